@@ -1,0 +1,118 @@
+//! `fnn-tui design`: search, then write the switch table and the report.
+
+use super::DesignArgs;
+use super::inputs::{self, Overrides};
+use anyhow::Context;
+use fnn_tui::atomic::write_atomic;
+use fnn_tui::design::{Metrics, format_table};
+use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
+use fnn_tui::report::{Report, RunInfo};
+use fnn_tui::spec::{Cluster, Spec};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
+    let flags = inputs::quick_flags(
+        &args.quick,
+        Overrides {
+            seed: args.seed,
+            generations: args.generations,
+            time_limit: args.time_limit,
+            threads: args.threads,
+        },
+    );
+    let spec = inputs::spec(args.spec.as_deref(), &flags)?;
+    let cluster = inputs::cluster(&spec)?;
+    let (report, table) = search(cluster, !args.quiet)?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    let table_path = args.out.join("switches.txt");
+    let report_path = args.out.join("report.json");
+    write_atomic(&table_path, table.as_bytes()).with_context(|| format!("cannot write {}", table_path.display()))?;
+    write_atomic(&report_path, report.to_json().as_bytes()).with_context(|| format!("cannot write {}", report_path.display()))?;
+    if !args.quiet {
+        print!("{}", report.text());
+        println!("wrote {} and {}", table_path.display(), report_path.display());
+    }
+    Ok(exit_code(&report))
+}
+
+/// No subcommand: the TUI's place. Until the TUI lands this runs the
+/// default spec headless and prints the table and the report.
+pub fn run_default(spec_path: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let spec = match spec_path {
+        Some(p) => Spec::load(p)?,
+        None => Spec::klat2(),
+    };
+    let cluster = inputs::cluster(&spec)?;
+    let (report, table) = search(cluster, true)?;
+    println!("# {} switch table (switch: PCs)", report.name);
+    print!("{table}");
+    print!("{}", report.text());
+    Ok(exit_code(&report))
+}
+
+fn exit_code(report: &Report) -> ExitCode {
+    if report.valid { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// Runs the GA to its stopping rule and returns the report and the table.
+pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    {
+        let flag = interrupted.clone();
+        // A second handler cannot be installed in the same process; the
+        // first one already sets a flag we do not see, so just carry on.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    }
+    let limits = Limits::from_params(&cluster.ga);
+    let bar = progress_bar(show_progress, limits.generations);
+    let start = Instant::now();
+    let mut engine = Engine::new(cluster);
+    let stop = engine.run(limits, &interrupted, |e| {
+        bar.set_position(e.generation());
+        if e.generation() % 8 == 0 {
+            bar.set_message(progress_message(e));
+        }
+    });
+    bar.finish_and_clear();
+    if stop == StopReason::Interrupted {
+        eprintln!("interrupted: writing the best design so far");
+    }
+    let best = engine.best();
+    let design = best.genome.design(engine.problem());
+    let metrics = Metrics::compute(&design, engine.cluster());
+    let run = RunInfo {
+        generations: engine.generation(),
+        evaluations: engine.evaluations(),
+        elapsed_s: start.elapsed().as_secs_f64(),
+        stop_reason: Some(stop),
+        terms: Some(*best.terms()),
+        fitness: Some(best.fitness()),
+    };
+    Ok((Report::new(engine.cluster(), metrics, run), format_table(&design)))
+}
+
+fn progress_bar(show: bool, generations: u64) -> ProgressBar {
+    if !show || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(generations);
+    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn progress_message(e: &Engine) -> String {
+    let top = &e.population()[0];
+    let phase = match e.phase() {
+        Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
+        Phase::Full => "full".into(),
+    };
+    format!("{phase} best {:.3} uncovered {}", top.fitness(), top.terms().uncovered)
+}

@@ -1,0 +1,102 @@
+//! The command line (DESIGN.md §3.6): clap definitions and the headless
+//! commands. Exit codes: 0 a valid design, 1 none found (or the table does
+//! not cover the required pairs), 2 bad input or a provably impossible spec.
+
+mod check;
+mod design;
+mod inputs;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "fnn-tui", version, about = "Design Flat Neighborhood Networks for clusters (KLAT2-style)")]
+pub struct Cli {
+    /// Spec to open (TOML); the built-in KLAT2 spec when omitted.
+    #[arg(long, global = false)]
+    pub spec: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Search for a design; write DIR/switches.txt and DIR/report.json.
+    Design(DesignArgs),
+    /// Validate a switch table (hand-written or edited) and print its report.
+    Check(CheckArgs),
+}
+
+/// Hardware and search flags shared by `design` and `check`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct QuickArgs {
+    /// Number of PCs (replaces the spec's hardware with the quick flags).
+    #[arg(long)]
+    pub pcs: Option<usize>,
+    /// NICs per PC.
+    #[arg(long)]
+    pub nics: Option<u32>,
+    /// Switches as PORTSxCOUNT groups of ports usable by PCs, e.g. 31x8,8.
+    #[arg(long)]
+    pub switches: Option<String>,
+    /// Required pairs, one "a b [weight]" per line.
+    #[arg(long)]
+    pub pairs: Option<PathBuf>,
+    /// Only the pattern pairs must share a switch (a sparse FNN).
+    #[arg(long)]
+    pub sparse: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct DesignArgs {
+    /// Spec file (TOML); the built-in KLAT2 spec when omitted and no quick flags are given.
+    pub spec: Option<PathBuf>,
+    /// Output directory.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub quick: QuickArgs,
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long)]
+    pub generations: Option<u64>,
+    /// Seconds (0 for no limit).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Worker threads (0 for all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar or summary, only errors.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Spec file (TOML). Without a spec or quick flags the hardware is taken from the table itself.
+    pub spec: Option<PathBuf>,
+    /// The switch table to check (`S: p p p` lines).
+    #[arg(long)]
+    pub table: PathBuf,
+    #[command(flatten)]
+    pub quick: QuickArgs,
+    /// Print report.json instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Some(Command::Design(args)) => design::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
+        None => design::run_default(cli.spec.as_deref()),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

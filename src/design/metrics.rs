@@ -1,0 +1,307 @@
+//! Figures of merit of a wiring (seed 000 §6.1, seed 002 "Performance"):
+//! pairwise links and their tight upper bound, bisection estimates, latency
+//! in switch hops, cost, and whether the wiring obeys the spec's limits.
+
+use super::{Design, bits};
+use crate::spec::{Cluster, Coverage, UplinkMode};
+use serde::Serialize;
+
+/// The most pair-links `nics` NICs can make on switches of these widths:
+/// fill the widest switches first (u(u-1)/2 is convex, so this maximises
+/// the sum), then divide by the pair count. Seed 002: "a tight upper bound
+/// on the average number of links between a PC pair".
+pub fn max_pair_links(ports: &[u32], nics: u64, pcs: usize) -> u64 {
+    let mut widths: Vec<u64> = ports.iter().map(|&p| (p as u64).min(pcs as u64)).collect();
+    widths.sort_unstable_by(|a, b| b.cmp(a));
+    let mut left = nics;
+    let mut links = 0;
+    for w in widths {
+        let u = w.min(left);
+        links += u * u.saturating_sub(1) / 2;
+        left -= u;
+    }
+    links
+}
+
+/// Average links per PC pair for the best possible use of this hardware:
+/// sum used_s (used_s - 1) / (P (P - 1)).
+pub fn pairwise_upper_bound(ports: &[u32], nics: u64, pcs: usize) -> f64 {
+    if pcs < 2 {
+        return 0.0;
+    }
+    2.0 * max_pair_links(ports, nics, pcs) as f64 / (pcs * (pcs - 1)) as f64
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Bisection {
+    /// Every NIC busy at once: NICs x link speed (seed 002: 4 x 64 x 100 Mb/s).
+    pub best_case_mbps: f64,
+    /// A random permutation: average pairwise links x 2 directions x speed x P/2.
+    pub random_permutation_mbps: f64,
+    /// What the uplink switch adds: one bidirectional uplink per FNN switch.
+    pub uplink_mbps: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Latency {
+    /// Pairs that share a switch: one switch hop.
+    pub single_switch_pairs: u64,
+    /// Pairs that need the uplink switch: three switch hops.
+    pub via_uplink_pairs: u64,
+    /// Pairs that need a PC to forward (no uplink): two switches, one software hop.
+    pub via_pc_pairs: u64,
+    pub unreachable_pairs: u64,
+    pub avg_switch_hops: f64,
+    pub max_switch_hops: u32,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Cost {
+    pub switches: f64,
+    pub uplink_switch: f64,
+    pub nics: f64,
+    pub cables: f64,
+    pub total: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Metrics {
+    pub pcs: usize,
+    pub coverage: Coverage,
+    pub valid: bool,
+    /// Spec limits the wiring breaks (NICs, ports, pins); empty when it obeys them.
+    pub violations: Vec<String>,
+    pub required_pairs: u64,
+    pub uncovered_pairs: u64,
+    /// The first uncovered required pairs (at most 1000 listed).
+    pub uncovered: Vec<(usize, usize)>,
+    pub switches_used: usize,
+    pub nics_used: u64,
+    pub cables: u64,
+    pub ports_used: Vec<u32>,
+    pub avg_pairwise_links: f64,
+    /// Over the required pairs.
+    pub min_pairwise_links: u32,
+    pub max_pairwise_links: u32,
+    /// histogram[k] = PC pairs sharing exactly k switches.
+    pub link_histogram: Vec<u64>,
+    pub pairwise_upper_bound: f64,
+    /// Weighted average links over the pattern pairs, when there are any.
+    pub pattern_avg_links: Option<f64>,
+    pub pattern_min_links: Option<u32>,
+    /// Required pairs that keep a shared switch if any one switch fails.
+    pub redundant_pairs: u64,
+    pub bisection: Bisection,
+    pub latency: Latency,
+    pub cost: Cost,
+}
+
+/// At most this many uncovered pairs are listed in a report.
+const LISTED_UNCOVERED: usize = 1000;
+
+impl Metrics {
+    pub fn compute(design: &Design, c: &Cluster) -> Metrics {
+        let p = design.pcs();
+        let violations = violations(design, c);
+        let ports_used = design.ports_used();
+        let max_links = design.switches().min(64 * 64);
+        let mut hist = vec![0u64; max_links + 1];
+        let mut required = 0u64;
+        let mut uncovered = Vec::new();
+        let mut uncovered_count = 0u64;
+        let mut redundant = 0u64;
+        let mut min_req = u32::MAX;
+        for a in 0..p {
+            for b in a + 1..p {
+                let l = design.links(a, b);
+                hist[(l as usize).min(max_links)] += 1;
+                if c.is_required(a, b) {
+                    required += 1;
+                    min_req = min_req.min(l);
+                    if l == 0 {
+                        uncovered_count += 1;
+                        if uncovered.len() < LISTED_UNCOVERED {
+                            uncovered.push((a, b));
+                        }
+                    } else if l >= 2 {
+                        redundant += 1;
+                    }
+                }
+            }
+        }
+        while hist.len() > 1 && hist[hist.len() - 1] == 0 {
+            hist.pop();
+        }
+        let pairs = (p * p.saturating_sub(1) / 2) as u64;
+        let total_links: u64 = hist.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
+        let avg = if pairs > 0 { total_links as f64 / pairs as f64 } else { 0.0 };
+        let nics_used: u64 = ports_used.iter().map(|&u| u as u64).sum();
+        let switches_used = ports_used.iter().filter(|&&u| u > 0).count();
+        let cluster_ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
+        let (pattern_avg, pattern_min) = pattern_links(design, c);
+        let speed = c.nic.speed_mbps;
+        let uplinks = match c.uplink.mode {
+            UplinkMode::None => 0,
+            UplinkMode::Separate => switches_used,
+            UplinkMode::Folded => switches_used.saturating_sub(1),
+        };
+        Metrics {
+            pcs: p,
+            coverage: c.coverage,
+            valid: violations.is_empty() && uncovered_count == 0,
+            violations,
+            required_pairs: required,
+            uncovered_pairs: uncovered_count,
+            uncovered,
+            switches_used,
+            nics_used,
+            cables: nics_used + uplinks as u64 + c.hot_spares as u64,
+            ports_used,
+            avg_pairwise_links: avg,
+            min_pairwise_links: if required == 0 { 0 } else { min_req },
+            max_pairwise_links: (hist.len() - 1) as u32,
+            link_histogram: hist,
+            pairwise_upper_bound: pairwise_upper_bound(&cluster_ports, c.total_nics(), p),
+            pattern_avg_links: pattern_avg,
+            pattern_min_links: pattern_min,
+            redundant_pairs: redundant,
+            bisection: Bisection {
+                best_case_mbps: nics_used as f64 * speed,
+                random_permutation_mbps: avg * 2.0 * speed * p as f64 / 2.0,
+                uplink_mbps: uplinks as f64 * 2.0 * c.uplink.speed_mbps,
+            },
+            latency: latency(design, c),
+            cost: cost(design, c, nics_used, uplinks as u64),
+        }
+    }
+}
+
+fn violations(design: &Design, c: &Cluster) -> Vec<String> {
+    let mut v = Vec::new();
+    if design.pcs() != c.pcs() {
+        v.push(format!("the table has {} PCs but the spec has {}", design.pcs(), c.pcs()));
+    }
+    if design.switches() > c.switch_count() {
+        v.push(format!(
+            "the table uses switch {} but the spec has FNN switches 0 to {}",
+            design.switches() - 1,
+            c.switch_count().saturating_sub(1)
+        ));
+    }
+    for pc in 0..design.pcs().min(c.pcs()) {
+        let used = design.nics_used(pc);
+        if used > c.nics[pc] {
+            v.push(format!("PC {pc} is on {used} switches but has {} NIC(s)", c.nics[pc]));
+        }
+        for s in bits::ones(c.pins.must(pc)) {
+            if s >= design.switches() || !design.has(pc, s) {
+                v.push(format!("PC {pc} is pinned to switch {s} but not cabled to it"));
+            }
+        }
+        for s in bits::ones(c.pins.forbid(pc)) {
+            if s < design.switches() && design.has(pc, s) {
+                v.push(format!("PC {pc} is cabled to switch {s}, which is forbidden for it"));
+            }
+        }
+    }
+    for (s, &u) in design.ports_used().iter().enumerate() {
+        if s < c.switch_count() && u > c.ports(s) {
+            v.push(format!("switch {s} has {u} PCs but {} usable ports", c.ports(s)));
+        }
+    }
+    v
+}
+
+fn pattern_links(design: &Design, c: &Cluster) -> (Option<f64>, Option<u32>) {
+    let pat = &c.pattern;
+    if pat.pair_count() == 0 {
+        return (None, None);
+    }
+    let (mut sum, mut weight, mut min) = (0i128, 0i128, u32::MAX);
+    for (a, b, w) in pat.pairs() {
+        if a >= design.pcs() || b >= design.pcs() {
+            continue;
+        }
+        let l = design.links(a, b);
+        sum += w as i128 * l as i128;
+        weight += w as i128;
+        min = min.min(l);
+    }
+    if weight == 0 {
+        return (None, None);
+    }
+    (Some(sum as f64 / weight as f64), Some(min))
+}
+
+/// Hops between every pair: one switch when they share one; otherwise the
+/// uplink switch (three switches) when there is one, or a forwarding PC.
+fn latency(design: &Design, c: &Cluster) -> Latency {
+    let p = design.pcs();
+    let w = design.words();
+    // Switches reachable from each switch through one PC on both.
+    let mut adj = vec![0u64; design.switches() * w];
+    for pc in 0..p {
+        let m = design.mask(pc);
+        for s in bits::ones(m) {
+            for (k, word) in m.iter().enumerate() {
+                adj[s * w + k] |= word;
+            }
+        }
+    }
+    let has_uplink = c.uplink.mode != UplinkMode::None;
+    let (mut single, mut up, mut via_pc, mut none) = (0u64, 0u64, 0u64, 0u64);
+    let mut reach = vec![0u64; w];
+    for a in 0..p {
+        reach.iter_mut().for_each(|x| *x = 0);
+        for s in bits::ones(design.mask(a)) {
+            for k in 0..w {
+                reach[k] |= adj[s * w + k];
+            }
+        }
+        for b in a + 1..p {
+            if design.links(a, b) > 0 {
+                single += 1;
+            } else if has_uplink && design.nics_used(a) > 0 && design.nics_used(b) > 0 {
+                up += 1;
+            } else if bits::and_count(&reach, design.mask(b)) > 0 {
+                via_pc += 1;
+            } else {
+                none += 1;
+            }
+        }
+    }
+    let reachable = single + up + via_pc;
+    let hops = single + 3 * up + 2 * via_pc;
+    Latency {
+        single_switch_pairs: single,
+        via_uplink_pairs: up,
+        via_pc_pairs: via_pc,
+        unreachable_pairs: none,
+        avg_switch_hops: if reachable > 0 { hops as f64 / reachable as f64 } else { 0.0 },
+        max_switch_hops: if up > 0 {
+            3
+        } else if via_pc > 0 {
+            2
+        } else {
+            u32::from(single > 0)
+        },
+    }
+}
+
+fn cost(design: &Design, c: &Cluster, nics_used: u64, uplinks: u64) -> Cost {
+    let used = design.ports_used();
+    let switches: f64 = (0..design.switches().min(c.switch_count()))
+        .filter(|&s| used[s] > 0)
+        .map(|s| c.switch_price(s))
+        .sum();
+    let uplink_switch = c.uplink.model.map_or(0.0, |m| c.models[m].price);
+    let nics = nics_used as f64 * c.nic.price;
+    let cables = (nics_used + uplinks + c.hot_spares as u64) as f64 * c.cable_price;
+    Cost {
+        switches,
+        uplink_switch,
+        nics,
+        cables,
+        total: switches + uplink_switch + nics + cables,
+    }
+}

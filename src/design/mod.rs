@@ -1,0 +1,13 @@
+//! A wiring: which PCs have a NIC on which FNN switch (seed 002, "The GA
+//! Structure"), the canonical switch table that every other tool reads
+//! ("The FNN Compiler's Output"), and the figures of merit of a wiring
+//! (seed 000 §6.1, seed 002 "Performance").
+
+pub mod bits;
+mod wiring;
+pub mod metrics;
+pub mod table;
+
+pub use wiring::Design;
+pub use metrics::{Metrics, max_pair_links, pairwise_upper_bound};
+pub use table::{TableError, format_table, parse_table};

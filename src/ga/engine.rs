@@ -1,0 +1,499 @@
+//! The generation loop of seed 002 with a step API: one generation per
+//! call, the population readable between steps, commands (weights, pins)
+//! applied between generations.
+//!
+//! Each generation: the population is sorted by decreasing fitness; the top
+//! KEEP are kept, the last FUDGE of those are exchanged with random unkept
+//! ones; CROSS children come from crossover of two kept parents; the rest
+//! are mutants of kept or crossover designs. Children are made and
+//! evaluated in parallel, each from its own seed drawn in order from the
+//! engine's generator, so a run depends on the seed only, not on the
+//! thread count or scheduling.
+
+use super::eval::{Eval, Terms};
+use super::genome::Genome;
+use super::problem::Problem;
+use super::scale::{self, Scaled};
+use super::{Rng, operators};
+use crate::design::Design;
+use crate::spec::{Cluster, Coverage, Pins, Weights};
+use rand::{Rng as _, RngExt, SeedableRng};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    pub genome: Genome,
+    pub eval: Eval,
+    /// Generations this design has survived unchanged.
+    pub age: u64,
+}
+
+impl Member {
+    fn new(problem: &Problem, genome: Genome) -> Member {
+        let eval = Eval::full(problem, &genome);
+        Member { genome, eval, age: 0 }
+    }
+
+    pub fn terms(&self) -> &Terms {
+        &self.eval.terms
+    }
+
+    pub fn fitness(&self) -> f64 {
+        self.eval.total
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Plain connectivity on a scaled-down problem (seed 002's first phase).
+    Scaled { width: u32, pcs: usize },
+    /// The full problem with the user's evaluation.
+    Full,
+}
+
+/// One generation's figures, for the fitness curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenStats {
+    pub generation: u64,
+    pub full: bool,
+    pub best: f64,
+    pub mean: f64,
+    pub best_uncovered: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StopReason {
+    /// A valid design and nothing else to optimise.
+    Valid,
+    Generations,
+    TimeLimit,
+    Interrupted,
+}
+
+struct ScaledState {
+    scaled: Scaled,
+    generations: u64,
+    solved_at: Option<u64>,
+}
+
+pub struct Engine {
+    full: Problem,
+    scaled: Option<ScaledState>,
+    population: Vec<Member>,
+    rng: Rng,
+    generation: u64,
+    evaluations: u64,
+    history: Vec<GenStats>,
+    phase_changes: Vec<u64>,
+    best: Option<Member>,
+    /// The generation the first valid full-size design appeared.
+    first_valid: Option<u64>,
+    /// The pairwise-bandwidth bound of the hardware (seed 002).
+    bandwidth_bound: f64,
+    pool: rayon::ThreadPool,
+}
+
+impl Engine {
+    pub fn new(cluster: Cluster) -> Engine {
+        let ga = cluster.ga.clone();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(ga.threads)
+            .build()
+            .unwrap_or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool"));
+        let full = Problem::new(cluster);
+        let c = &full.cluster;
+        let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
+        let bandwidth_bound = crate::design::pairwise_upper_bound(&ports, c.total_nics(), c.pcs());
+        let scaled = (ga.scale_down && full.cluster.coverage == Coverage::Universal)
+            .then(|| scale::next_scaled(&full.cluster, 1))
+            .flatten()
+            .map(|scaled| ScaledState {
+                scaled,
+                generations: 0,
+                solved_at: None,
+            });
+        let mut engine = Engine {
+            full,
+            scaled,
+            population: Vec::new(),
+            rng: Rng::seed_from_u64(ga.seed),
+            generation: 0,
+            evaluations: 0,
+            history: Vec::new(),
+            phase_changes: Vec::new(),
+            best: None,
+            first_valid: None,
+            bandwidth_bound,
+            pool,
+        };
+        engine.population = engine.initial_population();
+        engine.note_best();
+        engine
+    }
+
+    /// The problem the population currently solves.
+    pub fn active(&self) -> &Problem {
+        self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem)
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.full
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        &self.full.cluster
+    }
+
+    pub fn phase(&self) -> Phase {
+        match &self.scaled {
+            Some(s) => Phase::Scaled {
+                width: s.scaled.width,
+                pcs: s.scaled.problem.pcs(),
+            },
+            None => Phase::Full,
+        }
+    }
+
+    pub fn population(&self) -> &[Member] {
+        &self.population
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn evaluations(&self) -> u64 {
+        self.evaluations
+    }
+
+    pub fn history(&self) -> &[GenStats] {
+        &self.history
+    }
+
+    /// Generations at which the phase changed (scaled-down -> full).
+    pub fn phase_changes(&self) -> &[u64] {
+        &self.phase_changes
+    }
+
+    /// The best full-size design so far (during the scaled phase, the
+    /// current best scaled design scaled up).
+    pub fn best(&self) -> Member {
+        match (&self.best, &self.scaled) {
+            (Some(b), None) => b.clone(),
+            (_, Some(s)) => {
+                let g = scale::scale_up(&self.full, &s.scaled.problem, &self.population[0].genome);
+                Member::new(&self.full, g)
+            }
+            (None, None) => self.population[0].clone(),
+        }
+    }
+
+    pub fn best_design(&self) -> Design {
+        self.best().genome.design(&self.full)
+    }
+
+    /// Whether the best design covers every required pair.
+    pub fn is_valid(&self) -> bool {
+        self.scaled.is_none() && self.best.as_ref().is_some_and(|b| b.eval.terms.uncovered == 0)
+    }
+
+    /// Runs one generation.
+    pub fn step(&mut self) {
+        let next = self.next_generation();
+        self.population = next;
+        self.generation += 1;
+        self.record();
+        if self.scaled.is_some() {
+            self.advance_scaled_phase();
+        }
+        self.note_best();
+    }
+
+    fn initial_population(&mut self) -> Vec<Member> {
+        let problem = self.active().clone();
+        let n = self.full.cluster.ga.population;
+        let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
+        let base = Genome::straightforward(&problem);
+        let mut pop: Vec<Member> = self.pool.install(|| {
+            seeds
+                .par_iter()
+                .enumerate()
+                .map(|(k, &seed)| {
+                    let mut m = Member::new(&problem, base.clone());
+                    if k > 0 {
+                        // Spread the rest of the population by mutation.
+                        let mut rng = Rng::seed_from_u64(seed);
+                        let moves = rng.random_range(1..=problem.pcs().max(1));
+                        for _ in 0..moves {
+                            operators::swap_connection(&problem, &mut m.genome, &mut m.eval, &mut rng, 0.0);
+                        }
+                    }
+                    m
+                })
+                .collect()
+        });
+        self.evaluations += n as u64;
+        sort(&mut pop);
+        pop
+    }
+
+    fn next_generation(&mut self) -> Vec<Member> {
+        let problem = self.active().clone();
+        let ga = self.full.cluster.ga.clone();
+        let n = self.population.len();
+        let keep = ga.keep.min(n);
+        for k in keep.saturating_sub(ga.fudge)..keep {
+            if n > keep {
+                let u = self.rng.random_range(keep..n);
+                self.population.swap(k, u);
+            }
+        }
+        let cross = ga.cross.min(n - keep);
+        let mutants = n - keep - cross;
+        let seeds: Vec<u64> = (0..cross + mutants).map(|_| self.rng.next_u64()).collect();
+        let kept: Vec<Member> = self.population[..keep]
+            .iter()
+            .map(|m| Member { age: m.age + 1, ..m.clone() })
+            .collect();
+        let children: Vec<Member> = self.pool.install(|| {
+            seeds[..cross]
+                .par_iter()
+                .map(|&seed| {
+                    let mut rng = Rng::seed_from_u64(seed);
+                    let a = rng.random_range(0..keep);
+                    let b = (a + rng.random_range(1..keep.max(2))) % keep;
+                    Member::new(&problem, operators::crossover(&problem, &kept[a].genome, &kept[b].genome, &mut rng))
+                })
+                .collect()
+        });
+        let parents: Vec<&Member> = kept.iter().chain(&children).collect();
+        let mutated: Vec<Member> = self.pool.install(|| {
+            seeds[cross..]
+                .par_iter()
+                .map(|&seed| {
+                    let mut rng = Rng::seed_from_u64(seed);
+                    let parent = parents[rng.random_range(0..parents.len())];
+                    mutate(&problem, parent, &mut rng, ga.max_mutations, ga.focus)
+                })
+                .collect()
+        });
+        self.evaluations += (cross + mutants) as u64;
+        let mut next = kept;
+        next.extend(children);
+        next.extend(mutated);
+        sort(&mut next);
+        next
+    }
+
+    fn record(&mut self) {
+        let n = self.population.len().max(1) as f64;
+        let best = &self.population[0];
+        self.history.push(GenStats {
+            generation: self.generation,
+            full: self.scaled.is_none(),
+            best: best.eval.total,
+            mean: self.population.iter().map(|m| m.eval.total).sum::<f64>() / n,
+            best_uncovered: best.eval.terms.uncovered,
+        });
+    }
+
+    /// Moves on from a scaled problem: once solved and settled, scale the
+    /// population up; after its budget without a solution, try the next
+    /// scale or fall back to the full problem.
+    fn advance_scaled_phase(&mut self) {
+        let ga = self.full.cluster.ga.clone();
+        let Some(state) = self.scaled.as_mut() else { return };
+        state.generations += 1;
+        if state.solved_at.is_none() && self.population[0].eval.terms.uncovered == 0 {
+            state.solved_at = Some(state.generations);
+        }
+        match state.solved_at {
+            Some(at) if state.generations - at >= ga.settle_generations => self.scale_up(),
+            None if state.generations >= ga.scaled_generations => {
+                let width = state.scaled.width;
+                self.scaled = scale::next_scaled(&self.full.cluster, width).map(|scaled| ScaledState {
+                    scaled,
+                    generations: 0,
+                    solved_at: None,
+                });
+                if self.scaled.is_none() {
+                    self.phase_changes.push(self.generation);
+                }
+                self.population = self.initial_population();
+            }
+            _ => {}
+        }
+    }
+
+    fn scale_up(&mut self) {
+        let Some(state) = self.scaled.take() else { return };
+        let small = &state.scaled.problem;
+        let full = &self.full;
+        let mut pop: Vec<Member> = self.pool.install(|| {
+            self.population
+                .par_iter()
+                .map(|m| Member::new(full, scale::scale_up(full, small, &m.genome)))
+                .collect()
+        });
+        self.evaluations += pop.len() as u64;
+        sort(&mut pop);
+        self.population = pop;
+        self.phase_changes.push(self.generation);
+    }
+
+    fn note_best(&mut self) {
+        if self.scaled.is_some() {
+            return;
+        }
+        let top = &self.population[0];
+        if self.best.as_ref().is_none_or(|b| top.eval.total > b.eval.total) {
+            self.best = Some(top.clone());
+        }
+        if self.first_valid.is_none() && self.is_valid() {
+            self.first_valid = Some(self.generation);
+        }
+    }
+
+    /// New weights, applied to every member (the terms are unchanged, only
+    /// the totals and so the order).
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.full.cluster.weights = weights;
+        if self.scaled.is_none() {
+            let w = &self.full.cluster.weights;
+            for m in &mut self.population {
+                m.eval.reweigh(w);
+            }
+            if let Some(b) = &mut self.best {
+                b.eval.reweigh(w);
+            }
+            sort(&mut self.population);
+            self.best = None;
+            self.note_best();
+        }
+    }
+
+    /// New pins: every member is repaired to obey them and re-evaluated.
+    /// Returns the pins that some member could not be made to obey.
+    pub fn set_pins(&mut self, pins: Pins) -> Vec<(usize, usize)> {
+        self.full.cluster.pins = pins;
+        if self.scaled.is_some() {
+            // The scale-up construction places must-pins first and avoids
+            // forbidden cells, so the scaled phase needs nothing now.
+            return Vec::new();
+        }
+        let seeds: Vec<u64> = (0..self.population.len()).map(|_| self.rng.next_u64()).collect();
+        let full = &self.full;
+        let results: Vec<(Member, Vec<(usize, usize)>)> = self.pool.install(|| {
+            self.population
+                .par_iter()
+                .zip(&seeds)
+                .map(|(m, &seed)| {
+                    let mut g = m.genome.clone();
+                    let failed = operators::repair(full, &mut g, &mut Rng::seed_from_u64(seed));
+                    (Member::new(full, g), failed)
+                })
+                .collect()
+        });
+        let mut failed: Vec<(usize, usize)> = results.iter().flat_map(|(_, f)| f.iter().copied()).collect();
+        failed.sort_unstable();
+        failed.dedup();
+        self.population = results.into_iter().map(|(m, _)| m).collect();
+        sort(&mut self.population);
+        self.best = None;
+        self.note_best();
+        failed
+    }
+
+    /// Whether the search should stop: the design is valid, nothing else is
+    /// being optimised, and its average pairwise links reached the
+    /// hardware's bound (all ports used, seed 002 "Performance") or the
+    /// polish budget ran out.
+    pub fn done(&self) -> bool {
+        if !self.is_valid() || self.full.cluster.has_secondary_objective() {
+            return false;
+        }
+        let at_bound = self.best.as_ref().is_some_and(|b| b.eval.terms.bandwidth >= self.bandwidth_bound - 1e-9);
+        let polished = self
+            .first_valid
+            .is_some_and(|at| self.generation - at >= self.full.cluster.ga.polish_generations);
+        at_bound || polished || !self.full.cluster.pattern.is_empty()
+    }
+
+    /// The hardware's bound on average pairwise links.
+    pub fn bandwidth_bound(&self) -> f64 {
+        self.bandwidth_bound
+    }
+}
+
+/// Applies mutation 1 and mutation 2 each a random number of times (at
+/// least one mutation in all) to a copy of `parent`.
+fn mutate(problem: &Problem, parent: &Member, rng: &mut Rng, max: u32, focus: f64) -> Member {
+    let mut m = Member {
+        genome: parent.genome.clone(),
+        eval: parent.eval.clone(),
+        age: 0,
+    };
+    let connections = rng.random_range(0..=max);
+    let swaps = rng.random_range(0..=max / 2);
+    for _ in 0..connections.max(u32::from(swaps == 0)) {
+        operators::swap_connection(problem, &mut m.genome, &mut m.eval, rng, focus);
+    }
+    for _ in 0..swaps {
+        operators::swap_pcs(problem, &mut m.genome, &mut m.eval, rng, focus);
+    }
+    m
+}
+
+/// Decreasing fitness; stable, so equal members keep their order and runs
+/// stay deterministic.
+fn sort(pop: &mut [Member]) {
+    pop.sort_by(|a, b| b.eval.total.total_cmp(&a.eval.total));
+}
+
+/// When a headless search stops.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub generations: u64,
+    /// Seconds; 0 means none.
+    pub time_limit_s: f64,
+}
+
+impl Limits {
+    pub fn from_params(ga: &crate::spec::GaParams) -> Limits {
+        Limits {
+            generations: ga.generations,
+            time_limit_s: ga.time_limit_s,
+        }
+    }
+}
+
+impl Engine {
+    /// Steps until the design is valid with nothing else to optimise, a
+    /// limit is reached, or `interrupted` is set. `progress` sees the engine
+    /// after every generation.
+    pub fn run(
+        &mut self,
+        limits: Limits,
+        interrupted: &std::sync::atomic::AtomicBool,
+        mut progress: impl FnMut(&Engine),
+    ) -> StopReason {
+        let start = std::time::Instant::now();
+        loop {
+            if self.done() {
+                return StopReason::Valid;
+            }
+            if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+                return StopReason::Interrupted;
+            }
+            if self.generation >= limits.generations {
+                return StopReason::Generations;
+            }
+            if limits.time_limit_s > 0.0 && start.elapsed().as_secs_f64() >= limits.time_limit_s {
+                return StopReason::TimeLimit;
+            }
+            self.step();
+            progress(self);
+        }
+    }
+}

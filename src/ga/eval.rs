@@ -1,0 +1,296 @@
+//! The evaluation (DESIGN.md §3.2, seed 002): a weighted sum of terms the
+//! user edits live. Shared switches between two PCs are popcount(a & b).
+//!
+//! The state kept per member is enough to update the terms from the rows
+//! of the PCs a mutation touched: a histogram of shared-link counts over the
+//! required pairs, the pattern-weighted link sum, ports used per switch, and
+//! per PC the number of required partners it lacks (the problem spots that
+//! mutation prefers to change).
+
+use super::genome::Genome;
+use super::problem::Problem;
+use crate::design::bits;
+use crate::spec::{Coverage, Weights};
+use serde::{Deserialize, Serialize};
+
+/// Each term of the evaluation, before weighting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Terms {
+    /// Required pairs with no shared switch.
+    pub uncovered: u64,
+    /// Weighted average shared links over the pattern pairs (all pairs if none).
+    pub bandwidth: f64,
+    /// Links of the weakest pattern pair (weakest required pair if no pattern).
+    pub weakest: u32,
+    /// Spread of switch fill: standard deviation of used/ports, 0..1.
+    pub balance: f64,
+    /// Cost of the hardware used relative to the whole inventory, 0..1.
+    pub cost: f64,
+    /// Fraction of required pairs that share two or more switches.
+    pub redundancy: f64,
+}
+
+impl Terms {
+    pub fn total(&self, w: &Weights) -> f64 {
+        -w.uncovered * self.uncovered as f64 + w.bandwidth * self.bandwidth + w.weakest * self.weakest as f64
+            - w.balance * self.balance
+            - w.cost * self.cost
+            + w.redundancy * self.redundancy
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Eval {
+    /// Universal coverage: all pairs by shared-link count.
+    all_hist: Vec<i64>,
+    /// Explicit pattern pairs by shared-link count.
+    pat_hist: Vec<i64>,
+    /// Sum over explicit pattern pairs of weight x links (thousandths).
+    pat_sum: i64,
+    /// Required partners each PC has no switch in common with.
+    pub lacking: Vec<u32>,
+    used: Vec<u32>,
+    pub terms: Terms,
+    pub total: f64,
+}
+
+impl Eval {
+    /// Evaluates every pair: P(P-1)/2 AND+popcount operations.
+    pub fn full(problem: &Problem, g: &Genome) -> Eval {
+        let c = &problem.cluster;
+        let p = problem.pcs();
+        let bins = c.max_nics() as usize + 1;
+        let mut e = Eval {
+            all_hist: vec![0; bins],
+            pat_hist: vec![0; bins],
+            pat_sum: 0,
+            lacking: vec![0; p],
+            used: vec![0; problem.switches()],
+            terms: Terms::default(),
+            total: 0.0,
+        };
+        for i in 0..problem.real_entries() {
+            if g.entries()[i] != super::genome::FREE {
+                e.used[problem.switch_of(i) as usize] += 1;
+            }
+        }
+        if c.coverage == Coverage::Universal {
+            e.all_pairs(problem, g);
+        }
+        for a in 0..p {
+            let (partners, weights) = c.pattern.row(a);
+            let ma = g.mask(problem, a);
+            for (&b, &w) in partners.iter().zip(weights) {
+                let b = b as usize;
+                if b > a {
+                    let l = bits::and_count(ma, g.mask(problem, b));
+                    e.pattern_pair(c.coverage, a, b, w, l, 1);
+                }
+            }
+        }
+        e.finish(problem);
+        e
+    }
+
+    /// The all-pairs loop, kept tight: one word per mask is the common case.
+    fn all_pairs(&mut self, problem: &Problem, g: &Genome) {
+        let p = problem.pcs();
+        let masks = g.masks();
+        let w = problem.words;
+        let mut hist = vec![0i64; self.all_hist.len()];
+        for a in 0..p {
+            let mut zeros = 0u32;
+            if w == 1 {
+                let ma = masks[a];
+                for (b, &mb) in masks.iter().enumerate().skip(a + 1) {
+                    let l = (ma & mb).count_ones() as usize;
+                    hist[l] += 1;
+                    if l == 0 {
+                        zeros += 1;
+                        self.lacking[b] += 1;
+                    }
+                }
+            } else {
+                let ma = &masks[a * w..(a + 1) * w];
+                for b in a + 1..p {
+                    let l = bits::and_count(ma, &masks[b * w..(b + 1) * w]) as usize;
+                    hist[l] += 1;
+                    if l == 0 {
+                        zeros += 1;
+                        self.lacking[b] += 1;
+                    }
+                }
+            }
+            self.lacking[a] += zeros;
+        }
+        self.all_hist = hist;
+    }
+
+    fn pattern_pair(&mut self, coverage: Coverage, a: usize, b: usize, w: i64, links: u32, sign: i64) {
+        self.pat_hist[links as usize] += sign;
+        self.pat_sum += sign * w * links as i64;
+        if coverage == Coverage::Sparse && links == 0 {
+            self.lacking[a] = self.lacking[a].wrapping_add(sign as u32);
+            self.lacking[b] = self.lacking[b].wrapping_add(sign as u32);
+        }
+    }
+
+    /// Adds (`sign` = 1) or removes (-1) every pair involving a PC in
+    /// `rows`; pairs between two listed PCs are counted once.
+    pub fn rows(&mut self, problem: &Problem, g: &Genome, rows: &[usize], sign: i64) {
+        let c = &problem.cluster;
+        let p = problem.pcs();
+        for (k, &t) in rows.iter().enumerate() {
+            let mt = g.mask(problem, t);
+            let earlier = &rows[..k];
+            if c.coverage == Coverage::Universal {
+                for j in 0..p {
+                    if j == t || earlier.contains(&j) {
+                        continue;
+                    }
+                    let l = bits::and_count(mt, g.mask(problem, j));
+                    self.all_hist[l as usize] += sign;
+                    if l == 0 {
+                        self.lacking[t] = self.lacking[t].wrapping_add(sign as u32);
+                        self.lacking[j] = self.lacking[j].wrapping_add(sign as u32);
+                    }
+                }
+            }
+            let (partners, weights) = c.pattern.row(t);
+            for (&j, &w) in partners.iter().zip(weights) {
+                let j = j as usize;
+                if earlier.contains(&j) {
+                    continue;
+                }
+                let l = bits::and_count(mt, g.mask(problem, j));
+                self.pattern_pair(c.coverage, t, j, w, l, sign);
+            }
+        }
+    }
+
+    /// Exchanges entries `i` and `j` of `g` and updates the evaluation from
+    /// the touched rows only. Returns false (and changes nothing) when the
+    /// exchange would break a rule.
+    pub fn swap(&mut self, problem: &Problem, g: &mut Genome, i: usize, j: usize) -> bool {
+        if !g.can_swap(problem, i, j) {
+            return false;
+        }
+        let touched = touched(g, i, j);
+        self.rows(problem, g, &touched, -1);
+        self.note_ports(problem, g, i, j);
+        g.swap(problem, i, j);
+        self.rows(problem, g, &touched, 1);
+        self.finish(problem);
+        true
+    }
+
+    /// Port accounting for an exchange about to happen: a PC moving onto a
+    /// free port or to the dummy switch changes the ports in use.
+    pub fn note_ports(&mut self, problem: &Problem, g: &Genome, i: usize, j: usize) {
+        let free = super::genome::FREE;
+        let (x, y) = (problem.switch_of(i), problem.switch_of(j));
+        let (p, q) = (g.entries()[i], g.entries()[j]);
+        let dummy = super::problem::DUMMY_SWITCH;
+        for (pc, from, to) in [(p, x, y), (q, y, x)] {
+            if pc == free {
+                continue;
+            }
+            if from != dummy {
+                self.used[from as usize] -= 1;
+            }
+            if to != dummy {
+                self.used[to as usize] += 1;
+            }
+        }
+    }
+
+    /// Recomputes the terms and the total from the kept aggregates.
+    pub fn finish(&mut self, problem: &Problem) {
+        let c = &problem.cluster;
+        let p = problem.pcs() as i64;
+        let all_pairs = p * (p - 1) / 2;
+        let pattern_pairs = c.pattern.pair_count() as i64;
+        let (hist, required) = match c.coverage {
+            Coverage::Universal => (&self.all_hist, all_pairs),
+            Coverage::Sparse => (&self.pat_hist, pattern_pairs),
+        };
+        let uncovered = hist[0].max(0) as u64;
+        let ones = hist.get(1).copied().unwrap_or(0);
+        let total_links: i64 = self.used.iter().map(|&u| u as i64 * (u as i64 - 1) / 2).sum();
+        let a2a = c.pattern.all_to_all();
+        let pattern_weight = a2a * all_pairs + c.pattern.total_weight();
+        let bandwidth = if pattern_weight > 0 {
+            (a2a * total_links + self.pat_sum) as f64 / pattern_weight as f64
+        } else if all_pairs > 0 {
+            total_links as f64 / all_pairs as f64
+        } else {
+            0.0
+        };
+        let weakest_hist = if pattern_pairs > 0 { &self.pat_hist } else { hist };
+        let weakest = weakest_hist.iter().position(|&n| n > 0).unwrap_or(0) as u32;
+        self.terms = Terms {
+            uncovered,
+            bandwidth,
+            weakest,
+            balance: self.balance(problem),
+            cost: self.cost(problem),
+            redundancy: if required > 0 {
+                (required - uncovered as i64 - ones) as f64 / required as f64
+            } else {
+                0.0
+            },
+        };
+        self.total = self.terms.total(&c.weights);
+    }
+
+    fn balance(&self, problem: &Problem) -> f64 {
+        let c = &problem.cluster;
+        let n = self.used.len() as f64;
+        if n == 0.0 {
+            return 0.0;
+        }
+        let fills: Vec<f64> = self.used.iter().enumerate().map(|(s, &u)| u as f64 / c.ports(s) as f64).collect();
+        let mean = fills.iter().sum::<f64>() / n;
+        (fills.iter().map(|f| (f - mean).powi(2)).sum::<f64>() / n).sqrt()
+    }
+
+    fn cost(&self, problem: &Problem) -> f64 {
+        let c = &problem.cluster;
+        let inventory = c.inventory_cost();
+        if inventory <= 0.0 {
+            return 0.0;
+        }
+        let switches: f64 = self.used.iter().enumerate().filter(|(_, u)| **u > 0).map(|(s, _)| c.switch_price(s)).sum();
+        let plugged: u64 = self.used.iter().map(|&u| u as u64).sum();
+        let uplink = c.uplink.model.map_or(0.0, |m| c.models[m].price);
+        (switches + plugged as f64 * (c.nic.price + c.cable_price) + uplink) / inventory
+    }
+
+    /// Re-weights after the user changed the weights.
+    pub fn reweigh(&mut self, w: &Weights) {
+        self.total = self.terms.total(w);
+    }
+
+    /// The PCs marked as problem spots.
+    pub fn problem_pcs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.lacking.iter().enumerate().filter(|(_, n)| **n > 0).map(|(pc, _)| pc)
+    }
+
+    pub fn ports_used(&self) -> &[u32] {
+        &self.used
+    }
+}
+
+/// The distinct real PCs in two entries.
+pub fn touched(g: &Genome, i: usize, j: usize) -> Vec<usize> {
+    let free = super::genome::FREE;
+    let (p, q) = (g.entries()[i], g.entries()[j]);
+    let mut t = Vec::with_capacity(2);
+    if p != free {
+        t.push(p as usize);
+    }
+    if q != free && q != p {
+        t.push(q as usize);
+    }
+    t
+}

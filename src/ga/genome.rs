@@ -1,0 +1,242 @@
+//! A closed representation of a wiring (seed 002, "The Genetic Algorithm
+//! Itself"). Every real switch port is an entry holding a PC, or [`FREE`]
+//! (the paper's dummy NIC on a virtual PC absorbing an unused port). The
+//! NICs that have no port are entries of a dummy switch after the real
+//! ones. Operators only ever exchange two entries, so the number of NICs of
+//! every PC and of ports of every switch never changes: they are closed.
+
+use super::problem::{DUMMY_SWITCH, Problem};
+use crate::design::{Design, bits};
+use serde::{Deserialize, Serialize};
+
+/// A dummy NIC: the port is not cabled.
+pub const FREE: u32 = u32::MAX;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Genome {
+    /// Real switch ports, then the dummy switch (uncabled NICs).
+    entries: Vec<u32>,
+    /// Per-PC switch bitmasks derived from `entries`, kept in step.
+    #[serde(skip)]
+    masks: Vec<u64>,
+}
+
+impl Genome {
+    /// Builds a genome from explicit entries, checking that they describe a
+    /// closed wiring of this problem (used when loading sessions).
+    pub fn from_entries(problem: &Problem, entries: Vec<u32>) -> Result<Genome, String> {
+        let real = problem.real_entries();
+        if entries.len() < real {
+            return Err(format!("{} entries, but the switches have {real} ports", entries.len()));
+        }
+        let mut per_pc = vec![0u32; problem.pcs()];
+        let mut g = Genome {
+            entries,
+            masks: vec![0; problem.pcs() * problem.words],
+        };
+        for (i, &pc) in g.entries.iter().enumerate() {
+            if pc == FREE {
+                continue;
+            }
+            let pc = pc as usize;
+            if pc >= problem.pcs() {
+                return Err(format!("entry {i} names PC {pc}, but there are {}", problem.pcs()));
+            }
+            per_pc[pc] += 1;
+            if i < real {
+                let s = problem.switch_of(i) as usize;
+                if g.has(problem, pc, s) {
+                    return Err(format!("PC {pc} has two NICs on switch {s}"));
+                }
+                bits::set(&mut g.masks[pc * problem.words..(pc + 1) * problem.words], s);
+            }
+        }
+        for (pc, &n) in per_pc.iter().enumerate() {
+            if n != problem.cluster.nics[pc] {
+                return Err(format!("PC {pc} has {n} NIC entries but {} NICs", problem.cluster.nics[pc]));
+            }
+        }
+        Ok(g)
+    }
+
+    /// Places the NICs of every PC, in `order`: first its must-pins, then
+    /// the switches `preferred(pc)` names, then the lowest-numbered switch
+    /// with a free port that the PC is not already on (seed 002's
+    /// straightforward construction). NICs left over go to the dummy switch
+    /// and ports left over stay free.
+    pub fn construct(problem: &Problem, order: &[usize], preferred: &dyn Fn(usize) -> Vec<usize>) -> Genome {
+        let c = &problem.cluster;
+        let words = problem.words;
+        let mut fill: Vec<usize> = (0..problem.switches()).map(|s| problem.range(s).start).collect();
+        let mut entries = vec![FREE; problem.real_entries()];
+        let mut masks = vec![0u64; problem.pcs() * words];
+        let mut unplugged = Vec::new();
+        let mut place = |pc: usize, s: usize, entries: &mut Vec<u32>, masks: &mut Vec<u64>| -> bool {
+            let row = &mut masks[pc * words..(pc + 1) * words];
+            if bits::test(row, s) || c.pins.is_forbidden(pc, s) || fill[s] >= problem.range(s).end {
+                return false;
+            }
+            entries[fill[s]] = pc as u32;
+            fill[s] += 1;
+            bits::set(row, s);
+            true
+        };
+        // Pins first, for every PC, so no later choice can take their ports.
+        let mut placed = vec![0u32; problem.pcs()];
+        for &pc in order {
+            for s in bits::ones(c.pins.must(pc)).collect::<Vec<_>>() {
+                if placed[pc] < c.nics[pc] && place(pc, s, &mut entries, &mut masks) {
+                    placed[pc] += 1;
+                }
+            }
+        }
+        for &pc in order {
+            for s in preferred(pc) {
+                if placed[pc] >= c.nics[pc] {
+                    break;
+                }
+                if s < problem.switches() && place(pc, s, &mut entries, &mut masks) {
+                    placed[pc] += 1;
+                }
+            }
+            for s in 0..problem.switches() {
+                if placed[pc] >= c.nics[pc] {
+                    break;
+                }
+                if place(pc, s, &mut entries, &mut masks) {
+                    placed[pc] += 1;
+                }
+            }
+            unplugged.extend(std::iter::repeat_n(pc as u32, (c.nics[pc] - placed[pc]) as usize));
+        }
+        entries.extend(unplugged);
+        Genome { entries, masks }
+    }
+
+    /// The straightforward construction in PC order.
+    pub fn straightforward(problem: &Problem) -> Genome {
+        let order: Vec<usize> = (0..problem.pcs()).collect();
+        Genome::construct(problem, &order, &|_| Vec::new())
+    }
+
+    /// A genome that reproduces `design` as far as the limits allow.
+    pub fn from_design(problem: &Problem, design: &Design) -> Genome {
+        let order: Vec<usize> = (0..problem.pcs()).collect();
+        Genome::construct(problem, &order, &|pc| {
+            if pc < design.pcs() { design.switches_of(pc) } else { Vec::new() }
+        })
+    }
+
+    pub fn entries(&self) -> &[u32] {
+        &self.entries
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn masks(&self) -> &[u64] {
+        &self.masks
+    }
+
+    pub fn mask(&self, problem: &Problem, pc: usize) -> &[u64] {
+        &self.masks[pc * problem.words..(pc + 1) * problem.words]
+    }
+
+    pub fn has(&self, problem: &Problem, pc: usize, switch: usize) -> bool {
+        bits::test(self.mask(problem, pc), switch)
+    }
+
+    /// Rebuilds the masks from the entries (after deserializing).
+    pub fn rebuild_masks(&mut self, problem: &Problem) {
+        self.masks = vec![0; problem.pcs() * problem.words];
+        for i in 0..problem.real_entries() {
+            let pc = self.entries[i];
+            if pc != FREE {
+                let w = problem.words;
+                bits::set(&mut self.masks[pc as usize * w..(pc as usize + 1) * w], problem.switch_of(i) as usize);
+            }
+        }
+    }
+
+    pub fn design(&self, problem: &Problem) -> Design {
+        Design::from_masks(problem.pcs(), problem.switches(), self.masks.clone())
+    }
+
+    /// The entry of `pc` on `switch` (a real switch or [`DUMMY_SWITCH`]).
+    pub fn find(&self, problem: &Problem, switch: u32, pc: usize) -> Option<usize> {
+        let range = if switch == DUMMY_SWITCH {
+            problem.real_entries()..self.entries.len()
+        } else {
+            problem.range(switch as usize)
+        };
+        range.into_iter().find(|&i| self.entries[i] == pc as u32)
+    }
+
+    /// Whether exchanging the PCs in entries `i` and `j` keeps every rule:
+    /// no PC twice on one switch, pins kept, forbidden cells avoided.
+    pub fn can_swap(&self, problem: &Problem, i: usize, j: usize) -> bool {
+        let (x, y) = (problem.switch_of(i), problem.switch_of(j));
+        let (p, q) = (self.entries[i], self.entries[j]);
+        x != y && p != q && self.can_move(problem, p, x, y) && self.can_move(problem, q, y, x)
+    }
+
+    /// Whether PC `pc` (or a free port) may move its NIC from switch `from` to `to`.
+    fn can_move(&self, problem: &Problem, pc: u32, from: u32, to: u32) -> bool {
+        if pc == FREE {
+            return true;
+        }
+        let c = &problem.cluster;
+        let pc = pc as usize;
+        if from != DUMMY_SWITCH && c.pins.is_must(pc, from as usize) {
+            return false;
+        }
+        if to == DUMMY_SWITCH {
+            return !c.cable_every_nic;
+        }
+        !self.has(problem, pc, to as usize) && !c.pins.is_forbidden(pc, to as usize)
+    }
+
+    /// Exchanges two entries (check [`Genome::can_swap`] first) and returns
+    /// the real PCs whose connections changed.
+    pub fn swap(&mut self, problem: &Problem, i: usize, j: usize) -> [Option<usize>; 2] {
+        let (x, y) = (problem.switch_of(i), problem.switch_of(j));
+        let (p, q) = (self.entries[i], self.entries[j]);
+        self.entries.swap(i, j);
+        self.relocate(problem, p, x, y);
+        self.relocate(problem, q, y, x);
+        [(p != FREE).then_some(p as usize), (q != FREE).then_some(q as usize)]
+    }
+
+    fn relocate(&mut self, problem: &Problem, pc: u32, from: u32, to: u32) {
+        if pc == FREE {
+            return;
+        }
+        let w = problem.words;
+        let row = &mut self.masks[pc as usize * w..(pc as usize + 1) * w];
+        if from != DUMMY_SWITCH {
+            bits::clear(row, from as usize);
+        }
+        if to != DUMMY_SWITCH {
+            bits::set(row, to as usize);
+        }
+    }
+
+    /// The entries of one PC: its real switches' entries then its uncabled NICs.
+    pub fn entries_of(&self, problem: &Problem, pc: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = bits::ones(self.mask(problem, pc))
+            .filter_map(|s| self.find(problem, s as u32, pc))
+            .collect();
+        out.extend((problem.real_entries()..self.entries.len()).filter(|&i| self.entries[i] == pc as u32));
+        out
+    }
+
+    /// NICs of `pc` on the dummy switch.
+    pub fn uncabled(&self, problem: &Problem, pc: usize) -> u32 {
+        problem.cluster.nics[pc] - bits::count(self.mask(problem, pc))
+    }
+}

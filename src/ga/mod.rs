@@ -1,0 +1,29 @@
+//! The FNN genetic algorithm of seed 002 ("The GA Structure", "The Genetic
+//! Algorithm Itself"), faithful to the paper and then strengthened:
+//!
+//! * [`genome`]: the wiring as the ports of every switch, with dummy NICs
+//!   (free ports) and a dummy switch (uncabled NICs), so every operator is
+//!   closed and NIC and port limits can never be broken;
+//! * [`operators`]: the straightforward initial construction, closed
+//!   crossover by forced matching, the two closed mutations, pin repair;
+//! * [`eval`]: the weighted evaluation, full and incremental (only the
+//!   rows of the PCs a mutation touched), with problem spots marked;
+//! * [`scale`]: the scaled-down first phase and the scale-up;
+//! * [`engine`]: the generation loop, one step at a time, deterministic
+//!   for a seed whatever the thread count.
+
+pub mod engine;
+pub mod eval;
+pub mod genome;
+pub mod operators;
+pub mod problem;
+pub mod scale;
+
+pub use engine::{Engine, GenStats, Limits, Member, Phase, StopReason};
+pub use eval::{Eval, Terms};
+pub use genome::Genome;
+pub use problem::Problem;
+
+/// The random generator of the engine: small, fast, and serializable so a
+/// session can resume exactly.
+pub type Rng = rand_pcg::Pcg64Mcg;

@@ -1,0 +1,351 @@
+//! Communication patterns -> weighted PC pairs (DESIGN.md §3.1): the pairs
+//! whose bandwidth the evaluation values and, for a sparse FNN, the pairs
+//! that must share a switch.
+//!
+//! Weights are kept as integer thousandths so that sums updated one pair at
+//! a time (incremental evaluation) are exact and match a full evaluation.
+
+use crate::spec::{PatternSpec, SpecError};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Weight scale: a pattern weight of 1.0 is stored as 1000.
+pub const WEIGHT_SCALE: f64 = 1000.0;
+
+/// Symmetric weighted pair set, stored per PC (each pair appears under both
+/// PCs) so a PC's row can be re-evaluated on its own.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairWeights {
+    pcs: usize,
+    all_to_all: i64,
+    offsets: Vec<u32>,
+    partners: Vec<u32>,
+    weights: Vec<i64>,
+}
+
+impl PairWeights {
+    /// Builds from explicit pairs (a, b, weight in thousandths); duplicates add.
+    pub fn from_pairs(pcs: usize, all_to_all: i64, pairs: impl IntoIterator<Item = (usize, usize, i64)>) -> Self {
+        let mut merged: BTreeMap<(usize, usize), i64> = BTreeMap::new();
+        for (a, b, w) in pairs {
+            if a != b {
+                *merged.entry((a.min(b), a.max(b))).or_insert(0) += w;
+            }
+        }
+        merged.retain(|_, w| *w > 0);
+        let mut rows: Vec<Vec<(u32, i64)>> = vec![Vec::new(); pcs];
+        for (&(a, b), &w) in &merged {
+            rows[a].push((b as u32, w));
+            rows[b].push((a as u32, w));
+        }
+        let mut offsets = Vec::with_capacity(pcs + 1);
+        let mut partners = Vec::new();
+        let mut weights = Vec::new();
+        offsets.push(0);
+        for mut row in rows {
+            row.sort_unstable();
+            for (p, w) in row {
+                partners.push(p);
+                weights.push(w);
+            }
+            offsets.push(partners.len() as u32);
+        }
+        PairWeights {
+            pcs,
+            all_to_all,
+            offsets,
+            partners,
+            weights,
+        }
+    }
+
+    /// Expands the spec's patterns for `pcs` PCs; errors name `patterns[i]`.
+    pub fn from_specs(specs: &[PatternSpec], pcs: usize, file: &str, base: Option<&Path>) -> Result<Self, SpecError> {
+        let mut all = 0i64;
+        let mut pairs = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            let field = format!("patterns[{i}]");
+            let weight = spec_weight(spec);
+            if !(weight.is_finite() && weight >= 0.0) {
+                return Err(SpecError::field(file, format!("{field}.weight"), format!("{weight} is not allowed: use a number >= 0")));
+            }
+            let milli = (weight * WEIGHT_SCALE).round() as i64;
+            if let PatternSpec::AllToAll { .. } = spec {
+                all += milli;
+                continue;
+            }
+            for (a, b, w) in expand(spec, pcs, file, &field, base)? {
+                pairs.push((a, b, (w * milli as f64).round() as i64));
+            }
+        }
+        Ok(PairWeights::from_pairs(pcs, all, pairs))
+    }
+
+    pub fn pcs(&self) -> usize {
+        self.pcs
+    }
+
+    /// Weight every pair gets from an all-to-all pattern, in thousandths.
+    pub fn all_to_all(&self) -> i64 {
+        self.all_to_all
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.all_to_all == 0 && self.partners.is_empty()
+    }
+
+    /// Explicit pairs (each counted once).
+    pub fn pair_count(&self) -> usize {
+        self.partners.len() / 2
+    }
+
+    /// The partners of `pc` and their weights.
+    pub fn row(&self, pc: usize) -> (&[u32], &[i64]) {
+        if pc >= self.pcs {
+            return (&[], &[]);
+        }
+        let r = self.offsets[pc] as usize..self.offsets[pc + 1] as usize;
+        (&self.partners[r.clone()], &self.weights[r])
+    }
+
+    /// Explicit pattern partners of `pc`.
+    pub fn required_degree(&self, pc: usize) -> usize {
+        self.row(pc).0.len()
+    }
+
+    /// Weight of one explicit pair (thousandths), 0 when absent.
+    pub fn weight(&self, a: usize, b: usize) -> i64 {
+        let (p, w) = self.row(a);
+        p.binary_search(&(b as u32)).map_or(0, |i| w[i])
+    }
+
+    /// Each explicit pair once, as (a, b, weight) with a < b.
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize, i64)> + '_ {
+        (0..self.pcs).flat_map(move |a| {
+            let (p, w) = self.row(a);
+            p.iter().zip(w).filter(move |(b, _)| **b as usize > a).map(move |(&b, &w)| (a, b as usize, w))
+        })
+    }
+
+    pub fn total_weight(&self) -> i64 {
+        self.pairs().map(|(_, _, w)| w).sum()
+    }
+}
+
+fn spec_weight(spec: &PatternSpec) -> f64 {
+    match spec {
+        PatternSpec::AllToAll { weight }
+        | PatternSpec::Ring { weight, .. }
+        | PatternSpec::Grid { weight, .. }
+        | PatternSpec::Lines { weight, .. }
+        | PatternSpec::Hypercube { weight }
+        | PatternSpec::BitReversal { weight }
+        | PatternSpec::Transpose { weight, .. }
+        | PatternSpec::Pairs { weight, .. }
+        | PatternSpec::PairFile { weight, .. } => *weight,
+    }
+}
+
+/// Pairs with relative weights (1.0 unless the pattern gives one).
+fn expand(spec: &PatternSpec, pcs: usize, file: &str, field: &str, base: Option<&Path>) -> Result<Vec<(usize, usize, f64)>, SpecError> {
+    let unit = |v: Vec<(usize, usize)>| v.into_iter().map(|(a, b)| (a, b, 1.0)).collect();
+    Ok(match spec {
+        PatternSpec::AllToAll { .. } => Vec::new(),
+        PatternSpec::Ring { k, .. } => {
+            if *k == 0 {
+                return Err(SpecError::field(file, format!("{field}.k"), "0 is not allowed: use 1 or more"));
+            }
+            unit((0..pcs).flat_map(|i| (1..=*k).map(move |d| (i, (i + d) % pcs))).collect())
+        }
+        PatternSpec::Grid { dims, torus, .. } => unit(grid_neighbours(check_dims(dims, pcs, file, field)?, *torus)),
+        PatternSpec::Lines { dims, .. } => unit(grid_lines(check_dims(dims, pcs, file, field)?)),
+        PatternSpec::Hypercube { .. } => unit(
+            (0..pcs)
+                .flat_map(|i| (0..usize::BITS).map(move |b| (i, i ^ (1usize << b))))
+                .filter(|&(i, j)| j < pcs && i < j)
+                .collect(),
+        ),
+        PatternSpec::BitReversal { .. } => {
+            let bits = usize::BITS - (pcs.max(2) - 1).leading_zeros();
+            unit(
+                (0..pcs)
+                    .map(|i| (i, i.reverse_bits() >> (usize::BITS - bits)))
+                    .filter(|&(i, j)| j < pcs && i < j)
+                    .collect(),
+            )
+        }
+        PatternSpec::Transpose { dims, .. } => {
+            let d = check_dims(dims, pcs, file, field)?;
+            if d.len() != 2 {
+                return Err(SpecError::field(file, format!("{field}.dims"), "transpose needs two dimensions [rows, cols]"));
+            }
+            let (rows, cols) = (d[0], d[1]);
+            unit((0..rows * cols).map(|i| (i, (i % cols) * rows + i / cols)).filter(|&(i, j)| i < j).collect())
+        }
+        PatternSpec::Pairs { pairs, .. } => {
+            let mut out = Vec::with_capacity(pairs.len());
+            for (k, p) in pairs.iter().enumerate() {
+                let f = format!("{field}.pairs[{k}]");
+                out.push(pair_entry(p, pcs, file, &f)?);
+            }
+            out
+        }
+        PatternSpec::PairFile { path, .. } => read_pair_file(path, pcs, file, field, base)?,
+    })
+}
+
+fn check_dims<'a>(dims: &'a [usize], pcs: usize, file: &str, field: &str) -> Result<&'a [usize], SpecError> {
+    let product: usize = dims.iter().product();
+    if dims.is_empty() || dims.len() > 3 || dims.contains(&0) || product > pcs {
+        return Err(SpecError::field(
+            file,
+            format!("{field}.dims"),
+            format!("{dims:?} is not allowed: use 1 to 3 positive sizes whose product is at most the {pcs} PCs"),
+        ));
+    }
+    Ok(dims)
+}
+
+/// Row-major coordinates of index `i`.
+fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
+    let mut c = vec![0; dims.len()];
+    let mut rest = i;
+    for (k, &d) in dims.iter().enumerate().rev() {
+        c[k] = rest % d;
+        rest /= d;
+    }
+    c
+}
+
+fn index(c: &[usize], dims: &[usize]) -> usize {
+    c.iter().zip(dims).fold(0, |acc, (&x, &d)| acc * d + x)
+}
+
+fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
+    let n: usize = dims.iter().product();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let c = coords(i, dims);
+        for axis in 0..dims.len() {
+            let mut next = c.clone();
+            if c[axis] + 1 < dims[axis] {
+                next[axis] += 1;
+            } else if torus && dims[axis] > 2 {
+                next[axis] = 0;
+            } else {
+                continue;
+            }
+            out.push((i, index(&next, dims)));
+        }
+    }
+    out
+}
+
+fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
+    let n: usize = dims.iter().product();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let c = coords(i, dims);
+        for axis in 0..dims.len() {
+            for x in c[axis] + 1..dims[axis] {
+                let mut other = c.clone();
+                other[axis] = x;
+                out.push((i, index(&other, dims)));
+            }
+        }
+    }
+    out
+}
+
+fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, usize, f64), SpecError> {
+    let as_pc = |v: f64| -> Result<usize, SpecError> {
+        if v.fract() == 0.0 && v >= 0.0 && (v as usize) < pcs {
+            Ok(v as usize)
+        } else {
+            Err(SpecError::field(file, field, format!("{v} is not a PC: PCs are 0 to {}", pcs - 1)))
+        }
+    };
+    match p {
+        [a, b] => Ok((as_pc(*a)?, as_pc(*b)?, 1.0)),
+        [a, b, w] if w.is_finite() && *w >= 0.0 => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
+        [_, _, w] => Err(SpecError::field(file, field, format!("weight {w} is not allowed: use a number >= 0"))),
+        _ => Err(SpecError::field(file, field, "a pair is [a, b] or [a, b, weight]")),
+    }
+}
+
+/// Reads lines `a b [weight]`; `#` starts a comment.
+pub fn read_pair_file(path: &str, pcs: usize, file: &str, field: &str, base: Option<&Path>) -> Result<Vec<(usize, usize, f64)>, SpecError> {
+    let full = match base {
+        Some(b) if Path::new(path).is_relative() => b.join(path),
+        _ => Path::new(path).to_path_buf(),
+    };
+    let shown = full.display().to_string();
+    let text = std::fs::read_to_string(&full)
+        .map_err(|e| SpecError::field(file, format!("{field}.path"), format!("cannot read pair file {shown}: {e}")))?;
+    parse_pairs(&text, pcs, &shown)
+}
+
+/// Parses a pair list; errors name the pair file and line.
+pub fn parse_pairs(text: &str, pcs: usize, source: &str) -> Result<Vec<(usize, usize, f64)>, SpecError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let nums: Result<Vec<f64>, _> = line.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(str::parse::<f64>).collect();
+        let field = format!("line {}", i + 1);
+        let nums = nums.map_err(|_| SpecError::field(source, &field, format!("`{line}` is not `a b [weight]` (numbers)")))?;
+        out.push(pair_entry(&nums, pcs, source, &field)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs_of(spec: PatternSpec, pcs: usize) -> Vec<(usize, usize)> {
+        let pw = PairWeights::from_specs(&[spec], pcs, "t", None).unwrap();
+        pw.pairs().map(|(a, b, _)| (a, b)).collect()
+    }
+
+    #[test]
+    fn klat2_lines_give_rows_and_columns() {
+        let p = pairs_of(PatternSpec::Lines { dims: vec![8, 8], weight: 1.0 }, 64);
+        // Each of 16 lines of 8 PCs has 28 pairs.
+        assert_eq!(p.len(), 16 * 28);
+        assert!(p.contains(&(0, 7)) && p.contains(&(0, 56)) && !p.contains(&(0, 9)));
+    }
+
+    #[test]
+    fn ring_grid_torus_hypercube_bitrev_transpose() {
+        assert_eq!(pairs_of(PatternSpec::Ring { k: 1, weight: 1.0 }, 5).len(), 5);
+        assert_eq!(pairs_of(PatternSpec::Ring { k: 2, weight: 1.0 }, 8).len(), 16);
+        assert_eq!(pairs_of(PatternSpec::Grid { dims: vec![4, 4], torus: false, weight: 1.0 }, 16).len(), 24);
+        assert_eq!(pairs_of(PatternSpec::Grid { dims: vec![4, 4], torus: true, weight: 1.0 }, 16).len(), 32);
+        assert_eq!(pairs_of(PatternSpec::Grid { dims: vec![2, 2, 2], torus: true, weight: 1.0 }, 8).len(), 12);
+        assert_eq!(pairs_of(PatternSpec::Hypercube { weight: 1.0 }, 8).len(), 12);
+        assert_eq!(pairs_of(PatternSpec::BitReversal { weight: 1.0 }, 8), vec![(1, 4), (3, 6)]);
+        assert_eq!(pairs_of(PatternSpec::Transpose { dims: vec![2, 2], weight: 1.0 }, 4), vec![(1, 2)]);
+    }
+
+    #[test]
+    fn weights_add_and_rows_are_symmetric() {
+        let pw = PairWeights::from_pairs(4, 0, [(0, 1, 1000), (1, 0, 500), (2, 3, 0)]);
+        assert_eq!(pw.weight(0, 1), 1500);
+        assert_eq!(pw.weight(1, 0), 1500);
+        assert_eq!(pw.pair_count(), 1);
+        assert_eq!(pw.required_degree(2), 0);
+    }
+
+    #[test]
+    fn bad_pairs_name_the_line() {
+        let e = parse_pairs("0 1\n0 x\n", 4, "p.txt").unwrap_err();
+        assert!(e.to_string().contains("p.txt: field `line 2`"), "{e}");
+        let e = parse_pairs("0 9\n", 4, "p.txt").unwrap_err();
+        assert!(e.to_string().contains("9 is not a PC"), "{e}");
+        let e = PairWeights::from_specs(&[PatternSpec::Lines { dims: vec![9, 9], weight: 1.0 }], 64, "s.toml", None).unwrap_err();
+        assert!(e.to_string().contains("patterns[0].dims"), "{e}");
+    }
+}

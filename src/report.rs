@@ -1,0 +1,135 @@
+//! What `design` and `check` write: `report.json` (DESIGN.md §3.6) and a
+//! plain-text summary of the same figures.
+
+use crate::design::Metrics;
+use crate::ga::{StopReason, Terms};
+use crate::spec::{Cluster, Coverage};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub name: String,
+    pub valid: bool,
+    pub coverage: Coverage,
+    pub required_pairs: u64,
+    pub uncovered_pairs: u64,
+    pub switches_used: usize,
+    pub nics_used: u64,
+    pub avg_pairwise_links: f64,
+    pub min_pairwise_links: u32,
+    pub pairwise_upper_bound: f64,
+    pub cost: f64,
+    pub generations: u64,
+    pub evaluations: u64,
+    pub elapsed_s: f64,
+    pub stop_reason: Option<StopReason>,
+    /// The evaluation terms of the reported design, when it came from a search.
+    pub terms: Option<Terms>,
+    pub fitness: Option<f64>,
+    pub metrics: Metrics,
+}
+
+/// How a design was obtained, for the report.
+#[derive(Clone, Debug, Default)]
+pub struct RunInfo {
+    pub generations: u64,
+    pub evaluations: u64,
+    pub elapsed_s: f64,
+    pub stop_reason: Option<StopReason>,
+    pub terms: Option<Terms>,
+    pub fitness: Option<f64>,
+}
+
+impl Report {
+    pub fn new(cluster: &Cluster, metrics: Metrics, run: RunInfo) -> Report {
+        Report {
+            name: cluster.name.clone(),
+            valid: metrics.valid,
+            coverage: metrics.coverage,
+            required_pairs: metrics.required_pairs,
+            uncovered_pairs: metrics.uncovered_pairs,
+            switches_used: metrics.switches_used,
+            nics_used: metrics.nics_used,
+            avg_pairwise_links: metrics.avg_pairwise_links,
+            min_pairwise_links: metrics.min_pairwise_links,
+            pairwise_upper_bound: metrics.pairwise_upper_bound,
+            cost: metrics.cost.total,
+            generations: run.generations,
+            evaluations: run.evaluations,
+            elapsed_s: run.elapsed_s,
+            stop_reason: run.stop_reason,
+            terms: run.terms,
+            fitness: run.fitness,
+            metrics,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serializes")
+    }
+
+    /// A short human-readable summary.
+    pub fn text(&self) -> String {
+        let m = &self.metrics;
+        let mut s = String::new();
+        let verdict = if self.valid { "VALID" } else { "NOT VALID" };
+        let coverage = match self.coverage {
+            Coverage::Universal => "universal: every pair of PCs must share a switch",
+            Coverage::Sparse => "sparse: only the pattern pairs must share a switch",
+        };
+        let _ = writeln!(s, "{}: {verdict} ({coverage})", self.name);
+        for v in &m.violations {
+            let _ = writeln!(s, "  limit broken: {v}");
+        }
+        let _ = writeln!(s, "  required pairs       {} ({} uncovered)", self.required_pairs, self.uncovered_pairs);
+        for (a, b) in m.uncovered.iter().take(10) {
+            let _ = writeln!(s, "    uncovered: PC {a} - PC {b}");
+        }
+        if m.uncovered.len() > 10 {
+            let _ = writeln!(s, "    ... {} more in report.json", self.uncovered_pairs - 10);
+        }
+        let _ = writeln!(s, "  switches used        {}", self.switches_used);
+        let _ = writeln!(s, "  NICs used            {}", self.nics_used);
+        let _ = writeln!(
+            s,
+            "  pairwise links       avg {:.4} (upper bound {:.4}), min {}, max {}",
+            self.avg_pairwise_links, self.pairwise_upper_bound, self.min_pairwise_links, m.max_pairwise_links
+        );
+        let _ = writeln!(s, "  link histogram       {:?}", m.link_histogram);
+        if let (Some(avg), Some(min)) = (m.pattern_avg_links, m.pattern_min_links) {
+            let _ = writeln!(s, "  pattern pairs        avg {avg:.4} links, weakest {min}");
+        }
+        let b = &m.bisection;
+        let _ = writeln!(
+            s,
+            "  bisection            best case {:.1} Gb/s, random permutation {:.1} Gb/s, uplink adds {:.1} Gb/s",
+            b.best_case_mbps / 1000.0,
+            b.random_permutation_mbps / 1000.0,
+            b.uplink_mbps / 1000.0
+        );
+        let l = &m.latency;
+        let _ = writeln!(
+            s,
+            "  latency              avg {:.3} switch hops, max {} ({} pairs via uplink, {} via a PC, {} unreachable)",
+            l.avg_switch_hops, l.max_switch_hops, l.via_uplink_pairs, l.via_pc_pairs, l.unreachable_pairs
+        );
+        let c = &m.cost;
+        let _ = writeln!(
+            s,
+            "  cost                 {:.2} (switches {:.2}, uplink switch {:.2}, NICs {:.2}, cables {:.2})",
+            c.total, c.switches, c.uplink_switch, c.nics, c.cables
+        );
+        if self.generations > 0 {
+            let _ = writeln!(
+                s,
+                "  search               {} generations, {} evaluations, {:.3} s{}",
+                self.generations,
+                self.evaluations,
+                self.elapsed_s,
+                self.stop_reason.map(|r| format!(", stopped: {r:?}")).unwrap_or_default()
+            );
+        }
+        s
+    }
+}

@@ -1,0 +1,37 @@
+use thiserror::Error;
+
+/// Everything that can be wrong with a spec before the search starts. Each
+/// message names the file, the field and what is allowed, or the bound an
+/// impossible spec breaks.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SpecError {
+    #[error("{file}: {message}")]
+    Io { file: String, message: String },
+    #[error("{file}: {message}")]
+    Parse { file: String, message: String },
+    #[error("{file}: field `{field}`: {message}")]
+    Field {
+        file: String,
+        field: String,
+        message: String,
+    },
+    #[error("{file}: impossible: {reason}")]
+    Infeasible { file: String, reason: String },
+}
+
+impl SpecError {
+    pub fn field(file: &str, field: impl Into<String>, message: impl Into<String>) -> Self {
+        SpecError::Field {
+            file: file.to_string(),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn infeasible(file: &str, reason: impl Into<String>) -> Self {
+        SpecError::Infeasible {
+            file: file.to_string(),
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The cluster specification (DESIGN.md §3.1): the TOML a user writes, its
+//! validation with errors that name the file and field, the feasibility
+//! bounds checked before any search, and the resolved [`Cluster`] the engine
+//! works on.
+
+mod cluster;
+mod error;
+mod feasibility;
+mod model;
+mod quick;
+mod resolve;
+
+pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
+pub use error::SpecError;
+pub use feasibility::check_feasible;
+pub use model::{
+    CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind,
+    PinSpec, RackSpec, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights,
+};
+pub use quick::{QuickFlags, parse_switch_groups};
+
+use std::path::Path;
+
+/// The built-in default: KLAT2 as the papers describe it.
+pub const KLAT2_TOML: &str = include_str!("../../assets/specs/klat2.toml");
+
+impl Spec {
+    /// Parses a spec; `source` names the file in every error.
+    pub fn from_toml(text: &str, source: &str) -> Result<Spec, SpecError> {
+        toml::from_str(text).map_err(|e| SpecError::Parse {
+            file: source.to_string(),
+            message: one_line_toml_error(text, &e),
+        })
+    }
+
+    pub fn load(path: &Path) -> Result<Spec, SpecError> {
+        let source = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| SpecError::Io {
+            file: source.clone(),
+            message: e.to_string(),
+        })?;
+        let mut spec = Spec::from_toml(&text, &source)?;
+        spec.base_dir = path.parent().map(|p| p.to_path_buf());
+        spec.source = source;
+        Ok(spec)
+    }
+
+    pub fn klat2() -> Spec {
+        let mut spec = Spec::from_toml(KLAT2_TOML, "assets/specs/klat2.toml")
+            .expect("the built-in KLAT2 spec parses");
+        spec.source = "built-in KLAT2 spec".to_string();
+        spec
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("a spec always serializes")
+    }
+}
+
+/// `line L, column C: message`, so a bad spec gets a one-line reason.
+fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().replace('\n', " ");
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
+}

@@ -1,0 +1,124 @@
+//! The `design` / `check` quick flags: a spec built from the command line
+//! (`--pcs 64 --nics 4 --switches 31x8,8`), or overrides applied to a spec.
+
+use super::error::SpecError;
+use super::model::{Coverage, PatternSpec, Spec, SwitchModel, UplinkMode};
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, Default)]
+pub struct QuickFlags {
+    pub pcs: Option<usize>,
+    pub nics: Option<u32>,
+    /// Groups `PORTSxCOUNT` (or `PORTS` for one, `PORTSx*` for as many as
+    /// needed), comma separated; ports are those usable by PCs.
+    pub switches: Option<String>,
+    pub pairs: Option<PathBuf>,
+    pub sparse: bool,
+    pub seed: Option<u64>,
+    pub generations: Option<u64>,
+    pub time_limit: Option<f64>,
+    pub threads: Option<usize>,
+}
+
+impl QuickFlags {
+    /// Whether the flags describe the hardware themselves.
+    pub fn describes_hardware(&self) -> bool {
+        self.pcs.is_some() || self.nics.is_some() || self.switches.is_some()
+    }
+
+    /// Applies the flags to `base`. Hardware flags replace the spec's
+    /// hardware; the quick switch groups have no uplink reservation since
+    /// their ports are already the ones usable by PCs.
+    pub fn apply(&self, mut spec: Spec) -> Result<Spec, SpecError> {
+        if let Some(p) = self.pcs {
+            spec.pcs.count = p;
+            spec.pcs.overrides.clear();
+            spec.pcs.hot_spares = 0;
+            spec.patterns.clear();
+            spec.pins.clear();
+        }
+        if let Some(n) = self.nics {
+            spec.pcs.nics = n;
+            spec.pcs.overrides.clear();
+        }
+        if let Some(groups) = &self.switches {
+            let parsed = parse_switch_groups(groups).map_err(|m| SpecError::field("command line", "--switches", m))?;
+            let template = spec.switches.first().cloned().unwrap_or_default();
+            spec.switches = parsed
+                .into_iter()
+                .map(|(ports, count)| SwitchModel {
+                    model: format!("{ports}-port"),
+                    ports,
+                    count,
+                    ..template.clone()
+                })
+                .collect();
+            spec.uplink.mode = UplinkMode::None;
+            spec.pcs.hot_spares = 0;
+            spec.pins.clear();
+        }
+        if self.describes_hardware() && spec.name.is_empty() {
+            spec.name = "command line".into();
+        }
+        if let Some(path) = &self.pairs {
+            spec.patterns.push(PatternSpec::PairFile {
+                path: path.display().to_string(),
+                weight: 1.0,
+            });
+        }
+        if self.sparse {
+            spec.coverage = Coverage::Sparse;
+        }
+        let ga = &mut spec.ga;
+        if let Some(s) = self.seed {
+            ga.seed = s;
+        }
+        if let Some(g) = self.generations {
+            ga.generations = g;
+        }
+        if let Some(t) = self.time_limit {
+            ga.time_limit_s = t;
+        }
+        if let Some(t) = self.threads {
+            ga.threads = t;
+        }
+        Ok(spec)
+    }
+}
+
+/// Parses `31x8,8` into [(31, Some(8)), (8, Some(1))]; `32x*` is as many as needed.
+pub fn parse_switch_groups(text: &str) -> Result<Vec<(u32, Option<u32>)>, String> {
+    let allowed = "use groups PORTSxCOUNT (ports usable by PCs), PORTS for one switch or PORTSx* for as many as needed, comma separated, e.g. 31x8,8";
+    let mut out = Vec::new();
+    for group in text.split(',').map(str::trim) {
+        let (ports, count) = match group.split_once(['x', 'X']) {
+            Some((p, "*")) => (p, None),
+            Some((p, c)) => (p, Some(c)),
+            None => (group, Some("1")),
+        };
+        let ports: u32 = ports.trim().parse().map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?;
+        let count = match count {
+            Some(c) => Some(c.trim().parse::<u32>().map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?),
+            None => None,
+        };
+        if count == Some(0) {
+            return Err(format!("`{group}` has no switches: {allowed}"));
+        }
+        out.push((ports, count));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_klat2_groups() {
+        assert_eq!(parse_switch_groups("31x8,8").unwrap(), vec![(31, Some(8)), (8, Some(1))]);
+        assert_eq!(parse_switch_groups("32x*").unwrap(), vec![(32, None)]);
+        assert!(parse_switch_groups("31x").unwrap_err().contains("PORTSxCOUNT"));
+        assert!(parse_switch_groups("ax2").is_err());
+        assert!(parse_switch_groups("4x0").is_err());
+    }
+}

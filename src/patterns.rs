@@ -67,7 +67,11 @@ impl PairWeights {
             let field = format!("patterns[{i}]");
             let weight = spec_weight(spec);
             if !(weight.is_finite() && weight >= 0.0) {
-                return Err(SpecError::field(file, format!("{field}.weight"), format!("{weight} is not allowed: use a number >= 0")));
+                return Err(SpecError::field(
+                    file,
+                    format!("{field}.weight"),
+                    format!("{weight} is not allowed: use a number >= 0"),
+                ));
             }
             let milli = (weight * WEIGHT_SCALE).round() as i64;
             if let PatternSpec::AllToAll { .. } = spec {
@@ -123,7 +127,10 @@ impl PairWeights {
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize, i64)> + '_ {
         (0..self.pcs).flat_map(move |a| {
             let (p, w) = self.row(a);
-            p.iter().zip(w).filter(move |(b, _)| **b as usize > a).map(move |(&b, &w)| (a, b as usize, w))
+            p.iter()
+                .zip(w)
+                .filter(move |(b, _)| **b as usize > a)
+                .map(move |(&b, &w)| (a, b as usize, w))
         })
     }
 
@@ -147,15 +154,29 @@ fn spec_weight(spec: &PatternSpec) -> f64 {
 }
 
 /// Pairs with relative weights (1.0 unless the pattern gives one).
-fn expand(spec: &PatternSpec, pcs: usize, file: &str, field: &str, base: Option<&Path>) -> Result<Vec<(usize, usize, f64)>, SpecError> {
+fn expand(
+    spec: &PatternSpec,
+    pcs: usize,
+    file: &str,
+    field: &str,
+    base: Option<&Path>,
+) -> Result<Vec<(usize, usize, f64)>, SpecError> {
     let unit = |v: Vec<(usize, usize)>| v.into_iter().map(|(a, b)| (a, b, 1.0)).collect();
     Ok(match spec {
         PatternSpec::AllToAll { .. } => Vec::new(),
         PatternSpec::Ring { k, .. } => {
             if *k == 0 {
-                return Err(SpecError::field(file, format!("{field}.k"), "0 is not allowed: use 1 or more"));
+                return Err(SpecError::field(
+                    file,
+                    format!("{field}.k"),
+                    "0 is not allowed: use 1 or more",
+                ));
             }
-            unit((0..pcs).flat_map(|i| (1..=*k).map(move |d| (i, (i + d) % pcs))).collect())
+            unit(
+                (0..pcs)
+                    .flat_map(|i| (1..=*k).map(move |d| (i, (i + d) % pcs)))
+                    .collect(),
+            )
         }
         PatternSpec::Grid { dims, torus, .. } => unit(grid_neighbours(check_dims(dims, pcs, file, field)?, *torus)),
         PatternSpec::Lines { dims, .. } => unit(grid_lines(check_dims(dims, pcs, file, field)?)),
@@ -177,10 +198,19 @@ fn expand(spec: &PatternSpec, pcs: usize, file: &str, field: &str, base: Option<
         PatternSpec::Transpose { dims, .. } => {
             let d = check_dims(dims, pcs, file, field)?;
             if d.len() != 2 {
-                return Err(SpecError::field(file, format!("{field}.dims"), "transpose needs two dimensions [rows, cols]"));
+                return Err(SpecError::field(
+                    file,
+                    format!("{field}.dims"),
+                    "transpose needs two dimensions [rows, cols]",
+                ));
             }
             let (rows, cols) = (d[0], d[1]);
-            unit((0..rows * cols).map(|i| (i, (i % cols) * rows + i / cols)).filter(|&(i, j)| i < j).collect())
+            unit(
+                (0..rows * cols)
+                    .map(|i| (i, (i % cols) * rows + i / cols))
+                    .filter(|&(i, j)| i < j)
+                    .collect(),
+            )
         }
         PatternSpec::Pairs { pairs, .. } => {
             let mut out = Vec::with_capacity(pairs.len());
@@ -262,26 +292,45 @@ fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, 
         if v.fract() == 0.0 && v >= 0.0 && (v as usize) < pcs {
             Ok(v as usize)
         } else {
-            Err(SpecError::field(file, field, format!("{v} is not a PC: PCs are 0 to {}", pcs - 1)))
+            Err(SpecError::field(
+                file,
+                field,
+                format!("{v} is not a PC: PCs are 0 to {}", pcs - 1),
+            ))
         }
     };
     match p {
         [a, b] => Ok((as_pc(*a)?, as_pc(*b)?, 1.0)),
         [a, b, w] if w.is_finite() && *w >= 0.0 => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
-        [_, _, w] => Err(SpecError::field(file, field, format!("weight {w} is not allowed: use a number >= 0"))),
+        [_, _, w] => Err(SpecError::field(
+            file,
+            field,
+            format!("weight {w} is not allowed: use a number >= 0"),
+        )),
         _ => Err(SpecError::field(file, field, "a pair is [a, b] or [a, b, weight]")),
     }
 }
 
 /// Reads lines `a b [weight]`; `#` starts a comment.
-pub fn read_pair_file(path: &str, pcs: usize, file: &str, field: &str, base: Option<&Path>) -> Result<Vec<(usize, usize, f64)>, SpecError> {
+pub fn read_pair_file(
+    path: &str,
+    pcs: usize,
+    file: &str,
+    field: &str,
+    base: Option<&Path>,
+) -> Result<Vec<(usize, usize, f64)>, SpecError> {
     let full = match base {
         Some(b) if Path::new(path).is_relative() => b.join(path),
         _ => Path::new(path).to_path_buf(),
     };
     let shown = full.display().to_string();
-    let text = std::fs::read_to_string(&full)
-        .map_err(|e| SpecError::field(file, format!("{field}.path"), format!("cannot read pair file {shown}: {e}")))?;
+    let text = std::fs::read_to_string(&full).map_err(|e| {
+        SpecError::field(
+            file,
+            format!("{field}.path"),
+            format!("cannot read pair file {shown}: {e}"),
+        )
+    })?;
     parse_pairs(&text, pcs, &shown)
 }
 
@@ -293,9 +342,14 @@ pub fn parse_pairs(text: &str, pcs: usize, source: &str) -> Result<Vec<(usize, u
         if line.is_empty() {
             continue;
         }
-        let nums: Result<Vec<f64>, _> = line.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).map(str::parse::<f64>).collect();
+        let nums: Result<Vec<f64>, _> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .map(str::parse::<f64>)
+            .collect();
         let field = format!("line {}", i + 1);
-        let nums = nums.map_err(|_| SpecError::field(source, &field, format!("`{line}` is not `a b [weight]` (numbers)")))?;
+        let nums =
+            nums.map_err(|_| SpecError::field(source, &field, format!("`{line}` is not `a b [weight]` (numbers)")))?;
         out.push(pair_entry(&nums, pcs, source, &field)?);
     }
     Ok(out)
@@ -312,7 +366,13 @@ mod tests {
 
     #[test]
     fn klat2_lines_give_rows_and_columns() {
-        let p = pairs_of(PatternSpec::Lines { dims: vec![8, 8], weight: 1.0 }, 64);
+        let p = pairs_of(
+            PatternSpec::Lines {
+                dims: vec![8, 8],
+                weight: 1.0,
+            },
+            64,
+        );
         // Each of 16 lines of 8 PCs has 28 pairs.
         assert_eq!(p.len(), 16 * 28);
         assert!(p.contains(&(0, 7)) && p.contains(&(0, 56)) && !p.contains(&(0, 9)));
@@ -322,12 +382,57 @@ mod tests {
     fn ring_grid_torus_hypercube_bitrev_transpose() {
         assert_eq!(pairs_of(PatternSpec::Ring { k: 1, weight: 1.0 }, 5).len(), 5);
         assert_eq!(pairs_of(PatternSpec::Ring { k: 2, weight: 1.0 }, 8).len(), 16);
-        assert_eq!(pairs_of(PatternSpec::Grid { dims: vec![4, 4], torus: false, weight: 1.0 }, 16).len(), 24);
-        assert_eq!(pairs_of(PatternSpec::Grid { dims: vec![4, 4], torus: true, weight: 1.0 }, 16).len(), 32);
-        assert_eq!(pairs_of(PatternSpec::Grid { dims: vec![2, 2, 2], torus: true, weight: 1.0 }, 8).len(), 12);
+        assert_eq!(
+            pairs_of(
+                PatternSpec::Grid {
+                    dims: vec![4, 4],
+                    torus: false,
+                    weight: 1.0
+                },
+                16
+            )
+            .len(),
+            24
+        );
+        assert_eq!(
+            pairs_of(
+                PatternSpec::Grid {
+                    dims: vec![4, 4],
+                    torus: true,
+                    weight: 1.0
+                },
+                16
+            )
+            .len(),
+            32
+        );
+        assert_eq!(
+            pairs_of(
+                PatternSpec::Grid {
+                    dims: vec![2, 2, 2],
+                    torus: true,
+                    weight: 1.0
+                },
+                8
+            )
+            .len(),
+            12
+        );
         assert_eq!(pairs_of(PatternSpec::Hypercube { weight: 1.0 }, 8).len(), 12);
-        assert_eq!(pairs_of(PatternSpec::BitReversal { weight: 1.0 }, 8), vec![(1, 4), (3, 6)]);
-        assert_eq!(pairs_of(PatternSpec::Transpose { dims: vec![2, 2], weight: 1.0 }, 4), vec![(1, 2)]);
+        assert_eq!(
+            pairs_of(PatternSpec::BitReversal { weight: 1.0 }, 8),
+            vec![(1, 4), (3, 6)]
+        );
+        assert_eq!(
+            pairs_of(
+                PatternSpec::Transpose {
+                    dims: vec![2, 2],
+                    weight: 1.0
+                },
+                4
+            ),
+            vec![(1, 2)]
+        );
     }
 
     #[test]
@@ -345,7 +450,16 @@ mod tests {
         assert!(e.to_string().contains("p.txt: field `line 2`"), "{e}");
         let e = parse_pairs("0 9\n", 4, "p.txt").unwrap_err();
         assert!(e.to_string().contains("9 is not a PC"), "{e}");
-        let e = PairWeights::from_specs(&[PatternSpec::Lines { dims: vec![9, 9], weight: 1.0 }], 64, "s.toml", None).unwrap_err();
+        let e = PairWeights::from_specs(
+            &[PatternSpec::Lines {
+                dims: vec![9, 9],
+                weight: 1.0,
+            }],
+            64,
+            "s.toml",
+            None,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("patterns[0].dims"), "{e}");
     }
 }

@@ -82,7 +82,11 @@ impl Report {
         for v in &m.violations {
             let _ = writeln!(s, "  limit broken: {v}");
         }
-        let _ = writeln!(s, "  required pairs       {} ({} uncovered)", self.required_pairs, self.uncovered_pairs);
+        let _ = writeln!(
+            s,
+            "  required pairs       {} ({} uncovered)",
+            self.required_pairs, self.uncovered_pairs
+        );
         for (a, b) in m.uncovered.iter().take(10) {
             let _ = writeln!(s, "    uncovered: PC {a} - PC {b}");
         }
@@ -127,7 +131,9 @@ impl Report {
                 self.generations,
                 self.evaluations,
                 self.elapsed_s,
-                self.stop_reason.map(|r| format!(", stopped: {r:?}")).unwrap_or_default()
+                self.stop_reason
+                    .map(|r| format!(", stopped: {r:?}"))
+                    .unwrap_or_default()
             );
         }
         s

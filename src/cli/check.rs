@@ -73,7 +73,10 @@ fn inferred_spec(design: &Design, source: &str) -> Spec {
     spec.pcs.nics = max_nics;
     spec.pcs.overrides = (0..design.pcs())
         .filter(|&pc| design.nics_used(pc) != max_nics)
-        .map(|pc| NicOverride { pc, nics: design.nics_used(pc) })
+        .map(|pc| NicOverride {
+            pc,
+            nics: design.nics_used(pc),
+        })
         .collect();
     spec.uplink.mode = UplinkMode::None;
     spec.switches = used
@@ -86,4 +89,3 @@ fn inferred_spec(design: &Design, source: &str) -> Spec {
         .collect();
     spec
 }
-

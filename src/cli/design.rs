@@ -33,7 +33,8 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let table_path = args.out.join("switches.txt");
     let report_path = args.out.join("report.json");
     write_atomic(&table_path, table.as_bytes()).with_context(|| format!("cannot write {}", table_path.display()))?;
-    write_atomic(&report_path, report.to_json().as_bytes()).with_context(|| format!("cannot write {}", report_path.display()))?;
+    write_atomic(&report_path, report.to_json().as_bytes())
+        .with_context(|| format!("cannot write {}", report_path.display()))?;
     if !args.quiet {
         print!("{}", report.text());
         println!("wrote {} and {}", table_path.display(), report_path.display());
@@ -57,7 +58,11 @@ pub fn run_default(spec_path: Option<&Path>) -> anyhow::Result<ExitCode> {
 }
 
 fn exit_code(report: &Report) -> ExitCode {
-    if report.valid { ExitCode::SUCCESS } else { ExitCode::from(1) }
+    if report.valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// Runs the GA to its stopping rule and returns the report and the table.

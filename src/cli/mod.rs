@@ -11,7 +11,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "fnn-tui", version, about = "Design Flat Neighborhood Networks for clusters (KLAT2-style)")]
+#[command(
+    name = "fnn-tui",
+    version,
+    about = "Design Flat Neighborhood Networks for clusters (KLAT2-style)"
+)]
 pub struct Cli {
     /// Spec to open (TOML); the built-in KLAT2 spec when omitted.
     #[arg(long, global = false)]

@@ -134,7 +134,11 @@ impl Metrics {
         }
         let pairs = (p * p.saturating_sub(1) / 2) as u64;
         let total_links: u64 = hist.iter().enumerate().map(|(k, n)| k as u64 * n).sum();
-        let avg = if pairs > 0 { total_links as f64 / pairs as f64 } else { 0.0 };
+        let avg = if pairs > 0 {
+            total_links as f64 / pairs as f64
+        } else {
+            0.0
+        };
         let nics_used: u64 = ports_used.iter().map(|&u| u as u64).sum();
         let switches_used = ports_used.iter().filter(|&&u| u > 0).count();
         let cluster_ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
@@ -179,7 +183,11 @@ impl Metrics {
 fn violations(design: &Design, c: &Cluster) -> Vec<String> {
     let mut v = Vec::new();
     if design.pcs() != c.pcs() {
-        v.push(format!("the table has {} PCs but the spec has {}", design.pcs(), c.pcs()));
+        v.push(format!(
+            "the table has {} PCs but the spec has {}",
+            design.pcs(),
+            c.pcs()
+        ));
     }
     if design.switches() > c.switch_count() {
         v.push(format!(
@@ -277,7 +285,11 @@ fn latency(design: &Design, c: &Cluster) -> Latency {
         via_uplink_pairs: up,
         via_pc_pairs: via_pc,
         unreachable_pairs: none,
-        avg_switch_hops: if reachable > 0 { hops as f64 / reachable as f64 } else { 0.0 },
+        avg_switch_hops: if reachable > 0 {
+            hops as f64 / reachable as f64
+        } else {
+            0.0
+        },
         max_switch_hops: if up > 0 {
             3
         } else if via_pc > 0 {

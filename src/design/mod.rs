@@ -4,10 +4,10 @@
 //! (seed 000 §6.1, seed 002 "Performance").
 
 pub mod bits;
-mod wiring;
 pub mod metrics;
 pub mod table;
+mod wiring;
 
-pub use wiring::Design;
 pub use metrics::{Metrics, max_pair_links, pairwise_upper_bound};
 pub use table::{TableError, format_table, parse_table};
+pub use wiring::Design;

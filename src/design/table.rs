@@ -36,12 +36,7 @@ pub fn format_table(design: &Design) -> String {
 /// Parses a table. `#` starts a comment; blank lines are ignored. The design
 /// has `max(pcs_hint, highest PC + 1)` PCs and `max(switches_hint, highest
 /// switch + 1)` switches, so a spec can fix the sizes.
-pub fn parse_table(
-    text: &str,
-    source_name: &str,
-    pcs_hint: usize,
-    switches_hint: usize,
-) -> Result<Design, TableError> {
+pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint: usize) -> Result<Design, TableError> {
     let err = |line: usize, message: String| TableError {
         source_name: source_name.to_string(),
         line,
@@ -60,15 +55,28 @@ pub fn parse_table(
                 format!("expected `S: p p p` (switch number, colon, PC numbers), found `{line}`"),
             )
         })?;
-        let switch = parse_number(head.trim())
-            .ok_or_else(|| err(line_no, format!("switch number `{}` is not a whole number", head.trim())))?;
+        let switch = parse_number(head.trim()).ok_or_else(|| {
+            err(
+                line_no,
+                format!("switch number `{}` is not a whole number", head.trim()),
+            )
+        })?;
         if let Some((first, _)) = rows.get(&switch) {
-            return Err(err(line_no, format!("switch {switch} is listed twice (first on line {first})")));
+            return Err(err(
+                line_no,
+                format!("switch {switch} is listed twice (first on line {first})"),
+            ));
         }
         let mut pcs = Vec::new();
-        for tok in tail.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        for tok in tail
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
             let pc = parse_number(tok).ok_or_else(|| {
-                err(line_no, format!("PC number `{tok}` on switch {switch} is not a whole number"))
+                err(
+                    line_no,
+                    format!("PC number `{tok}` on switch {switch} is not a whole number"),
+                )
             })?;
             if pcs.contains(&pc) {
                 return Err(err(

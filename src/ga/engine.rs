@@ -100,7 +100,12 @@ impl Engine {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
             .build()
-            .unwrap_or_else(|_| rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("a one-thread pool"));
+            .unwrap_or_else(|_| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .expect("a one-thread pool")
+            });
         let full = Problem::new(cluster);
         let c = &full.cluster;
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
@@ -203,10 +208,10 @@ impl Engine {
         let next = self.next_generation();
         self.population = next;
         self.generation += 1;
-        self.record();
         if self.scaled.is_some() {
             self.advance_scaled_phase();
         }
+        self.record();
         self.note_best();
     }
 
@@ -254,7 +259,10 @@ impl Engine {
         let seeds: Vec<u64> = (0..cross + mutants).map(|_| self.rng.next_u64()).collect();
         let kept: Vec<Member> = self.population[..keep]
             .iter()
-            .map(|m| Member { age: m.age + 1, ..m.clone() })
+            .map(|m| Member {
+                age: m.age + 1,
+                ..m.clone()
+            })
             .collect();
         let children: Vec<Member> = self.pool.install(|| {
             seeds[..cross]
@@ -263,7 +271,10 @@ impl Engine {
                     let mut rng = Rng::seed_from_u64(seed);
                     let a = rng.random_range(0..keep);
                     let b = (a + rng.random_range(1..keep.max(2))) % keep;
-                    Member::new(&problem, operators::crossover(&problem, &kept[a].genome, &kept[b].genome, &mut rng))
+                    Member::new(
+                        &problem,
+                        operators::crossover(&problem, &kept[a].genome, &kept[b].genome, &mut rng),
+                    )
                 })
                 .collect()
         });
@@ -413,7 +424,10 @@ impl Engine {
         if !self.is_valid() || self.full.cluster.has_secondary_objective() {
             return false;
         }
-        let at_bound = self.best.as_ref().is_some_and(|b| b.eval.terms.bandwidth >= self.bandwidth_bound - 1e-9);
+        let at_bound = self
+            .best
+            .as_ref()
+            .is_some_and(|b| b.eval.terms.bandwidth >= self.bandwidth_bound - 1e-9);
         let polished = self
             .first_valid
             .is_some_and(|at| self.generation - at >= self.full.cluster.ga.polish_generations);

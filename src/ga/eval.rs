@@ -249,7 +249,12 @@ impl Eval {
         if n == 0.0 {
             return 0.0;
         }
-        let fills: Vec<f64> = self.used.iter().enumerate().map(|(s, &u)| u as f64 / c.ports(s) as f64).collect();
+        let fills: Vec<f64> = self
+            .used
+            .iter()
+            .enumerate()
+            .map(|(s, &u)| u as f64 / c.ports(s) as f64)
+            .collect();
         let mean = fills.iter().sum::<f64>() / n;
         (fills.iter().map(|f| (f - mean).powi(2)).sum::<f64>() / n).sqrt()
     }
@@ -260,7 +265,13 @@ impl Eval {
         if inventory <= 0.0 {
             return 0.0;
         }
-        let switches: f64 = self.used.iter().enumerate().filter(|(_, u)| **u > 0).map(|(s, _)| c.switch_price(s)).sum();
+        let switches: f64 = self
+            .used
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| **u > 0)
+            .map(|(s, _)| c.switch_price(s))
+            .sum();
         let plugged: u64 = self.used.iter().map(|&u| u as u64).sum();
         let uplink = c.uplink.model.map_or(0.0, |m| c.models[m].price);
         (switches + plugged as f64 * (c.nic.price + c.cable_price) + uplink) / inventory
@@ -273,7 +284,11 @@ impl Eval {
 
     /// The PCs marked as problem spots.
     pub fn problem_pcs(&self) -> impl Iterator<Item = usize> + '_ {
-        self.lacking.iter().enumerate().filter(|(_, n)| **n > 0).map(|(pc, _)| pc)
+        self.lacking
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(pc, _)| pc)
     }
 
     pub fn ports_used(&self) -> &[u32] {

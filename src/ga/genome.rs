@@ -53,7 +53,10 @@ impl Genome {
         }
         for (pc, &n) in per_pc.iter().enumerate() {
             if n != problem.cluster.nics[pc] {
-                return Err(format!("PC {pc} has {n} NIC entries but {} NICs", problem.cluster.nics[pc]));
+                return Err(format!(
+                    "PC {pc} has {n} NIC entries but {} NICs",
+                    problem.cluster.nics[pc]
+                ));
             }
         }
         Ok(g)
@@ -123,7 +126,11 @@ impl Genome {
     pub fn from_design(problem: &Problem, design: &Design) -> Genome {
         let order: Vec<usize> = (0..problem.pcs()).collect();
         Genome::construct(problem, &order, &|pc| {
-            if pc < design.pcs() { design.switches_of(pc) } else { Vec::new() }
+            if pc < design.pcs() {
+                design.switches_of(pc)
+            } else {
+                Vec::new()
+            }
         })
     }
 
@@ -158,7 +165,10 @@ impl Genome {
             let pc = self.entries[i];
             if pc != FREE {
                 let w = problem.words;
-                bits::set(&mut self.masks[pc as usize * w..(pc as usize + 1) * w], problem.switch_of(i) as usize);
+                bits::set(
+                    &mut self.masks[pc as usize * w..(pc as usize + 1) * w],
+                    problem.switch_of(i) as usize,
+                );
             }
         }
     }
@@ -224,6 +234,13 @@ impl Genome {
         if to != DUMMY_SWITCH {
             bits::set(row, to as usize);
         }
+    }
+
+    /// Adds an empty entry to the dummy switch and returns its index, so a
+    /// NIC can be uncabled when no other exchange exists.
+    pub fn grow_dummy(&mut self) -> usize {
+        self.entries.push(FREE);
+        self.entries.len() - 1
     }
 
     /// The entries of one PC: its real switches' entries then its uncabled NICs.

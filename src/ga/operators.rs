@@ -58,7 +58,12 @@ fn lacking_partner(problem: &Problem, g: &Genome, pc: usize, rng: &mut Rng) -> O
         ),
         Coverage::Sparse => pick(
             rng,
-            c.pattern.row(pc).0.iter().map(|&j| j as usize).filter(|&j| bits::and_count(m, g.mask(problem, j)) == 0),
+            c.pattern
+                .row(pc)
+                .0
+                .iter()
+                .map(|&j| j as usize)
+                .filter(|&j| bits::and_count(m, g.mask(problem, j)) == 0),
         ),
     }
 }
@@ -66,15 +71,21 @@ fn lacking_partner(problem: &Problem, g: &Genome, pc: usize, rng: &mut Rng) -> O
 /// Mutation 1: exchange one NIC-to-switch connection between two PCs.
 pub fn swap_connection(problem: &Problem, g: &mut Genome, eval: &mut Eval, rng: &mut Rng, focus: f64) -> bool {
     for _ in 0..ATTEMPTS {
-        let Some(pc) = pick_pc(problem, eval, rng, focus) else { return false };
+        let Some(pc) = pick_pc(problem, eval, rng, focus) else {
+            return false;
+        };
         let own = g.entries_of(problem, pc);
-        let Some(&i) = own.get(rng.random_range(0..own.len().max(1))) else { continue };
+        let Some(&i) = own.get(rng.random_range(0..own.len().max(1))) else {
+            continue;
+        };
         let j = match eval.lacking[pc] > 0 && focus > 0.0 {
             true => match lacking_partner(problem, g, pc, rng) {
                 // Move onto a switch of the partner that `pc` is not on.
                 Some(partner) => {
                     let (mp, mq) = (g.mask(problem, pc), g.mask(problem, partner));
-                    let Some(y) = pick(rng, bits::ones(mq).filter(|&s| !bits::test(mp, s))) else { continue };
+                    let Some(y) = pick(rng, bits::ones(mq).filter(|&s| !bits::test(mp, s))) else {
+                        continue;
+                    };
                     let r = problem.range(y);
                     rng.random_range(r)
                 }
@@ -101,18 +112,25 @@ pub fn swap_connection(problem: &Problem, g: &mut Genome, eval: &mut Eval, rng: 
 /// switches, by a relay: a PC on another switch moves onto the free port
 /// and `pc` takes the port it left. Both are exchanges of entries.
 fn plug(problem: &Problem, g: &mut Genome, eval: &mut Eval, pc: usize, i: usize, rng: &mut Rng) -> bool {
-    let free: Vec<usize> = (0..problem.real_entries()).filter(|&e| g.entries()[e] == FREE).collect();
+    let free: Vec<usize> = (0..problem.real_entries())
+        .filter(|&e| g.entries()[e] == FREE)
+        .collect();
     if let Some(&f) = pick(rng, free.iter().filter(|&&f| g.can_swap(problem, i, f))) {
         return eval.swap(problem, g, i, f);
     }
-    let Some(&f) = free.get(rng.random_range(0..free.len().max(1))) else { return false };
+    let Some(&f) = free.get(rng.random_range(0..free.len().max(1))) else {
+        return false;
+    };
     let mp = g.mask(problem, pc).to_vec();
     // A PC on a switch that `pc` may join, able to move onto the free port.
     let relay = pick(
         rng,
         (0..problem.real_entries()).filter(|&e| {
             let z = problem.switch_of(e) as usize;
-            g.entries()[e] != FREE && !bits::test(&mp, z) && !problem.cluster.pins.is_forbidden(pc, z) && g.can_swap(problem, e, f)
+            g.entries()[e] != FREE
+                && !bits::test(&mp, z)
+                && !problem.cluster.pins.is_forbidden(pc, z)
+                && g.can_swap(problem, e, f)
         }),
     );
     match relay {
@@ -126,9 +144,15 @@ fn plug(problem: &Problem, g: &mut Genome, eval: &mut Eval, pc: usize, i: usize,
 pub fn swap_pcs(problem: &Problem, g: &mut Genome, eval: &mut Eval, rng: &mut Rng, focus: f64) -> bool {
     let nics = &problem.cluster.nics;
     for _ in 0..ATTEMPTS {
-        let Some(p) = pick_pc(problem, eval, rng, focus) else { return false };
-        let Some(q) = pick(rng, (0..problem.pcs()).filter(|&q| q != p && nics[q] == nics[p])) else { return false };
-        let Some(pairs) = set_exchange(problem, g, p, q) else { continue };
+        let Some(p) = pick_pc(problem, eval, rng, focus) else {
+            return false;
+        };
+        let Some(q) = pick(rng, (0..problem.pcs()).filter(|&q| q != p && nics[q] == nics[p])) else {
+            return false;
+        };
+        let Some(pairs) = set_exchange(problem, g, p, q) else {
+            continue;
+        };
         let rows = [p, q];
         eval.rows(problem, g, &rows, -1);
         for &(i, j) in &pairs {
@@ -152,8 +176,12 @@ fn set_exchange(problem: &Problem, g: &Genome, p: usize, q: usize) -> Option<Vec
     if p_only.is_empty() && q_only.is_empty() {
         return None;
     }
-    let blocked = p_only.iter().any(|&s| c.pins.is_must(p, s) || c.pins.is_forbidden(q, s))
-        || q_only.iter().any(|&s| c.pins.is_must(q, s) || c.pins.is_forbidden(p, s));
+    let blocked = p_only
+        .iter()
+        .any(|&s| c.pins.is_must(p, s) || c.pins.is_forbidden(q, s))
+        || q_only
+            .iter()
+            .any(|&s| c.pins.is_must(q, s) || c.pins.is_forbidden(p, s));
     if blocked || (p_only.len() != q_only.len() && c.cable_every_nic) {
         return None;
     }
@@ -175,7 +203,14 @@ fn set_exchange(problem: &Problem, g: &Genome, p: usize, q: usize) -> Option<Vec
 /// Moves `pc` onto each switch in `add` it is not on, giving up one of its
 /// connections outside `keep` (or an uncabled NIC) in exchange with a PC or
 /// free port that holds the wanted switch. Returns the exchanges made.
-pub fn force_switches(problem: &Problem, g: &mut Genome, pc: usize, add: &[usize], keep: &[u64], rng: &mut Rng) -> usize {
+pub fn force_switches(
+    problem: &Problem,
+    g: &mut Genome,
+    pc: usize,
+    add: &[usize],
+    keep: &[u64],
+    rng: &mut Rng,
+) -> usize {
     let mut moves = 0;
     for &s in add {
         if g.has(problem, pc, s) || problem.cluster.pins.is_forbidden(pc, s) {
@@ -249,7 +284,9 @@ pub fn repair(problem: &Problem, g: &mut Genome, rng: &mut Rng) -> Vec<(usize, u
                 failed.push((pc, s));
             }
         }
-        let bad: Vec<usize> = bits::ones(c.pins.forbid(pc)).filter(|&s| g.has(problem, pc, s)).collect();
+        let bad: Vec<usize> = bits::ones(c.pins.forbid(pc))
+            .filter(|&s| g.has(problem, pc, s))
+            .collect();
         for s in bad {
             if !evict(problem, g, pc, s, rng) {
                 failed.push((pc, s));
@@ -261,16 +298,28 @@ pub fn repair(problem: &Problem, g: &mut Genome, rng: &mut Rng) -> Vec<(usize, u
 
 /// Moves `pc`'s connection on `s` to some other switch (a free port first).
 fn evict(problem: &Problem, g: &mut Genome, pc: usize, s: usize, rng: &mut Rng) -> bool {
-    let Some(e) = g.find(problem, s as u32, pc) else { return true };
+    let Some(e) = g.find(problem, s as u32, pc) else {
+        return true;
+    };
     let n = g.len();
     let start = rng.random_range(0..n);
     let order = (0..n).map(|k| (start + k) % n);
-    let free_first: Vec<usize> = order.clone().filter(|&h| g.entries()[h] == FREE).chain(order.filter(|&h| g.entries()[h] != FREE)).collect();
+    let free_first: Vec<usize> = order
+        .clone()
+        .filter(|&h| g.entries()[h] == FREE)
+        .chain(order.filter(|&h| g.entries()[h] != FREE))
+        .collect();
     for h in free_first {
         if g.can_swap(problem, e, h) {
             g.swap(problem, e, h);
             return true;
         }
     }
-    false
+    // Nowhere to go: uncable the NIC (grow the dummy switch by one entry).
+    if problem.cluster.cable_every_nic {
+        return false;
+    }
+    let h = g.grow_dummy();
+    g.swap(problem, e, h);
+    true
 }

@@ -158,10 +158,7 @@ impl Cluster {
     pub fn has_secondary_objective(&self) -> bool {
         let w = &self.weights;
         let patterned = !self.pattern.is_empty();
-        (patterned && (w.bandwidth > 0.0 || w.weakest > 0.0))
-            || w.balance > 0.0
-            || w.cost > 0.0
-            || w.redundancy > 0.0
+        (patterned && (w.bandwidth > 0.0 || w.weakest > 0.0)) || w.balance > 0.0 || w.cost > 0.0 || w.redundancy > 0.0
     }
 
     /// Whether PCs `a` and `b` must share a switch.

@@ -86,7 +86,10 @@ fn check_pins(c: &Cluster) -> Result<(), SpecError> {
         if n > c.ports(s) {
             return Err(SpecError::infeasible(
                 f,
-                format!("switch {s} has {n} PCs pinned to it but only {} usable ports", c.ports(s)),
+                format!(
+                    "switch {s} has {n} PCs pinned to it but only {} usable ports",
+                    c.ports(s)
+                ),
             ));
         }
     }

@@ -14,8 +14,8 @@ pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
 pub use error::SpecError;
 pub use feasibility::check_feasible;
 pub use model::{
-    CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind,
-    PinSpec, RackSpec, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights,
+    CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
+    Spec, SwitchModel, UplinkMode, UplinkSpec, Weights,
 };
 pub use quick::{QuickFlags, parse_switch_groups};
 
@@ -46,8 +46,7 @@ impl Spec {
     }
 
     pub fn klat2() -> Spec {
-        let mut spec = Spec::from_toml(KLAT2_TOML, "assets/specs/klat2.toml")
-            .expect("the built-in KLAT2 spec parses");
+        let mut spec = Spec::from_toml(KLAT2_TOML, "assets/specs/klat2.toml").expect("the built-in KLAT2 spec parses");
         spec.source = "built-in KLAT2 spec".to_string();
         spec
     }
@@ -64,8 +63,17 @@ fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
         Some(span) => {
             let before = &text[..span.start.min(text.len())];
             let line = before.matches('\n').count() + 1;
-            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            format!("line {line}, column {column}: {message}")
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = before.len() - line_start + 1;
+            let shown: String = text[line_start..]
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+                .chars()
+                .take(60)
+                .collect();
+            format!("line {line}, column {column} (`{shown}`): {message}")
         }
         None => message,
     }

@@ -96,9 +96,16 @@ pub fn parse_switch_groups(text: &str) -> Result<Vec<(u32, Option<u32>)>, String
             Some((p, c)) => (p, Some(c)),
             None => (group, Some("1")),
         };
-        let ports: u32 = ports.trim().parse().map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?;
+        let ports: u32 = ports
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?;
         let count = match count {
-            Some(c) => Some(c.trim().parse::<u32>().map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?),
+            Some(c) => Some(
+                c.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?,
+            ),
             None => None,
         };
         if count == Some(0) {
@@ -115,7 +122,10 @@ mod tests {
 
     #[test]
     fn parses_klat2_groups() {
-        assert_eq!(parse_switch_groups("31x8,8").unwrap(), vec![(31, Some(8)), (8, Some(1))]);
+        assert_eq!(
+            parse_switch_groups("31x8,8").unwrap(),
+            vec![(31, Some(8)), (8, Some(1))]
+        );
         assert_eq!(parse_switch_groups("32x*").unwrap(), vec![(32, None)]);
         assert!(parse_switch_groups("31x").unwrap_err().contains("PORTSxCOUNT"));
         assert!(parse_switch_groups("ax2").is_err());

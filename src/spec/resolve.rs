@@ -19,7 +19,11 @@ impl Spec {
         let f = self.source.as_str();
         let pcs = self.pcs.count;
         if pcs == 0 || pcs > MAX_PCS {
-            return Err(SpecError::field(f, "pcs.count", format!("{pcs} is not allowed: use 1 to {MAX_PCS}")));
+            return Err(SpecError::field(
+                f,
+                "pcs.count",
+                format!("{pcs} is not allowed: use 1 to {MAX_PCS}"),
+            ));
         }
         let nics = self.resolve_nics()?;
         self.check_prices_and_ga()?;
@@ -42,7 +46,11 @@ impl Spec {
             models,
             uplink,
             // A sparse spec whose pattern is all-to-all is universal.
-            coverage: if pattern.all_to_all() > 0 { Coverage::Universal } else { self.coverage },
+            coverage: if pattern.all_to_all() > 0 {
+                Coverage::Universal
+            } else {
+                self.coverage
+            },
             pattern,
             pins,
             weights: self.weights.clone(),
@@ -59,7 +67,11 @@ impl Spec {
         let f = self.source.as_str();
         let p = &self.pcs;
         if p.nics > MAX_NICS {
-            return Err(SpecError::field(f, "pcs.nics", format!("{} is not allowed: use 0 to {MAX_NICS}", p.nics)));
+            return Err(SpecError::field(
+                f,
+                "pcs.nics",
+                format!("{} is not allowed: use 0 to {MAX_NICS}", p.nics),
+            ));
         }
         let mut nics = vec![p.nics; p.count];
         let mut seen = vec![false; p.count];
@@ -73,10 +85,18 @@ impl Spec {
                 ));
             }
             if o.nics > MAX_NICS {
-                return Err(SpecError::field(f, format!("{field}.nics"), format!("{} is not allowed: use 0 to {MAX_NICS}", o.nics)));
+                return Err(SpecError::field(
+                    f,
+                    format!("{field}.nics"),
+                    format!("{} is not allowed: use 0 to {MAX_NICS}", o.nics),
+                ));
             }
             if std::mem::replace(&mut seen[o.pc], true) {
-                return Err(SpecError::field(f, format!("{field}.pc"), format!("PC {} is overridden twice", o.pc)));
+                return Err(SpecError::field(
+                    f,
+                    format!("{field}.pc"),
+                    format!("PC {} is overridden twice", o.pc),
+                ));
             }
             nics[o.pc] = o.nics;
         }
@@ -89,14 +109,22 @@ impl Spec {
             if v.is_finite() && v >= 0.0 {
                 Ok(())
             } else {
-                Err(SpecError::field(f, field, format!("{v} is not allowed: use a number >= 0")))
+                Err(SpecError::field(
+                    f,
+                    field,
+                    format!("{v} is not allowed: use a number >= 0"),
+                ))
             }
         };
         let positive = |field: &str, v: f64| {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(SpecError::field(f, field, format!("{v} is not allowed: use a number > 0")))
+                Err(SpecError::field(
+                    f,
+                    field,
+                    format!("{v} is not allowed: use a number > 0"),
+                ))
             }
         };
         non_negative("nic.price", self.nic.price)?;
@@ -117,42 +145,64 @@ impl Spec {
         let g = &self.ga;
         let bad = |field: &str, msg: String| Err(SpecError::field(f, format!("ga.{field}"), msg));
         if !(2..=100_000).contains(&g.population) {
-            return bad("population", format!("{} is not allowed: use 2 to 100000", g.population));
+            return bad(
+                "population",
+                format!("{} is not allowed: use 2 to 100000", g.population),
+            );
         }
         if g.keep == 0 || g.keep > g.population {
-            return bad("keep", format!("{} is not allowed: use 1 to ga.population ({})", g.keep, g.population));
+            return bad(
+                "keep",
+                format!("{} is not allowed: use 1 to ga.population ({})", g.keep, g.population),
+            );
         }
         if g.fudge > g.keep {
-            return bad("fudge", format!("{} is not allowed: use 0 to ga.keep ({})", g.fudge, g.keep));
+            return bad(
+                "fudge",
+                format!("{} is not allowed: use 0 to ga.keep ({})", g.fudge, g.keep),
+            );
         }
         if g.cross > g.population - g.keep {
             return bad(
                 "cross",
-                format!("{} is not allowed: use 0 to ga.population - ga.keep ({})", g.cross, g.population - g.keep),
+                format!(
+                    "{} is not allowed: use 0 to ga.population - ga.keep ({})",
+                    g.cross,
+                    g.population - g.keep
+                ),
             );
         }
         if g.cross > 0 && g.keep < 2 {
-            return bad("keep", "crossover needs two parents: use ga.keep >= 2 or ga.cross = 0".into());
+            return bad(
+                "keep",
+                "crossover needs two parents: use ga.keep >= 2 or ga.cross = 0".into(),
+            );
         }
         if g.max_mutations == 0 || g.max_mutations > 10_000 {
-            return bad("max_mutations", format!("{} is not allowed: use 1 to 10000", g.max_mutations));
+            return bad(
+                "max_mutations",
+                format!("{} is not allowed: use 1 to 10000", g.max_mutations),
+            );
         }
         if !(0.0..=1.0).contains(&g.focus) {
-            return bad("focus", format!("{} is not allowed: use a probability from 0 to 1", g.focus));
+            return bad(
+                "focus",
+                format!("{} is not allowed: use a probability from 0 to 1", g.focus),
+            );
         }
         non_negative("ga.time_limit_s", g.time_limit_s)?;
         if g.threads > 1024 {
-            return bad("threads", format!("{} is not allowed: use 0 (all cores) to 1024", g.threads));
+            return bad(
+                "threads",
+                format!("{} is not allowed: use 0 (all cores) to 1024", g.threads),
+            );
         }
         Ok(())
     }
 
     /// Expands the models into one slot per switch, sizing the model whose
     /// count is omitted ("as many as needed") so that every NIC can be cabled.
-    fn resolve_switch_inventory(
-        &self,
-        nics: &[u32],
-    ) -> Result<(Vec<super::SwitchModel>, Vec<SwitchSlot>), SpecError> {
+    fn resolve_switch_inventory(&self, nics: &[u32]) -> Result<(Vec<super::SwitchModel>, Vec<SwitchSlot>), SpecError> {
         let f = self.source.as_str();
         if self.switches.is_empty() {
             return Err(SpecError::field(f, "switches", "at least one switch model is needed"));
@@ -167,7 +217,11 @@ impl Spec {
         for (i, m) in self.switches.iter().enumerate() {
             let field = format!("switches[{i}]");
             if m.ports < 2 || m.ports > MAX_PORTS {
-                return Err(SpecError::field(f, format!("{field}.ports"), format!("{} is not allowed: use 2 to {MAX_PORTS}", m.ports)));
+                return Err(SpecError::field(
+                    f,
+                    format!("{field}.ports"),
+                    format!("{} is not allowed: use 2 to {MAX_PORTS}", m.ports),
+                ));
             }
             if m.ports <= reserve {
                 return Err(SpecError::field(
@@ -180,7 +234,11 @@ impl Spec {
                 ));
             }
             if !(m.price.is_finite() && m.price >= 0.0) {
-                return Err(SpecError::field(f, format!("{field}.price"), format!("{} is not allowed: use a number >= 0", m.price)));
+                return Err(SpecError::field(
+                    f,
+                    format!("{field}.price"),
+                    format!("{} is not allowed: use a number >= 0", m.price),
+                ));
             }
             match m.count {
                 Some(c) => {
@@ -264,7 +322,11 @@ impl Spec {
                 } else {
                     self.switches.iter().position(|m| m.model == u.model).ok_or_else(|| {
                         let names: Vec<_> = self.switches.iter().map(|m| format!("\"{}\"", m.model)).collect();
-                        SpecError::field(f, "uplink.model", format!("\"{}\" is not a switch model: use one of {}", u.model, names.join(", ")))
+                        SpecError::field(
+                            f,
+                            "uplink.model",
+                            format!("\"{}\" is not a switch model: use one of {}", u.model, names.join(", ")),
+                        )
                     })?
                 };
                 let need = n * u.ports as u64 + spares;
@@ -309,13 +371,21 @@ impl Spec {
         let mut pins = Pins::new(pcs, switches);
         for (i, p) in self.pins.iter().enumerate() {
             if p.pc >= pcs {
-                return Err(SpecError::field(f, format!("pins[{i}].pc"), format!("PC {} does not exist: PCs are 0 to {}", p.pc, pcs - 1)));
+                return Err(SpecError::field(
+                    f,
+                    format!("pins[{i}].pc"),
+                    format!("PC {} does not exist: PCs are 0 to {}", p.pc, pcs - 1),
+                ));
             }
             if p.switch >= switches {
                 return Err(SpecError::field(
                     f,
                     format!("pins[{i}].switch"),
-                    format!("switch {} does not exist: FNN switches are 0 to {}", p.switch, switches - 1),
+                    format!(
+                        "switch {} does not exist: FNN switches are 0 to {}",
+                        p.switch,
+                        switches - 1
+                    ),
                 ));
             }
             let clash = match p.kind {

@@ -1,0 +1,261 @@
+//! The headless commands as a user runs them: exit codes, files written,
+//! messages for bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::Path;
+
+fn fnn() -> Command {
+    Command::cargo_bin("fnn-tui").unwrap()
+}
+
+fn report(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn klat2_quick_flags_design_and_check_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    fnn()
+        .args(["design", "--pcs", "64", "--nics", "4", "--switches", "31x8,8", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("VALID"));
+    let r = report(dir.path());
+    for key in [
+        "valid",
+        "uncovered_pairs",
+        "switches_used",
+        "nics_used",
+        "avg_pairwise_links",
+        "min_pairwise_links",
+        "cost",
+        "generations",
+        "evaluations",
+        "elapsed_s",
+    ] {
+        assert!(r.get(key).is_some(), "report.json lacks {key}");
+    }
+    assert_eq!(r["valid"], true);
+    assert_eq!(r["uncovered_pairs"], 0);
+    assert_eq!(r["nics_used"], 256);
+    let avg = r["avg_pairwise_links"].as_f64().unwrap();
+    assert!((avg - 7496.0 / 4032.0).abs() < 1e-9, "{avg}");
+    let table = dir.path().join("switches.txt");
+    let text = std::fs::read_to_string(&table).unwrap();
+    assert_eq!(text.lines().count(), 9);
+    fnn()
+        .args(["check", "--pcs", "64", "--nics", "4", "--switches", "31x8,8", "--table"])
+        .arg(&table)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("VALID").and(predicate::str::contains("avg 1.8591")));
+    // Without a spec the hardware is inferred from the table.
+    fnn().args(["check", "--table"]).arg(&table).assert().success();
+}
+
+#[test]
+fn sparse_design_requires_only_the_given_pairs() {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs = dir.path().join("ring.pairs");
+    let ring: String = (0..32).map(|i| format!("{i} {}\n", (i + 1) % 32)).collect();
+    std::fs::write(&pairs, ring).unwrap();
+    // Universal is impossible: 2 NICs x (8-1) = 14 < 31.
+    fnn()
+        .args(["design", "--pcs", "32", "--nics", "2", "--switches", "8x*", "--out"])
+        .arg(dir.path().join("u"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("impossible").and(predicate::str::contains("2 x (8-1) = 14")));
+    let out = dir.path().join("s");
+    fnn()
+        .args([
+            "design",
+            "--pcs",
+            "32",
+            "--nics",
+            "2",
+            "--switches",
+            "8x*",
+            "--sparse",
+            "--pairs",
+        ])
+        .arg(&pairs)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sparse"));
+    let r = report(&out);
+    assert_eq!(r["valid"], true);
+    assert_eq!(r["coverage"], "sparse");
+    assert_eq!(r["required_pairs"], 32);
+    fnn()
+        .args([
+            "check",
+            "--pcs",
+            "32",
+            "--nics",
+            "2",
+            "--switches",
+            "8x*",
+            "--sparse",
+            "--pairs",
+        ])
+        .arg(&pairs)
+        .arg("--table")
+        .arg(out.join("switches.txt"))
+        .assert()
+        .success();
+}
+
+#[test]
+fn search_without_a_valid_design_exits_1_and_lists_what_is_uncovered() {
+    let dir = tempfile::tempdir().unwrap();
+    fnn()
+        .args([
+            "design",
+            "--pcs",
+            "100",
+            "--nics",
+            "3",
+            "--switches",
+            "40x8",
+            "--generations",
+            "1",
+            "--out",
+        ])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("NOT VALID"));
+    let r = report(dir.path());
+    assert_eq!(r["valid"], false);
+    assert!(r["uncovered_pairs"].as_u64().unwrap() > 0);
+    assert!(!r["metrics"]["uncovered"].as_array().unwrap().is_empty());
+    assert!(
+        dir.path().join("switches.txt").exists(),
+        "the best design is still written"
+    );
+}
+
+#[test]
+fn malformed_and_impossible_specs_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("[pcs]\ncount = 10\nnicss = 3\n", "unknown field `nicss`"),
+        ("[ga]\nkeep = 500\n", "field `ga.keep`"),
+        ("[pcs]\ncount = 0\n", "field `pcs.count`"),
+        ("[[switches]]\nports = 1\n", "switches[0].ports"),
+        ("[[patterns]]\nkind = \"lines\"\ndims = [9, 9]\n", "patterns[0].dims"),
+        ("[[patterns]]\nkind = \"spiral\"\n", "unknown variant `spiral`"),
+        ("[[pins]]\npc = 99\nswitch = 0\nkind = \"must\"\n", "pins[0].pc"),
+        (
+            "[pcs]\ncount = 64\nnics = 2\n[[switches]]\nports = 9\n[uplink]\nmode = \"none\"\n",
+            "impossible: PC 0 must reach 63 others",
+        ),
+        ("[pcs]\ncount = 64\n[[switches]]\nports = 9\n", "uplink switch"),
+        ("coverage = \"sparse\"\n", "needs at least one pattern"),
+        ("[pcs]\ncount = 64\n[uplink]\nmodel = \"nope\"\n", "uplink.model"),
+    ];
+    for (i, (text, expect)) in cases.iter().enumerate() {
+        let spec = dir.path().join(format!("bad{i}.toml"));
+        std::fs::write(&spec, text).unwrap();
+        let out = fnn()
+            .arg("design")
+            .arg(&spec)
+            .arg("--out")
+            .arg(dir.path().join("o"))
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(expect), "case {i}: {stderr}");
+        assert!(
+            stderr.contains(&format!("bad{i}.toml")),
+            "case {i} does not name the file: {stderr}"
+        );
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "case {i} is not one line: {stderr}"
+        );
+    }
+    fnn()
+        .args(["design", "/no/such/spec.toml", "--out"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/no/such/spec.toml"));
+}
+
+#[test]
+fn check_reports_malformed_broken_and_uncovered_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.txt");
+    std::fs::write(&t, "0: 0 1\n1: 1 x\n").unwrap();
+    fnn()
+        .args(["check", "--table"])
+        .arg(&t)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("t.txt:2:"));
+    // PC 0 on three switches with 2 NICs breaks a limit.
+    std::fs::write(&t, "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n3: 0\n").unwrap();
+    fnn()
+        .args(["check", "--pcs", "6", "--nics", "2", "--switches", "4x4", "--table"])
+        .arg(&t)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("PC 0 is on 3 switches but has 2 NIC(s)"));
+    // Within the limits but A and C share nothing.
+    std::fs::write(&t, "0: 0 1\n1: 2 3\n").unwrap();
+    fnn()
+        .args(["check", "--pcs", "4", "--nics", "2", "--switches", "4x2", "--table"])
+        .arg(&t)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("uncovered: PC 0 - PC 2"));
+    fnn()
+        .args([
+            "check",
+            "--pcs",
+            "4",
+            "--nics",
+            "2",
+            "--switches",
+            "4x2",
+            "--json",
+            "--table",
+        ])
+        .arg(&t)
+        .assert()
+        .code(1)
+        .stdout(predicate::function(|s: &str| {
+            serde_json::from_str::<Value>(s)
+                .map(|v| v["uncovered_pairs"] == 4)
+                .unwrap_or(false)
+        }));
+}
+
+#[test]
+fn spec_file_with_patterns_runs_to_its_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("grid.toml");
+    std::fs::write(
+        &spec,
+        "name = \"grid\"\n[pcs]\ncount = 16\nnics = 3\n[[switches]]\nports = 8\n[uplink]\nmode = \"none\"\n\
+         [[patterns]]\nkind = \"grid\"\ndims = [4, 4]\ntorus = true\n[ga]\ngenerations = 30\n",
+    )
+    .unwrap();
+    let out = dir.path().join("o");
+    fnn().arg("design").arg(&spec).arg("--out").arg(&out).assert().success();
+    let r = report(&out);
+    assert_eq!(
+        r["generations"], 30,
+        "a secondary objective runs to the generation limit"
+    );
+    assert_eq!(r["name"], "grid");
+    assert!(r["metrics"]["pattern_avg_links"].as_f64().unwrap() >= 1.0);
+}

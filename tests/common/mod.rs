@@ -1,0 +1,22 @@
+//! Helpers shared by the integration tests (each test file includes this
+//! with `mod common;`).
+#![allow(dead_code)]
+
+use fnn_tui::spec::{Cluster, QuickFlags, Spec};
+
+/// A cluster from quick flags, as `fnn-tui design --pcs --nics --switches` builds it.
+pub fn quick(pcs: usize, nics: u32, switches: &str) -> Cluster {
+    quick_with(pcs, nics, switches, |_| {})
+}
+
+pub fn quick_with(pcs: usize, nics: u32, switches: &str, edit: impl FnOnce(&mut Spec)) -> Cluster {
+    let flags = QuickFlags {
+        pcs: Some(pcs),
+        nics: Some(nics),
+        switches: Some(switches.into()),
+        ..Default::default()
+    };
+    let mut spec = flags.apply(Spec::default()).expect("quick flags apply");
+    edit(&mut spec);
+    spec.resolve().expect("spec resolves")
+}

@@ -73,6 +73,8 @@ pub enum StopReason {
 
 struct ScaledState {
     scaled: Scaled,
+    /// 1 for the first scaled size tried.
+    attempt: u32,
     generations: u64,
     solved_at: Option<u64>,
 }
@@ -113,8 +115,10 @@ impl Engine {
         let scaled = (ga.scale_down && full.cluster.coverage == Coverage::Universal)
             .then(|| scale::next_scaled(&full.cluster, 1))
             .flatten()
+            .filter(|_| ga.scale_attempts > 0)
             .map(|scaled| ScaledState {
                 scaled,
+                attempt: 1,
                 generations: 0,
                 solved_at: None,
             });
@@ -285,7 +289,7 @@ impl Engine {
                 .map(|&seed| {
                     let mut rng = Rng::seed_from_u64(seed);
                     let parent = parents[rng.random_range(0..parents.len())];
-                    mutate(&problem, parent, &mut rng, ga.max_mutations, ga.focus)
+                    mutate(&problem, parent, &mut rng, &ga)
                 })
                 .collect()
         });
@@ -322,16 +326,22 @@ impl Engine {
         match state.solved_at {
             Some(at) if state.generations - at >= ga.settle_generations => self.scale_up(),
             None if state.generations >= ga.scaled_generations => {
-                let width = state.scaled.width;
-                self.scaled = scale::next_scaled(&self.full.cluster, width).map(|scaled| ScaledState {
-                    scaled,
-                    generations: 0,
-                    solved_at: None,
-                });
-                if self.scaled.is_none() {
-                    self.phase_changes.push(self.generation);
+                let (width, attempt) = (state.scaled.width, state.attempt + 1);
+                let next = scale::next_scaled(&self.full.cluster, width).filter(|_| attempt <= ga.scale_attempts);
+                match next {
+                    Some(scaled) => {
+                        self.scaled = Some(ScaledState {
+                            scaled,
+                            attempt,
+                            generations: 0,
+                            solved_at: None,
+                        });
+                        self.population = self.initial_population();
+                    }
+                    // No scaled size solved: the nearly connected designs
+                    // of the last one still beat starting from scratch.
+                    None => self.scale_up(),
                 }
-                self.population = self.initial_population();
             }
             _ => {}
         }
@@ -440,21 +450,21 @@ impl Engine {
     }
 }
 
-/// Applies mutation 1 and mutation 2 each a random number of times (at
-/// least one mutation in all) to a copy of `parent`.
-fn mutate(problem: &Problem, parent: &Member, rng: &mut Rng, max: u32, focus: f64) -> Member {
+/// Applies the two mutations a random number of times in all (1 to
+/// `max`), each time mutation 2 with probability `pc_swap_rate`, to a copy
+/// of `parent`.
+fn mutate(problem: &Problem, parent: &Member, rng: &mut Rng, ga: &crate::spec::GaParams) -> Member {
     let mut m = Member {
         genome: parent.genome.clone(),
         eval: parent.eval.clone(),
         age: 0,
     };
-    let connections = rng.random_range(0..=max);
-    let swaps = rng.random_range(0..=max / 2);
-    for _ in 0..connections.max(u32::from(swaps == 0)) {
-        operators::swap_connection(problem, &mut m.genome, &mut m.eval, rng, focus);
-    }
-    for _ in 0..swaps {
-        operators::swap_pcs(problem, &mut m.genome, &mut m.eval, rng, focus);
+    for _ in 0..rng.random_range(1..=ga.max_mutations) {
+        if rng.random_bool(ga.pc_swap_rate) {
+            operators::swap_pcs(problem, &mut m.genome, &mut m.eval, rng, ga.focus);
+        } else {
+            operators::swap_connection(problem, &mut m.genome, &mut m.eval, rng, ga.focus);
+        }
     }
     m
 }

@@ -74,34 +74,114 @@ pub fn swap_connection(problem: &Problem, g: &mut Genome, eval: &mut Eval, rng: 
         let Some(pc) = pick_pc(problem, eval, rng, focus) else {
             return false;
         };
+        if eval.lacking[pc] > 0 && focus > 0.0 {
+            if let Some(partner) = lacking_partner(problem, g, pc, rng) {
+                // Either side of the uncovered pair may move.
+                let (mover, other) = if rng.random_bool(0.5) {
+                    (pc, partner)
+                } else {
+                    (partner, pc)
+                };
+                if steer(problem, g, eval, mover, other, rng) {
+                    return true;
+                }
+                continue;
+            }
+        }
         let own = g.entries_of(problem, pc);
         let Some(&i) = own.get(rng.random_range(0..own.len().max(1))) else {
             continue;
         };
-        let j = match eval.lacking[pc] > 0 && focus > 0.0 {
-            true => match lacking_partner(problem, g, pc, rng) {
-                // Move onto a switch of the partner that `pc` is not on.
-                Some(partner) => {
-                    let (mp, mq) = (g.mask(problem, pc), g.mask(problem, partner));
-                    let Some(y) = pick(rng, bits::ones(mq).filter(|&s| !bits::test(mp, s))) else {
-                        continue;
-                    };
-                    let r = problem.range(y);
-                    rng.random_range(r)
-                }
-                None => rng.random_range(0..g.len()),
-            },
+        let j = if problem.switch_of(i) == DUMMY_SWITCH && rng.random_bool(0.5) {
             // An uncabled NIC looks for a free port first.
-            false if problem.switch_of(i) == DUMMY_SWITCH && rng.random_bool(0.5) => {
-                if plug(problem, g, eval, pc, i, rng) {
-                    return true;
-                }
-                rng.random_range(0..g.len())
+            if plug(problem, g, eval, pc, i, rng) {
+                return true;
             }
-            false => rng.random_range(0..g.len()),
+            rng.random_range(0..g.len())
+        } else {
+            rng.random_range(0..g.len())
         };
         if eval.swap(problem, g, i, j) {
             return true;
+        }
+    }
+    false
+}
+
+/// Required partners of `pc` whose only shared switch with it is `switch`:
+/// what `pc` would lose by leaving that switch.
+fn unique_loss(problem: &Problem, g: &Genome, pc: usize, switch: u32) -> u32 {
+    if switch == DUMMY_SWITCH {
+        return 0;
+    }
+    let s = switch as usize;
+    let m = g.mask(problem, pc);
+    let alone = |j: usize| bits::test(g.mask(problem, j), s) && bits::and_count(m, g.mask(problem, j)) == 1;
+    match problem.cluster.coverage {
+        Coverage::Universal => (0..problem.pcs()).filter(|&j| j != pc && alone(j)).count() as u32,
+        Coverage::Sparse => problem
+            .cluster
+            .pattern
+            .row(pc)
+            .0
+            .iter()
+            .filter(|&&j| alone(j as usize))
+            .count() as u32,
+    }
+}
+
+/// Occupants of the target switch sampled when choosing whom to evict.
+const EVICTION_SAMPLES: usize = 4;
+
+/// Min-conflicts move for an uncovered pair: `mover` takes a port on a
+/// switch of `other`, giving up the connection that covers fewest of its
+/// partners alone; the occupant evicted in exchange is a free port if there
+/// is one, else the sampled occupant that loses least.
+fn steer(problem: &Problem, g: &mut Genome, eval: &mut Eval, mover: usize, other: usize, rng: &mut Rng) -> bool {
+    let c = &problem.cluster;
+    let (mm, mo) = (g.mask(problem, mover), g.mask(problem, other));
+    let Some(y) = pick(
+        rng,
+        bits::ones(mo).filter(|&s| !bits::test(mm, s) && !c.pins.is_forbidden(mover, s)),
+    ) else {
+        return false;
+    };
+    let mut give: Vec<(u32, usize)> = g
+        .entries_of(problem, mover)
+        .into_iter()
+        .filter(|&e| {
+            let x = problem.switch_of(e);
+            x == DUMMY_SWITCH || !c.pins.is_must(mover, x as usize)
+        })
+        .map(|e| (unique_loss(problem, g, mover, problem.switch_of(e)), e))
+        .collect();
+    shuffle(&mut give, rng);
+    give.sort_by_key(|&(loss, _)| loss);
+    let range = problem.range(y);
+    let free: Vec<usize> = range.clone().filter(|&h| g.entries()[h] == FREE).collect();
+    let candidates: Vec<usize> = if free.is_empty() {
+        (0..EVICTION_SAMPLES).map(|_| rng.random_range(range.clone())).collect()
+    } else {
+        vec![free[rng.random_range(0..free.len())]]
+    };
+    // The connection to give up: the one covering fewest partners alone;
+    // the occupant to evict: the one whose exchange scores best.
+    for &(_, i) in &give {
+        let mut best: Option<(f64, usize)> = None;
+        for &h in &candidates {
+            if !eval.swap(problem, g, i, h) {
+                continue;
+            }
+            let score = eval.total;
+            if !eval.swap(problem, g, i, h) {
+                return true; // cannot undo: keep the move, it is still closed
+            }
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, h));
+            }
+        }
+        if let Some((_, h)) = best {
+            return eval.swap(problem, g, i, h);
         }
     }
     false

@@ -310,6 +310,9 @@ pub struct GaParams {
     pub max_mutations: u32,
     /// Probability that a mutation starts at a marked problem spot.
     pub focus: f64,
+    /// Share of mutations that swap two PCs' whole connection sets (the
+    /// rest swap single connections).
+    pub pc_swap_rate: f64,
     pub generations: u64,
     /// Seconds; 0 means no limit.
     pub time_limit_s: f64,
@@ -320,6 +323,8 @@ pub struct GaParams {
     pub scale_down: bool,
     /// Generation budget for each scaled-down attempt.
     pub scaled_generations: u64,
+    /// Scaled-down sizes to try before falling back to the full problem.
+    pub scale_attempts: u32,
     /// Generations to keep refining a scaled-down solution before scaling up.
     pub settle_generations: u64,
     /// With nothing but coverage to optimise, generations to keep pushing a
@@ -333,15 +338,17 @@ impl Default for GaParams {
             population: 200,
             keep: 40,
             fudge: 4,
-            cross: 60,
+            cross: 20,
             max_mutations: 4,
             focus: 0.75,
+            pc_swap_rate: 0.1,
             generations: 5000,
             time_limit_s: 60.0,
             seed: 1,
             threads: 0,
             scale_down: true,
             scaled_generations: 200,
+            scale_attempts: 3,
             settle_generations: 5,
             polish_generations: 300,
         }

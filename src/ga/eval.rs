@@ -92,36 +92,37 @@ impl Eval {
         e
     }
 
-    /// The all-pairs loop, kept tight: one word per mask is the common case.
+    /// The all-pairs loop, kept tight and branch-free: one word per mask is
+    /// the common case, and uncovered pairs are common early in a search.
     fn all_pairs(&mut self, problem: &Problem, g: &Genome) {
         let p = problem.pcs();
         let masks = g.masks();
         let w = problem.words;
         let mut hist = vec![0i64; self.all_hist.len()];
+        let lacking = &mut self.lacking;
         for a in 0..p {
             let mut zeros = 0u32;
+            let (row, rest) = lacking[a..].split_first_mut().expect("a < p");
             if w == 1 {
                 let ma = masks[a];
-                for (b, &mb) in masks.iter().enumerate().skip(a + 1) {
-                    let l = (ma & mb).count_ones() as usize;
-                    hist[l] += 1;
-                    if l == 0 {
-                        zeros += 1;
-                        self.lacking[b] += 1;
-                    }
+                for (&mb, lack) in masks[a + 1..].iter().zip(rest.iter_mut()) {
+                    let l = (ma & mb).count_ones();
+                    let z = u32::from(l == 0);
+                    hist[l as usize] += 1;
+                    zeros += z;
+                    *lack += z;
                 }
             } else {
                 let ma = &masks[a * w..(a + 1) * w];
-                for b in a + 1..p {
-                    let l = bits::and_count(ma, &masks[b * w..(b + 1) * w]) as usize;
-                    hist[l] += 1;
-                    if l == 0 {
-                        zeros += 1;
-                        self.lacking[b] += 1;
-                    }
+                for (mb, lack) in masks[(a + 1) * w..].chunks_exact(w).zip(rest.iter_mut()) {
+                    let l = bits::and_count(ma, mb);
+                    let z = u32::from(l == 0);
+                    hist[l as usize] += 1;
+                    zeros += z;
+                    *lack += z;
                 }
             }
-            self.lacking[a] += zeros;
+            *row += zeros;
         }
         self.all_hist = hist;
     }
@@ -139,23 +140,18 @@ impl Eval {
     /// `rows`; pairs between two listed PCs are counted once.
     pub fn rows(&mut self, problem: &Problem, g: &Genome, rows: &[usize], sign: i64) {
         let c = &problem.cluster;
-        let p = problem.pcs();
         for (k, &t) in rows.iter().enumerate() {
-            let mt = g.mask(problem, t);
             let earlier = &rows[..k];
             if c.coverage == Coverage::Universal {
-                for j in 0..p {
-                    if j == t || earlier.contains(&j) {
-                        continue;
-                    }
-                    let l = bits::and_count(mt, g.mask(problem, j));
-                    self.all_hist[l as usize] += sign;
-                    if l == 0 {
-                        self.lacking[t] = self.lacking[t].wrapping_add(sign as u32);
-                        self.lacking[j] = self.lacking[j].wrapping_add(sign as u32);
-                    }
+                self.universal_row(problem, g, t, sign);
+                // The loop ran over every PC: take back the pair of `t` with
+                // itself and the pairs already counted with earlier rows.
+                for &j in std::iter::once(&t).chain(earlier) {
+                    let l = bits::and_count(g.mask(problem, t), g.mask(problem, j));
+                    self.all_pair(t, j, l, -sign);
                 }
             }
+            let mt = g.mask(problem, t);
             let (partners, weights) = c.pattern.row(t);
             for (&j, &w) in partners.iter().zip(weights) {
                 let j = j as usize;
@@ -165,6 +161,43 @@ impl Eval {
                 let l = bits::and_count(mt, g.mask(problem, j));
                 self.pattern_pair(c.coverage, t, j, w, l, sign);
             }
+        }
+    }
+
+    /// The pairs of `t` with every PC, itself included, branch-free.
+    fn universal_row(&mut self, problem: &Problem, g: &Genome, t: usize, sign: i64) {
+        let w = problem.words;
+        let masks = g.masks();
+        let s32 = sign as u32;
+        let mut zeros = 0u32;
+        if w == 1 {
+            let mt = masks[t];
+            for (&mj, lack) in masks.iter().zip(self.lacking.iter_mut()) {
+                let l = (mt & mj).count_ones();
+                let z = u32::from(l == 0);
+                self.all_hist[l as usize] += sign;
+                zeros += z;
+                *lack = lack.wrapping_add(z.wrapping_mul(s32));
+            }
+        } else {
+            let mt = &masks[t * w..(t + 1) * w];
+            for (mj, lack) in masks.chunks_exact(w).zip(self.lacking.iter_mut()) {
+                let l = bits::and_count(mt, mj);
+                let z = u32::from(l == 0);
+                self.all_hist[l as usize] += sign;
+                zeros += z;
+                *lack = lack.wrapping_add(z.wrapping_mul(s32));
+            }
+        }
+        self.lacking[t] = self.lacking[t].wrapping_add(zeros.wrapping_mul(s32));
+    }
+
+    /// One pair's share of the all-pairs aggregates.
+    fn all_pair(&mut self, a: usize, b: usize, links: u32, sign: i64) {
+        self.all_hist[links as usize] += sign;
+        if links == 0 {
+            self.lacking[a] = self.lacking[a].wrapping_add(sign as u32);
+            self.lacking[b] = self.lacking[b].wrapping_add(sign as u32);
         }
     }
 

@@ -20,7 +20,10 @@ fn quick(pcs: usize, nics: u32, switches: &str) -> Cluster {
         switches: Some(switches.into()),
         ..Default::default()
     };
-    let mut c = flags.apply(Spec::default()).and_then(|s| s.resolve()).expect("bench spec resolves");
+    let mut c = flags
+        .apply(Spec::default())
+        .and_then(|s| s.resolve())
+        .expect("bench spec resolves");
     c.ga.threads = 1;
     c
 }
@@ -120,7 +123,10 @@ fn time_to_valid(c: &mut Criterion) {
         group.bench_function(label, |b| {
             b.iter(|| {
                 let mut e = Engine::new(cluster.clone());
-                let limits = Limits { generations: 20_000, time_limit_s: 0.0 };
+                let limits = Limits {
+                    generations: 20_000,
+                    time_limit_s: 0.0,
+                };
                 // Stop at the first valid design, whatever else is weighted.
                 while !e.is_valid() && e.generation() < limits.generations {
                     e.step();

@@ -190,47 +190,32 @@ fn malformed_and_impossible_specs_exit_2_with_one_line() {
         .stderr(predicate::str::contains("/no/such/spec.toml"));
 }
 
+/// `fnn-tui check ARGS --table T` on a table with this text.
+fn check_table(dir: &Path, text: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+    let t = dir.join("t.txt");
+    std::fs::write(&t, text).unwrap();
+    fnn().arg("check").args(args).arg("--table").arg(&t).assert()
+}
+
 #[test]
 fn check_reports_malformed_broken_and_uncovered_tables() {
     let dir = tempfile::tempdir().unwrap();
-    let t = dir.path().join("t.txt");
-    std::fs::write(&t, "0: 0 1\n1: 1 x\n").unwrap();
-    fnn()
-        .args(["check", "--table"])
-        .arg(&t)
-        .assert()
+    let d = dir.path();
+    check_table(d, "0: 0 1\n1: 1 x\n", &[])
         .code(2)
         .stderr(predicate::str::contains("t.txt:2:"));
     // PC 0 on three switches with 2 NICs breaks a limit.
-    std::fs::write(&t, "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n3: 0\n").unwrap();
-    fnn()
-        .args(["check", "--pcs", "6", "--nics", "2", "--switches", "4x4", "--table"])
-        .arg(&t)
-        .assert()
+    let six = ["--pcs", "6", "--nics", "2", "--switches", "4x4"];
+    check_table(d, "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n3: 0\n", &six)
         .code(2)
         .stdout(predicate::str::contains("PC 0 is on 3 switches but has 2 NIC(s)"));
     // Within the limits but A and C share nothing.
-    std::fs::write(&t, "0: 0 1\n1: 2 3\n").unwrap();
-    fnn()
-        .args(["check", "--pcs", "4", "--nics", "2", "--switches", "4x2", "--table"])
-        .arg(&t)
-        .assert()
+    let four = ["--pcs", "4", "--nics", "2", "--switches", "4x2"];
+    check_table(d, "0: 0 1\n1: 2 3\n", &four)
         .code(1)
         .stdout(predicate::str::contains("uncovered: PC 0 - PC 2"));
-    fnn()
-        .args([
-            "check",
-            "--pcs",
-            "4",
-            "--nics",
-            "2",
-            "--switches",
-            "4x2",
-            "--json",
-            "--table",
-        ])
-        .arg(&t)
-        .assert()
+    let json = [&four[..], &["--json"]].concat();
+    check_table(d, "0: 0 1\n1: 2 3\n", &json)
         .code(1)
         .stdout(predicate::function(|s: &str| {
             serde_json::from_str::<Value>(s)

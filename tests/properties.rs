@@ -82,7 +82,7 @@ fn pins_held(problem: &Problem, start: &Genome, g: &Genome) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn operators_are_closed_and_incremental_eval_matches_full(cluster in arb_cluster(), seed in any::<u64>(), ops in 1usize..60) {

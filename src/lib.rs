@@ -8,4 +8,5 @@ pub mod design;
 pub mod ga;
 pub mod patterns;
 pub mod report;
+pub mod session;
 pub mod spec;

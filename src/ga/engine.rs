@@ -521,3 +521,161 @@ impl Engine {
         }
     }
 }
+
+/// Everything needed to continue a run exactly where it stopped: the
+/// genomes (evaluations are recomputed, they are a function of the genome),
+/// the generator's state, the counters and the history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineState {
+    pub generation: u64,
+    pub evaluations: u64,
+    /// The generator's state as JSON (TOML has no 128-bit integers).
+    pub rng: String,
+    pub scaled: Option<ScaledProgress>,
+    pub first_valid: Option<u64>,
+    pub phase_changes: Vec<u64>,
+    pub history: Vec<GenStats>,
+    pub population: Vec<MemberState>,
+    pub best: Option<MemberState>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScaledProgress {
+    pub width: u32,
+    pub attempt: u32,
+    pub generations: u64,
+    pub solved_at: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MemberState {
+    pub age: u64,
+    /// The genome's entries, space separated, `-` for a free port.
+    pub entries: String,
+}
+
+impl MemberState {
+    fn of(m: &Member) -> MemberState {
+        let entries: Vec<String> = m
+            .genome
+            .entries()
+            .iter()
+            .map(|&e| {
+                if e == super::genome::FREE {
+                    "-".to_string()
+                } else {
+                    e.to_string()
+                }
+            })
+            .collect();
+        MemberState {
+            age: m.age,
+            entries: entries.join(" "),
+        }
+    }
+
+    fn member(&self, problem: &Problem) -> Result<Member, String> {
+        let entries = self
+            .entries
+            .split_whitespace()
+            .map(|t| match t {
+                "-" => Ok(super::genome::FREE),
+                n => n.parse::<u32>().map_err(|_| format!("`{n}` is not a PC number")),
+            })
+            .collect::<Result<Vec<u32>, String>>()?;
+        let genome = Genome::from_entries(problem, entries)?;
+        Ok(Member {
+            eval: Eval::full(problem, &genome),
+            genome,
+            age: self.age,
+        })
+    }
+}
+
+impl Engine {
+    pub fn state(&self) -> EngineState {
+        EngineState {
+            generation: self.generation,
+            evaluations: self.evaluations,
+            rng: serde_json::to_string(&self.rng).expect("the generator serializes"),
+            scaled: self.scaled.as_ref().map(|s| ScaledProgress {
+                width: s.scaled.width,
+                attempt: s.attempt,
+                generations: s.generations,
+                solved_at: s.solved_at,
+            }),
+            first_valid: self.first_valid,
+            phase_changes: self.phase_changes.clone(),
+            history: self.history.clone(),
+            population: self.population.iter().map(MemberState::of).collect(),
+            best: self.best.as_ref().map(MemberState::of),
+        }
+    }
+
+    /// Rebuilds an engine from a saved state; every genome is checked
+    /// against the cluster, so a state that does not fit is refused.
+    pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, String> {
+        let mut engine = Engine::new(cluster);
+        engine.rng = serde_json::from_str(&state.rng).map_err(|e| format!("rng: {e}"))?;
+        engine.scaled = match &state.scaled {
+            None => None,
+            Some(p) => {
+                let scaled = scale::scaled_problem(&engine.full.cluster, p.width)
+                    .ok_or_else(|| format!("no scaled-down problem of width {} for this spec", p.width))?;
+                Some(ScaledState {
+                    scaled,
+                    attempt: p.attempt,
+                    generations: p.generations,
+                    solved_at: p.solved_at,
+                })
+            }
+        };
+        if state.population.is_empty() {
+            return Err("the population is empty".into());
+        }
+        let active = engine.active().clone();
+        engine.population = state
+            .population
+            .iter()
+            .enumerate()
+            .map(|(i, m)| m.member(&active).map_err(|e| format!("population[{i}]: {e}")))
+            .collect::<Result<_, _>>()?;
+        engine.best = match &state.best {
+            Some(b) => Some(b.member(&engine.full).map_err(|e| format!("best: {e}"))?),
+            None => None,
+        };
+        engine.generation = state.generation;
+        engine.evaluations = state.evaluations;
+        engine.first_valid = state.first_valid;
+        engine.phase_changes = state.phase_changes.clone();
+        engine.history = state.history.clone();
+        Ok(engine)
+    }
+
+    /// New GA parameters between generations; a population size change
+    /// trims the worst or adds mutants of the best.
+    pub fn set_ga(&mut self, ga: crate::spec::GaParams) {
+        let size = ga.population;
+        self.full.cluster.ga = ga;
+        if size < self.population.len() {
+            self.population.truncate(size);
+        }
+        let problem = self.active().clone();
+        while self.population.len() < size {
+            let k = self.population.len() % self.population.len().max(1);
+            let mut m = self.population[k].clone();
+            operators::swap_connection(&problem, &mut m.genome, &mut m.eval, &mut self.rng, 0.0);
+            m.age = 0;
+            self.population.push(m);
+        }
+        sort(&mut self.population);
+    }
+
+    /// Starts again from a fresh population with this seed, keeping the
+    /// spec, weights and pins.
+    pub fn restart(&mut self, seed: u64) {
+        let mut cluster = self.full.cluster.clone();
+        cluster.ga.seed = seed;
+        *self = Engine::new(cluster);
+    }
+}

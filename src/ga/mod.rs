@@ -19,7 +19,7 @@ pub mod operators;
 pub mod problem;
 pub mod scale;
 
-pub use engine::{Engine, GenStats, Limits, Member, Phase, StopReason};
+pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
 pub use problem::Problem;

@@ -115,6 +115,9 @@ pub struct Cluster {
     pub cable_every_nic: bool,
     pub hot_spares: usize,
     pub name_prefix: String,
+    /// One cable colour per switch, in switch order (repeating, striped,
+    /// once switches outnumber them).
+    pub cable_colors: Vec<super::CableColor>,
 }
 
 impl Cluster {

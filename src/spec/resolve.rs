@@ -60,6 +60,7 @@ impl Spec {
             cable_every_nic: self.pcs.cable_every_nic,
             hot_spares: self.pcs.hot_spares,
             name_prefix: self.pcs.name_prefix.clone(),
+            cable_colors: self.cables.colors.clone(),
         })
     }
 

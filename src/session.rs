@@ -1,0 +1,227 @@
+//! Sessions (DESIGN.md §3.7): the spec as it stands (weights, GA
+//! parameters and pins included) and the engine's state, in versioned TOML,
+//! so that resuming continues exactly where the run stopped. Saved
+//! atomically; a corrupt, truncated or future-version file is refused with a
+//! clear message and never overwritten.
+
+use crate::atomic::write_atomic;
+use crate::ga::{Engine, EngineState};
+use crate::patterns::read_pair_file;
+use crate::spec::{Cluster, PatternSpec, Spec, check_feasible};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The session format this build writes and the newest it reads.
+pub const VERSION: u32 = 1;
+
+#[derive(Debug, Error)]
+pub enum SessionError {
+    #[error("{path}: {message}")]
+    Read { path: String, message: String },
+    #[error(
+        "{path}: written by a newer fnn-tui (session version {found}; this one reads up to {VERSION}); not opened, and it will not be overwritten"
+    )]
+    Future { path: String, found: u32 },
+    #[error("{path}: not an fnn-tui session ({message}); not opened, and it will not be overwritten")]
+    Corrupt { path: String, message: String },
+    #[error("{path}: cannot save: {message}")]
+    Write { path: String, message: String },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Session {
+    pub version: u32,
+    pub name: String,
+    pub spec: Spec,
+    pub engine: EngineState,
+}
+
+impl Session {
+    /// Captures an engine run; `spec` is the spec it was started from, and
+    /// its weights, GA parameters and pins are taken from the engine.
+    pub fn capture(name: &str, spec: &Spec, engine: &Engine) -> Session {
+        let c = engine.cluster();
+        let mut spec = self_contained(spec);
+        spec.weights = c.weights.clone();
+        spec.ga = c.ga.clone();
+        spec.pins = c
+            .pins
+            .list()
+            .into_iter()
+            .map(|(pc, switch, must)| crate::spec::PinSpec {
+                pc,
+                switch,
+                kind: if must {
+                    crate::spec::PinKind::Must
+                } else {
+                    crate::spec::PinKind::Forbid
+                },
+            })
+            .collect();
+        Session {
+            version: VERSION,
+            name: name.to_string(),
+            spec,
+            engine: engine.state(),
+        }
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a session always serializes")
+    }
+
+    /// Parses a session, checking the version before anything else.
+    pub fn from_toml(text: &str, path: &str) -> Result<Session, SessionError> {
+        let corrupt = |message: String| SessionError::Corrupt {
+            path: path.to_string(),
+            message,
+        };
+        let value: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| corrupt(one_line(&e.to_string())))?;
+        let version = value
+            .get("version")
+            .and_then(|v| v.as_integer())
+            .ok_or_else(|| corrupt("no `version` field".into()))?;
+        if version > VERSION as i64 {
+            return Err(SessionError::Future {
+                path: path.to_string(),
+                found: version as u32,
+            });
+        }
+        if version < 1 {
+            return Err(corrupt(format!("version {version} is not a session version")));
+        }
+        let mut session: Session = toml::from_str(text).map_err(|e| corrupt(one_line(&e.to_string())))?;
+        session.spec.source = path.to_string();
+        session.spec.base_dir = Path::new(path).parent().map(Path::to_path_buf);
+        Ok(session)
+    }
+
+    pub fn load(path: &Path) -> Result<Session, SessionError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| SessionError::Read {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
+        Session::from_toml(&text, &shown)
+    }
+
+    /// The cluster and the engine, continuing exactly where the run stopped.
+    pub fn restore(&self) -> Result<(Cluster, Engine), SessionError> {
+        let path = self.spec.source.clone();
+        let corrupt = |message: String| SessionError::Corrupt {
+            path: path.clone(),
+            message,
+        };
+        let cluster = self.spec.resolve().map_err(|e| corrupt(e.to_string()))?;
+        check_feasible(&cluster).map_err(|e| corrupt(e.to_string()))?;
+        let engine = Engine::from_state(cluster.clone(), &self.engine).map_err(|e| corrupt(format!("engine: {e}")))?;
+        Ok((cluster, engine))
+    }
+
+    /// Writes the session atomically. An existing file is replaced only if
+    /// it is a session this build can read: a corrupt or future-version file
+    /// (or anything else) is never overwritten.
+    pub fn save(&self, path: &Path) -> Result<(), SessionError> {
+        let shown = path.display().to_string();
+        if path.exists() {
+            Session::load(path)
+                .and_then(|s| s.restore().map(|_| ()))
+                .map_err(|e| SessionError::Write {
+                    path: shown.clone(),
+                    message: format!("the file there is not a session this version can replace ({e})"),
+                })?;
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| SessionError::Write {
+                path: shown.clone(),
+                message: e.to_string(),
+            })?;
+        }
+        write_atomic(path, self.to_toml().as_bytes()).map_err(|e| SessionError::Write {
+            path: shown,
+            message: e.to_string(),
+        })
+    }
+}
+
+/// The spec with pair files read in, so the session stands on its own.
+fn self_contained(spec: &Spec) -> Spec {
+    let mut out = spec.clone();
+    for p in &mut out.patterns {
+        if let PatternSpec::PairFile { path, weight } = p
+            && let Ok(pairs) = read_pair_file(
+                path,
+                spec.pcs.count,
+                &spec.source,
+                "pair-file",
+                spec.base_dir.as_deref(),
+            )
+        {
+            *p = PatternSpec::Pairs {
+                pairs: pairs.into_iter().map(|(a, b, w)| vec![a as f64, b as f64, w]).collect(),
+                weight: *weight,
+            };
+        }
+    }
+    out
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Where sessions live: the data folder of `directories`, and `./saves/`.
+pub fn session_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(d) = data_dir() {
+        dirs.push(d);
+    }
+    dirs.push(PathBuf::from("saves"));
+    dirs
+}
+
+/// The user's session folder (`$XDG_DATA_HOME/fnn-tui/sessions` on Linux).
+pub fn data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "fnn-tui").map(|p| p.data_dir().join("sessions"))
+}
+
+/// A saved session found on disk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionEntry {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+/// Sessions in the session folders, by name.
+pub fn list_sessions(dirs: &[PathBuf]) -> Vec<SessionEntry> {
+    let mut out: Vec<SessionEntry> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|path| SessionEntry {
+            name: path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            path,
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name).then(a.path.cmp(&b.path)));
+    out
+}
+
+/// A `--resume` argument: a path to a file, or a session name looked up in
+/// the session folders.
+pub fn find_session(arg: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
+    let p = Path::new(arg);
+    if p.is_file() {
+        return Some(p.to_path_buf());
+    }
+    list_sessions(dirs).into_iter().find(|e| e.name == arg).map(|e| e.path)
+}

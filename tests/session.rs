@@ -1,0 +1,120 @@
+//! Sessions: resuming continues exactly; bad files are refused and never
+//! overwritten.
+
+use fnn_tui::ga::Engine;
+use fnn_tui::session::{Session, SessionError, VERSION, find_session, list_sessions};
+use fnn_tui::spec::{PatternSpec, PinKind, PinSpec, QuickFlags, Spec};
+
+fn spec() -> Spec {
+    let flags = QuickFlags {
+        pcs: Some(32),
+        nics: Some(3),
+        switches: Some("16x6".into()),
+        ..Default::default()
+    };
+    let mut s = flags.apply(Spec::default()).unwrap();
+    s.patterns.push(PatternSpec::Ring { k: 2, weight: 1.5 });
+    s.pins.push(PinSpec {
+        pc: 0,
+        switch: 1,
+        kind: PinKind::Must,
+    });
+    s
+}
+
+fn steps(e: &mut Engine, n: usize) {
+    for _ in 0..n {
+        e.step();
+    }
+}
+
+#[test]
+fn a_resumed_run_matches_the_uninterrupted_one_generation_for_generation() {
+    for split in [3, 40] {
+        let spec = spec();
+        let mut straight = Engine::new(spec.resolve().unwrap());
+        steps(&mut straight, split + 30);
+
+        let mut first = Engine::new(spec.resolve().unwrap());
+        steps(&mut first, split);
+        let text = Session::capture("t", &spec, &first).to_toml();
+        let session = Session::from_toml(&text, "t.toml").unwrap();
+        let (_, mut resumed) = session.restore().unwrap();
+        assert_eq!(resumed.generation(), split as u64);
+        steps(&mut resumed, 30);
+
+        assert_eq!(resumed.history(), straight.history(), "split at {split}");
+        assert_eq!(resumed.best_design(), straight.best_design());
+        assert_eq!(resumed.state(), straight.state());
+    }
+}
+
+#[test]
+fn a_session_keeps_live_weights_ga_parameters_and_pins() {
+    let spec = spec();
+    let mut e = Engine::new(spec.resolve().unwrap());
+    let mut w = e.cluster().weights.clone();
+    w.redundancy = 3.5;
+    e.set_weights(w);
+    let mut pins = e.cluster().pins.clone();
+    pins.set_forbid(5, 2);
+    e.set_pins(pins);
+    let mut ga = e.cluster().ga.clone();
+    ga.population = 120;
+    e.set_ga(ga);
+    steps(&mut e, 5);
+    let s = Session::from_toml(&Session::capture("t", &spec, &e).to_toml(), "t.toml").unwrap();
+    let (c, resumed) = s.restore().unwrap();
+    assert_eq!(c.weights.redundancy, 3.5);
+    assert!(c.pins.is_forbidden(5, 2) && c.pins.is_must(0, 1));
+    assert_eq!(resumed.population().len(), 120);
+}
+
+#[test]
+fn corrupt_truncated_and_future_sessions_are_refused_and_never_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec();
+    let mut e = Engine::new(spec.resolve().unwrap());
+    steps(&mut e, 2);
+    let good = Session::capture("t", &spec, &e).to_toml();
+    let cases = [
+        ("truncated", good[..good.len() / 2].to_string()),
+        (
+            "future",
+            good.replacen(&format!("version = {VERSION}"), "version = 99", 1),
+        ),
+        ("garbage", "this is not toml at all [[[".to_string()),
+        ("spec", "[pcs]\ncount = 4\n".to_string()),
+        ("bad-genome", good.replacen("entries = \"", "entries = \"9999 ", 1)),
+    ];
+    for (name, text) in cases {
+        let path = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&path, &text).unwrap();
+        let err = Session::load(&path).and_then(|s| s.restore().map(|_| ()));
+        let msg = err.expect_err(name).to_string();
+        assert!(msg.contains(&format!("{name}.toml")), "{name}: {msg}");
+        if name == "future" {
+            assert!(msg.contains("newer fnn-tui"), "{msg}");
+        }
+        // Saving over it is refused and the file is untouched.
+        let session = Session::from_toml(&good, "x.toml").unwrap();
+        assert!(matches!(session.save(&path), Err(SessionError::Write { .. })), "{name}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "{name} was overwritten");
+    }
+}
+
+#[test]
+fn sessions_are_listed_and_found_by_name_or_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec();
+    let e = Engine::new(spec.resolve().unwrap());
+    let s = Session::capture("alpha", &spec, &e);
+    let path = dir.path().join("alpha.toml");
+    s.save(&path).unwrap();
+    s.save(&path).unwrap(); // replacing our own session is fine
+    let dirs = vec![dir.path().to_path_buf()];
+    assert_eq!(list_sessions(&dirs).len(), 1);
+    assert_eq!(find_session("alpha", &dirs), Some(path.clone()));
+    assert_eq!(find_session(path.to_str().unwrap(), &[]), Some(path));
+    assert_eq!(find_session("nope", &dirs), None);
+}

@@ -1,7 +1,8 @@
 //! fnn-tui: design Flat Neighborhood Networks (Dietz and Mattox, KLAT2).
 //!
-//! The core (spec, design, GA, evaluation, reports) lives here and never
-//! imports a terminal library; the binary's front ends are thin layers over it.
+//! The core (spec, design, GA, evaluation, reports, sessions) never imports
+//! a terminal library; `tui` is the live designer, a thin layer over it and
+//! the only module that uses ratatui.
 
 pub mod atomic;
 pub mod design;
@@ -10,3 +11,4 @@ pub mod patterns;
 pub mod report;
 pub mod session;
 pub mod spec;
+pub mod tui;

@@ -7,10 +7,9 @@ use fnn_tui::atomic::write_atomic;
 use fnn_tui::design::{Metrics, format_table};
 use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
 use fnn_tui::report::{Report, RunInfo};
-use fnn_tui::spec::{Cluster, Spec};
+use fnn_tui::spec::Cluster;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,21 +38,6 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
         print!("{}", report.text());
         println!("wrote {} and {}", table_path.display(), report_path.display());
     }
-    Ok(exit_code(&report))
-}
-
-/// No subcommand: the TUI's place. Until the TUI lands this runs the
-/// default spec headless and prints the table and the report.
-pub fn run_default(spec_path: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let spec = match spec_path {
-        Some(p) => Spec::load(p)?,
-        None => Spec::klat2(),
-    };
-    let cluster = inputs::cluster(&spec)?;
-    let (report, table) = search(cluster, true)?;
-    println!("# {} switch table (switch: PCs)", report.name);
-    print!("{table}");
-    print!("{}", report.text());
     Ok(exit_code(&report))
 }
 

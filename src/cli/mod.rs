@@ -17,9 +17,12 @@ use std::process::ExitCode;
     about = "Design Flat Neighborhood Networks for clusters (KLAT2-style)"
 )]
 pub struct Cli {
-    /// Spec to open (TOML); the built-in KLAT2 spec when omitted.
-    #[arg(long, global = false)]
+    /// Spec to open in the designer (TOML); the built-in KLAT2 spec when omitted.
+    #[arg(long)]
     pub spec: Option<PathBuf>,
+    /// Resume a saved session: a file, or a name from the data folder or ./saves.
+    #[arg(long, value_name = "NAME|PATH", conflicts_with = "spec")]
+    pub resume: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -94,7 +97,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Design(args)) => design::run(&args),
         Some(Command::Check(args)) => check::run(&args),
-        None => design::run_default(cli.spec.as_deref()),
+        None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {
         Ok(code) => code,

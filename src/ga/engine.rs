@@ -101,6 +101,8 @@ impl Engine {
         let ga = cluster.ga.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
+            // Named after the worker so the UI's panic hook recognises them.
+            .thread_name(|i| format!("ga-worker-pool-{i}"))
             .build()
             .unwrap_or_else(|_| {
                 rayon::ThreadPoolBuilder::new()

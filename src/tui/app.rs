@@ -1,0 +1,685 @@
+//! The UI's state and its update (csvlens): a key becomes an [`Action`]
+//! through the keymap, [`App::act`] changes the state and returns commands
+//! for the worker; popups take raw keys. Drawing lives in `ui`.
+
+use super::keymap::{Action, Keymap};
+use super::theme::Theme;
+use super::ui::{self, Areas};
+use super::worker::{Command, Event, Snapshot};
+use crate::session::{Session, SessionEntry, data_dir, list_sessions};
+use crate::spec::{GaParams, PinKind, Spec, Weights};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Population,
+    Chart,
+    Grid,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mode {
+    Normal,
+    Help,
+    Form(Form),
+    Prompt(Prompt),
+    Open(OpenList),
+    ConfirmQuit,
+    Message(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Export,
+    SaveAs,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub input: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub label: &'static str,
+    pub value: String,
+}
+
+/// The weights and GA parameters form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Form {
+    pub fields: Vec<Field>,
+    pub cursor: usize,
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenList {
+    pub entries: Vec<SessionEntry>,
+    pub cursor: usize,
+}
+
+/// Unsaved work is autosaved this often.
+pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(120);
+
+pub struct App {
+    pub snapshot: Option<Snapshot>,
+    /// The spec the run started from (the form validates edits against it).
+    pub spec: Spec,
+    pub mode: Mode,
+    pub focus: Pane,
+    pub pop_cursor: usize,
+    pub pop_offset: usize,
+    /// (PC, switch) under the grid cursor.
+    pub cursor: (usize, usize),
+    /// First visible (PC row, switch column) of the grid.
+    pub grid_offset: (usize, usize),
+    pub session_path: Option<PathBuf>,
+    pub session_name: String,
+    pub saved_generation: Option<u64>,
+    /// Changes the user made since the last save.
+    pub dirty: bool,
+    pub status: Option<(String, bool)>,
+    pub quit: bool,
+    /// Left with Ctrl-C: unsaved work is saved on the way out.
+    pub interrupted: bool,
+    quit_after_save: bool,
+    pending_open: Option<PathBuf>,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub size: Rect,
+    pub worker_error: Option<String>,
+    pub session_dirs: Vec<PathBuf>,
+    last_autosave: Instant,
+}
+
+impl App {
+    pub fn new(spec: Spec, name: String, session_path: Option<PathBuf>, keymap: Keymap, theme: Theme) -> App {
+        App {
+            snapshot: None,
+            spec,
+            mode: Mode::Normal,
+            focus: Pane::Grid,
+            pop_cursor: 0,
+            pop_offset: 0,
+            cursor: (0, 0),
+            grid_offset: (0, 0),
+            saved_generation: session_path.as_ref().map(|_| u64::MAX),
+            session_path,
+            session_name: name,
+            dirty: false,
+            status: None,
+            quit: false,
+            interrupted: false,
+            quit_after_save: false,
+            pending_open: None,
+            keymap,
+            theme,
+            size: Rect::new(0, 0, 120, 40),
+            worker_error: None,
+            session_dirs: crate::session::session_dirs(),
+            last_autosave: Instant::now(),
+        }
+    }
+
+    /// Unsaved: the user changed something, or the search moved on.
+    pub fn unsaved(&self) -> bool {
+        self.dirty
+            || self
+                .snapshot
+                .as_ref()
+                .is_some_and(|s| Some(s.generation) != self.saved_generation)
+    }
+
+    pub fn areas(&self) -> Areas {
+        ui::areas(self.size)
+    }
+
+    pub fn on_event(&mut self, event: Event) -> Vec<Command> {
+        match event {
+            Event::Snapshot(s) => {
+                if self.saved_generation == Some(u64::MAX) {
+                    // A resumed session is saved as it was opened.
+                    self.saved_generation = Some(s.generation);
+                }
+                self.snapshot = Some(*s);
+                self.clamp_cursors();
+            }
+            Event::Saved(Ok((path, generation))) => {
+                self.saved_generation = Some(generation);
+                self.dirty = false;
+                self.session_name = stem(&path);
+                self.set_status(format!("saved {}", path.display()), false);
+                self.session_path = Some(path);
+                if self.quit_after_save {
+                    self.quit = true;
+                }
+            }
+            Event::Saved(Err(e)) => {
+                self.quit_after_save = false;
+                self.mode = Mode::Message(format!("Not saved: {e}"));
+            }
+            Event::Exported(Ok(files)) => {
+                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                self.set_status(format!("exported {}", names.join(", ")), false);
+            }
+            Event::Exported(Err(e)) => self.mode = Mode::Message(format!("Export failed: {e}")),
+            Event::Loaded(Ok(name)) => {
+                self.session_name = name;
+                self.session_path = self.pending_open.take();
+                self.saved_generation = Some(u64::MAX);
+                self.dirty = false;
+                self.pop_cursor = 0;
+                self.set_status(format!("opened {}", self.session_name), false);
+            }
+            Event::Loaded(Err(e)) => {
+                self.pending_open = None;
+                self.mode = Mode::Message(format!("Not opened: {e}"));
+            }
+            Event::Failed(e) => {
+                self.worker_error = Some(e.clone());
+                self.mode = Mode::Message(e);
+            }
+        }
+        Vec::new()
+    }
+
+    fn set_status(&mut self, msg: String, error: bool) {
+        self.status = Some((msg, error));
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            self.interrupted = true;
+            return Vec::new();
+        }
+        match self.mode.clone() {
+            Mode::Normal => match self.keymap.action(&key) {
+                Some(a) => self.act(a),
+                None => Vec::new(),
+            },
+            Mode::Help | Mode::Message(_) => {
+                if matches!(
+                    key.code,
+                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') | KeyCode::Char('?')
+                ) {
+                    self.mode = Mode::Normal;
+                }
+                Vec::new()
+            }
+            Mode::Form(form) => self.form_key(form, key),
+            Mode::Prompt(prompt) => self.prompt_key(prompt, key),
+            Mode::Open(list) => self.open_key(list, key),
+            Mode::ConfirmQuit => self.confirm_key(key),
+        }
+    }
+
+    /// Applies one semantic action in normal mode.
+    pub fn act(&mut self, action: Action) -> Vec<Command> {
+        let running = self.snapshot.as_ref().is_some_and(|s| s.running);
+        match action {
+            Action::Quit => {
+                if self.unsaved() {
+                    self.mode = Mode::ConfirmQuit;
+                } else {
+                    self.quit = true;
+                }
+            }
+            Action::TogglePause => return vec![if running { Command::Pause } else { Command::Resume }],
+            Action::Step => return vec![Command::Step],
+            Action::NextPane | Action::PrevPane => {
+                let order = [Pane::Population, Pane::Chart, Pane::Grid];
+                let i = order.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let n = if action == Action::NextPane { i + 1 } else { i + 2 };
+                self.focus = order[n % 3];
+            }
+            Action::Up
+            | Action::Down
+            | Action::Left
+            | Action::Right
+            | Action::PageUp
+            | Action::PageDown
+            | Action::Home
+            | Action::End => {
+                return self.navigate(action);
+            }
+            Action::Pin => return self.pin(Some(PinKind::Must)),
+            Action::Forbid => return self.pin(Some(PinKind::Forbid)),
+            Action::ClearPin => return self.pin(None),
+            Action::Weights => self.mode = Mode::Form(self.new_form()),
+            Action::Export => {
+                self.mode = Mode::Prompt(Prompt {
+                    kind: PromptKind::Export,
+                    input: "fnn-export".into(),
+                })
+            }
+            Action::Save => match self.session_path.clone() {
+                Some(path) => return vec![self.save_command(path)],
+                None => self.mode = Mode::Prompt(self.save_as_prompt()),
+            },
+            Action::SaveAs => self.mode = Mode::Prompt(self.save_as_prompt()),
+            Action::Open => {
+                self.mode = Mode::Open(OpenList {
+                    entries: list_sessions(&self.session_dirs),
+                    cursor: 0,
+                })
+            }
+            Action::Restart => {
+                let seed = self
+                    .snapshot
+                    .as_ref()
+                    .map_or(self.spec.ga.seed, |s| s.cluster.ga.seed)
+                    .wrapping_add(1);
+                self.dirty = true;
+                self.set_status(format!("restarted with seed {seed}"), false);
+                return vec![Command::Restart(seed)];
+            }
+            Action::Help => self.mode = Mode::Help,
+        }
+        Vec::new()
+    }
+
+    fn save_command(&self, path: PathBuf) -> Command {
+        Command::Save {
+            name: stem(&path),
+            path,
+        }
+    }
+
+    fn save_as_prompt(&self) -> Prompt {
+        let default = self.session_path.clone().unwrap_or_else(|| {
+            data_dir()
+                .unwrap_or_else(|| PathBuf::from("saves"))
+                .join(format!("{}.toml", slug(&self.session_name)))
+        });
+        Prompt {
+            kind: PromptKind::SaveAs,
+            input: default.display().to_string(),
+        }
+    }
+
+    fn design_size(&self) -> (usize, usize) {
+        self.snapshot
+            .as_ref()
+            .map_or((0, 0), |s| (s.design.pcs(), s.design.switches()))
+    }
+
+    fn navigate(&mut self, action: Action) -> Vec<Command> {
+        match self.focus {
+            Pane::Population => {
+                let n = self.snapshot.as_ref().map_or(0, |s| s.members.len());
+                let page = self.areas().population.height.saturating_sub(3).max(1) as usize;
+                self.pop_cursor = step_index(self.pop_cursor, n, action, page);
+                self.scroll_population();
+                vec![Command::Select(self.pop_cursor)]
+            }
+            Pane::Grid => {
+                let (pcs, switches) = self.design_size();
+                let g = ui::grid::geometry(self.areas().grid, self, pcs, switches);
+                let (pc, sw) = self.cursor;
+                self.cursor = match action {
+                    Action::Left => (pc, sw.saturating_sub(1)),
+                    Action::Right => (pc, (sw + 1).min(switches.saturating_sub(1))),
+                    _ => (step_index(pc, pcs, action, g.rows.max(1)), sw),
+                };
+                self.scroll_grid();
+                Vec::new()
+            }
+            Pane::Chart => Vec::new(),
+        }
+    }
+
+    fn scroll_population(&mut self) {
+        let visible = self.areas().population.height.saturating_sub(3).max(1) as usize;
+        if self.pop_cursor < self.pop_offset {
+            self.pop_offset = self.pop_cursor;
+        } else if self.pop_cursor >= self.pop_offset + visible {
+            self.pop_offset = self.pop_cursor + 1 - visible;
+        }
+    }
+
+    /// Keeps the grid cursor inside the visible window.
+    pub fn scroll_grid(&mut self) {
+        let (pcs, switches) = self.design_size();
+        let g = ui::grid::geometry(self.areas().grid, self, pcs, switches);
+        let (pc, sw) = self.cursor;
+        let (mut r, mut c) = self.grid_offset;
+        if pc < r {
+            r = pc;
+        } else if g.rows > 0 && pc >= r + g.rows {
+            r = pc + 1 - g.rows;
+        }
+        if sw < c {
+            c = sw;
+        } else if g.cols > 0 && sw >= c + g.cols {
+            c = sw + 1 - g.cols;
+        }
+        self.grid_offset = (r, c);
+    }
+
+    fn clamp_cursors(&mut self) {
+        let (pcs, switches) = self.design_size();
+        let n = self.snapshot.as_ref().map_or(0, |s| s.members.len());
+        self.pop_cursor = self.pop_cursor.min(n.saturating_sub(1));
+        self.cursor = (
+            self.cursor.0.min(pcs.saturating_sub(1)),
+            self.cursor.1.min(switches.saturating_sub(1)),
+        );
+        self.scroll_grid();
+    }
+
+    fn pin(&mut self, pin: Option<PinKind>) -> Vec<Command> {
+        let Some(s) = &self.snapshot else { return Vec::new() };
+        if s.phase != crate::ga::Phase::Full {
+            self.set_status(
+                "pins apply to the full-size design: wait for the scaled-down phase to end".into(),
+                true,
+            );
+            return Vec::new();
+        }
+        let (pc, switch) = self.cursor;
+        if pc >= s.cluster.pcs() || switch >= s.cluster.switch_count() {
+            return Vec::new();
+        }
+        self.dirty = true;
+        let what = match pin {
+            Some(PinKind::Must) => "pinned",
+            Some(PinKind::Forbid) => "forbade",
+            None => "cleared",
+        };
+        self.set_status(format!("{what} {} on switch {switch}", s.cluster.pc_name(pc)), false);
+        vec![Command::Pin { pc, switch, pin }]
+    }
+
+    pub fn on_mouse(&mut self, m: MouseEvent) -> Vec<Command> {
+        if self.mode != Mode::Normal {
+            return Vec::new();
+        }
+        let a = self.areas();
+        let at = |r: Rect| m.column >= r.x && m.column < r.right() && m.row >= r.y && m.row < r.bottom();
+        match m.kind {
+            MouseEventKind::Down(button) if at(a.grid) => {
+                self.focus = Pane::Grid;
+                let (pcs, switches) = self.design_size();
+                let g = ui::grid::geometry(a.grid, self, pcs, switches);
+                let Some(cell) = g.cell_at(m.column, m.row) else {
+                    return Vec::new();
+                };
+                self.cursor = cell;
+                let pinned = self.snapshot.as_ref().map(|s| &s.cluster.pins);
+                let pin = match (button, pinned) {
+                    (MouseButton::Left, Some(p)) if p.is_must(cell.0, cell.1) => None,
+                    (MouseButton::Left, _) => Some(PinKind::Must),
+                    (MouseButton::Right, Some(p)) if p.is_forbidden(cell.0, cell.1) => None,
+                    (MouseButton::Right, _) => Some(PinKind::Forbid),
+                    _ => return Vec::new(),
+                };
+                self.pin(pin)
+            }
+            MouseEventKind::Down(MouseButton::Left) if at(a.population) => {
+                self.focus = Pane::Population;
+                let row = m.row.saturating_sub(a.population.y + 2) as usize + self.pop_offset;
+                let n = self.snapshot.as_ref().map_or(0, |s| s.members.len());
+                if m.row >= a.population.y + 2 && row < n {
+                    self.pop_cursor = row;
+                    return vec![Command::Select(row)];
+                }
+                Vec::new()
+            }
+            MouseEventKind::Down(_) if at(a.chart) => {
+                self.focus = Pane::Chart;
+                Vec::new()
+            }
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                let down = m.kind == MouseEventKind::ScrollDown;
+                let saved = self.focus;
+                if at(a.grid) {
+                    self.focus = Pane::Grid;
+                } else if at(a.population) {
+                    self.focus = Pane::Population;
+                } else {
+                    return Vec::new();
+                }
+                let mut out = Vec::new();
+                for _ in 0..3 {
+                    out = self.navigate(if down { Action::Down } else { Action::Up });
+                }
+                self.focus = saved;
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn new_form(&self) -> Form {
+        let (w, g) = self
+            .snapshot
+            .as_ref()
+            .map_or((self.spec.weights.clone(), self.spec.ga.clone()), |s| {
+                (s.cluster.weights.clone(), s.cluster.ga.clone())
+            });
+        let f = |label, value: String| Field { label, value };
+        Form {
+            fields: vec![
+                f("weights.uncovered", w.uncovered.to_string()),
+                f("weights.bandwidth", w.bandwidth.to_string()),
+                f("weights.weakest", w.weakest.to_string()),
+                f("weights.balance", w.balance.to_string()),
+                f("weights.cost", w.cost.to_string()),
+                f("weights.redundancy", w.redundancy.to_string()),
+                f("ga.population", g.population.to_string()),
+                f("ga.keep", g.keep.to_string()),
+                f("ga.fudge", g.fudge.to_string()),
+                f("ga.cross", g.cross.to_string()),
+                f("ga.max_mutations", g.max_mutations.to_string()),
+                f("ga.pc_swap_rate", g.pc_swap_rate.to_string()),
+                f("ga.focus", g.focus.to_string()),
+                f("ga.generations", g.generations.to_string()),
+            ],
+            cursor: 0,
+            error: None,
+        }
+    }
+
+    fn form_key(&mut self, mut form: Form, key: KeyEvent) -> Vec<Command> {
+        match key.code {
+            KeyCode::Esc => {
+                self.mode = Mode::Normal;
+                return Vec::new();
+            }
+            KeyCode::Up | KeyCode::BackTab => form.cursor = form.cursor.saturating_sub(1),
+            KeyCode::Down | KeyCode::Tab => form.cursor = (form.cursor + 1).min(form.fields.len() - 1),
+            KeyCode::Backspace => {
+                form.fields[form.cursor].value.pop();
+            }
+            KeyCode::Char(ch) if ch.is_ascii_digit() || ch == '.' || ch == '-' || ch == 'e' => {
+                form.fields[form.cursor].value.push(ch);
+            }
+            KeyCode::Enter => match self.parse_form(&form) {
+                Ok((w, g)) => {
+                    self.mode = Mode::Normal;
+                    self.dirty = true;
+                    self.set_status("weights and GA parameters applied".into(), false);
+                    return vec![Command::SetWeights(w), Command::SetGa(g)];
+                }
+                Err(e) => form.error = Some(e),
+            },
+            _ => {}
+        }
+        self.mode = Mode::Form(form);
+        Vec::new()
+    }
+
+    /// Parses the form and validates it exactly as a spec file would be.
+    fn parse_form(&self, form: &Form) -> Result<(Weights, GaParams), String> {
+        let (mut w, mut g) = self
+            .snapshot
+            .as_ref()
+            .map_or((self.spec.weights.clone(), self.spec.ga.clone()), |s| {
+                (s.cluster.weights.clone(), s.cluster.ga.clone())
+            });
+        for f in &form.fields {
+            let bad = || format!("{}: `{}` is not a number", f.label, f.value);
+            let v = f.value.trim();
+            let num = || v.parse::<f64>().map_err(|_| bad());
+            let int = || v.parse::<u64>().map_err(|_| bad());
+            match f.label {
+                "weights.uncovered" => w.uncovered = num()?,
+                "weights.bandwidth" => w.bandwidth = num()?,
+                "weights.weakest" => w.weakest = num()?,
+                "weights.balance" => w.balance = num()?,
+                "weights.cost" => w.cost = num()?,
+                "weights.redundancy" => w.redundancy = num()?,
+                "ga.population" => g.population = int()? as usize,
+                "ga.keep" => g.keep = int()? as usize,
+                "ga.fudge" => g.fudge = int()? as usize,
+                "ga.cross" => g.cross = int()? as usize,
+                "ga.max_mutations" => g.max_mutations = int()? as u32,
+                "ga.pc_swap_rate" => g.pc_swap_rate = num()?,
+                "ga.focus" => g.focus = num()?,
+                "ga.generations" => g.generations = int()?,
+                _ => {}
+            }
+        }
+        let mut spec = self.spec.clone();
+        spec.weights = w.clone();
+        spec.ga = g.clone();
+        spec.source = "form".into();
+        spec.resolve().map_err(|e| e.to_string().replacen("form: ", "", 1))?;
+        Ok((w, g))
+    }
+
+    fn prompt_key(&mut self, mut prompt: Prompt, key: KeyEvent) -> Vec<Command> {
+        match key.code {
+            KeyCode::Esc => {
+                self.mode = Mode::Normal;
+                return Vec::new();
+            }
+            KeyCode::Backspace => {
+                prompt.input.pop();
+            }
+            KeyCode::Char(ch) => prompt.input.push(ch),
+            KeyCode::Enter if !prompt.input.trim().is_empty() => {
+                self.mode = Mode::Normal;
+                let path = PathBuf::from(prompt.input.trim());
+                return match prompt.kind {
+                    PromptKind::Export => vec![Command::Export { dir: path }],
+                    PromptKind::SaveAs => vec![self.save_command(path)],
+                };
+            }
+            _ => {}
+        }
+        self.mode = Mode::Prompt(prompt);
+        Vec::new()
+    }
+
+    fn open_key(&mut self, mut list: OpenList, key: KeyEvent) -> Vec<Command> {
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.mode = Mode::Normal;
+                return Vec::new();
+            }
+            KeyCode::Up | KeyCode::Char('k') => list.cursor = list.cursor.saturating_sub(1),
+            KeyCode::Down | KeyCode::Char('j') => {
+                list.cursor = (list.cursor + 1).min(list.entries.len().saturating_sub(1))
+            }
+            KeyCode::Enter => {
+                let Some(entry) = list.entries.get(list.cursor).cloned() else {
+                    return Vec::new();
+                };
+                self.mode = Mode::Normal;
+                return match Session::load(&entry.path) {
+                    Ok(session) => {
+                        self.pending_open = Some(entry.path);
+                        self.spec = session.spec.clone();
+                        vec![Command::Load(Box::new(session))]
+                    }
+                    Err(e) => {
+                        self.mode = Mode::Message(format!("Not opened: {e}"));
+                        Vec::new()
+                    }
+                };
+            }
+            _ => {}
+        }
+        self.mode = Mode::Open(list);
+        Vec::new()
+    }
+
+    fn confirm_key(&mut self, key: KeyEvent) -> Vec<Command> {
+        match key.code {
+            KeyCode::Char('y') => self.quit = true,
+            KeyCode::Char('s') => {
+                self.mode = Mode::Normal;
+                return match self.session_path.clone() {
+                    Some(p) => {
+                        self.quit_after_save = true;
+                        vec![self.save_command(p)]
+                    }
+                    None => {
+                        self.quit_after_save = true;
+                        self.mode = Mode::Prompt(self.save_as_prompt());
+                        Vec::new()
+                    }
+                };
+            }
+            KeyCode::Char('n') | KeyCode::Esc => self.mode = Mode::Normal,
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// A save when unsaved work has waited long enough: to the session's
+    /// file, or to `autosave.toml` in the data folder.
+    pub fn autosave(&mut self, now: Instant) -> Option<Command> {
+        if !self.unsaved() || now.duration_since(self.last_autosave) < AUTOSAVE_EVERY {
+            return None;
+        }
+        self.last_autosave = now;
+        let path = self
+            .session_path
+            .clone()
+            .or_else(|| data_dir().map(|d| d.join("autosave.toml")))?;
+        Some(self.save_command(path))
+    }
+}
+
+/// Moves an index in a list of `n` by one action.
+fn step_index(i: usize, n: usize, action: Action, page: usize) -> usize {
+    let last = n.saturating_sub(1);
+    match action {
+        Action::Up => i.saturating_sub(1),
+        Action::Down => (i + 1).min(last),
+        Action::PageUp => i.saturating_sub(page),
+        Action::PageDown => (i + page).min(last),
+        Action::Home => 0,
+        Action::End => last,
+        _ => i,
+    }
+}
+
+fn stem(p: &std::path::Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "session".into())
+}
+
+fn slug(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "session".into() } else { s }
+}

@@ -1,0 +1,235 @@
+//! One keymap feeds the dispatcher, the status bar hints and the help
+//! popup, so they can never disagree (gitui's command lists). Keys can be
+//! overridden from the config file by action name.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    Quit,
+    TogglePause,
+    Step,
+    NextPane,
+    PrevPane,
+    Up,
+    Down,
+    Left,
+    Right,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+    Pin,
+    Forbid,
+    ClearPin,
+    Weights,
+    Export,
+    Save,
+    SaveAs,
+    Open,
+    Restart,
+    Help,
+}
+
+#[derive(Debug)]
+pub struct Binding {
+    pub action: Action,
+    pub keys: Vec<KeyEvent>,
+    pub help: &'static str,
+    /// The status bar's label; empty for bindings shown only in the help.
+    pub hint: &'static str,
+}
+
+#[derive(Debug)]
+pub struct Keymap {
+    pub bindings: Vec<Binding>,
+}
+
+fn k(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn c(ch: char) -> KeyEvent {
+    k(KeyCode::Char(ch))
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        use Action::*;
+        let b = |action, keys: Vec<KeyEvent>, help, hint| Binding {
+            action,
+            keys,
+            help,
+            hint,
+        };
+        Keymap {
+            bindings: vec![
+                b(TogglePause, vec![c(' ')], "pause / resume the search", "pause"),
+                b(Step, vec![c('n')], "run a single generation (pauses)", "step"),
+                b(NextPane, vec![k(KeyCode::Tab)], "next pane", "pane"),
+                b(PrevPane, vec![k(KeyCode::BackTab)], "previous pane", ""),
+                b(Up, vec![k(KeyCode::Up), c('k')], "move up", ""),
+                b(Down, vec![k(KeyCode::Down), c('j')], "move down", ""),
+                b(Left, vec![k(KeyCode::Left), c('h')], "move left (grid)", ""),
+                b(Right, vec![k(KeyCode::Right), c('l')], "move right (grid)", ""),
+                b(
+                    PageUp,
+                    vec![
+                        k(KeyCode::PageUp),
+                        KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+                    ],
+                    "page up",
+                    "",
+                ),
+                b(
+                    PageDown,
+                    vec![
+                        k(KeyCode::PageDown),
+                        KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL),
+                    ],
+                    "page down",
+                    "",
+                ),
+                b(Home, vec![k(KeyCode::Home), c('g')], "first row", ""),
+                b(End, vec![k(KeyCode::End), c('G')], "last row", ""),
+                b(Pin, vec![c('p')], "pin the cell under the cursor (must)", "pin"),
+                b(Forbid, vec![c('x')], "forbid the cell under the cursor", "forbid"),
+                b(ClearPin, vec![c('c')], "clear the pin or forbid", ""),
+                b(Weights, vec![c('w')], "edit weights and GA parameters", "weights"),
+                b(Export, vec![c('e')], "export the best design", "export"),
+                b(Save, vec![c('s')], "save the session", "save"),
+                b(SaveAs, vec![c('S')], "save the session as", ""),
+                b(Open, vec![c('o')], "open a saved session", ""),
+                b(Restart, vec![c('R')], "restart with a new seed", ""),
+                b(Help, vec![c('?')], "help", "help"),
+                b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
+            ],
+        }
+    }
+}
+
+impl Keymap {
+    pub fn action(&self, key: &KeyEvent) -> Option<Action> {
+        let norm = normalize(key);
+        self.bindings
+            .iter()
+            .find(|b| b.keys.iter().any(|k| normalize(k) == norm))
+            .map(|b| b.action)
+    }
+
+    pub fn keys_for(&self, action: Action) -> String {
+        self.bindings
+            .iter()
+            .find(|b| b.action == action)
+            .map(|b| b.keys.iter().map(key_name).collect::<Vec<_>>().join("/"))
+            .unwrap_or_default()
+    }
+
+    /// Replaces the keys of the named actions; errors name the action or key.
+    pub fn apply_overrides(&mut self, overrides: &BTreeMap<Action, Vec<String>>) -> Result<(), String> {
+        for (action, names) in overrides {
+            let keys = names.iter().map(|n| parse_key(n)).collect::<Result<Vec<_>, _>>()?;
+            if let Some(b) = self.bindings.iter_mut().find(|b| b.action == *action) {
+                b.keys = keys;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Shift is part of the character for letters; compare without it.
+fn normalize(k: &KeyEvent) -> (KeyCode, KeyModifiers) {
+    let mut mods = k.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+    if matches!(k.code, KeyCode::BackTab) {
+        mods = KeyModifiers::NONE;
+    }
+    (k.code, mods)
+}
+
+pub fn key_name(k: &KeyEvent) -> String {
+    let base = match k.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(ch) => ch.to_string(),
+        KeyCode::Tab => "tab".into(),
+        KeyCode::BackTab => "shift-tab".into(),
+        KeyCode::Up => "↑".into(),
+        KeyCode::Down => "↓".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::PageUp => "pgup".into(),
+        KeyCode::PageDown => "pgdn".into(),
+        KeyCode::Home => "home".into(),
+        KeyCode::End => "end".into(),
+        KeyCode::Enter => "enter".into(),
+        KeyCode::Esc => "esc".into(),
+        KeyCode::F(n) => format!("f{n}"),
+        other => format!("{other:?}").to_lowercase(),
+    };
+    if k.modifiers.contains(KeyModifiers::CONTROL) {
+        format!("ctrl-{base}")
+    } else {
+        base
+    }
+}
+
+/// Parses `q`, `space`, `ctrl-d`, `tab`, `f1`, `up`, ...
+pub fn parse_key(name: &str) -> Result<KeyEvent, String> {
+    let (mods, rest) = match name.strip_prefix("ctrl-") {
+        Some(r) => (KeyModifiers::CONTROL, r),
+        None => (KeyModifiers::NONE, name),
+    };
+    let code = match rest {
+        "space" => KeyCode::Char(' '),
+        "tab" => KeyCode::Tab,
+        "shift-tab" | "backtab" => KeyCode::BackTab,
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "pgup" | "pageup" => KeyCode::PageUp,
+        "pgdn" | "pagedown" => KeyCode::PageDown,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "enter" => KeyCode::Enter,
+        "esc" => KeyCode::Esc,
+        f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
+            KeyCode::F(f[1..].parse().unwrap_or(1))
+        }
+        s if s.chars().count() == 1 => KeyCode::Char(s.chars().next().unwrap_or(' ')),
+        _ => {
+            return Err(format!(
+                "`{name}` is not a key: use a character, space, tab, enter, esc, up, f1, ctrl-x, ..."
+            ));
+        }
+    };
+    Ok(KeyEvent::new(code, mods))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_actions_and_overrides_replace_them() {
+        let mut km = Keymap::default();
+        assert_eq!(km.action(&c(' ')), Some(Action::TogglePause));
+        assert_eq!(
+            km.action(&KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            Some(Action::End)
+        );
+        let mut o = BTreeMap::new();
+        o.insert(Action::TogglePause, vec!["ctrl-p".to_string(), "f5".into()]);
+        km.apply_overrides(&o).unwrap();
+        assert_eq!(km.action(&c(' ')), None);
+        assert_eq!(
+            km.action(&KeyEvent::new(KeyCode::Char('p'), KeyModifiers::CONTROL)),
+            Some(Action::TogglePause)
+        );
+        assert_eq!(km.keys_for(Action::TogglePause), "ctrl-p/f5");
+        assert!(parse_key("ctrl-").is_err());
+        assert!(parse_key("banana").unwrap_err().contains("banana"));
+    }
+}

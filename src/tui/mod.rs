@@ -1,0 +1,236 @@
+//! The live designer (DESIGN.md §3.3): a thin layer over the core. A
+//! worker thread runs the GA (`worker`), the UI keeps its own state
+//! (`app`), draws it (`ui`), and multiplexes input, worker events and a
+//! tick with `crossbeam_channel::select!`.
+
+pub mod app;
+pub mod config;
+pub mod keymap;
+pub mod theme;
+pub mod ui;
+pub mod worker;
+
+use crate::ga::Engine;
+use crate::session::{Session, data_dir, find_session, session_dirs};
+use crate::spec::{Spec, check_feasible};
+use anyhow::{Context, anyhow};
+use app::App;
+use crossbeam_channel::{Receiver, Sender, select};
+use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event as CtEvent, KeyEventKind};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use ratatui::{Terminal, layout::Rect};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use worker::{Command, Event, Worker};
+
+/// What the designer opens.
+pub struct Start {
+    pub spec: Spec,
+    pub engine: Engine,
+    pub name: String,
+    pub session_path: Option<PathBuf>,
+}
+
+/// Resolves `--resume` / `--spec` / the KLAT2 default, before the terminal
+/// is touched, so errors print plainly.
+pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result<Start> {
+    if let Some(arg) = resume {
+        let dirs = session_dirs();
+        let path = find_session(arg, &dirs).ok_or_else(|| {
+            let where_ = dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            anyhow!("no session `{arg}`: give a session file or a name saved in {where_}")
+        })?;
+        let session = Session::load(&path)?;
+        let (_, engine) = session.restore()?;
+        return Ok(Start {
+            spec: session.spec.clone(),
+            engine,
+            name: session.name.clone(),
+            session_path: Some(path),
+        });
+    }
+    let spec = match spec_path {
+        Some(p) => Spec::load(p)?,
+        None => Spec::klat2(),
+    };
+    let cluster = spec.resolve()?;
+    check_feasible(&cluster)?;
+    let name = if spec.name.is_empty() {
+        "session".to_string()
+    } else {
+        spec.name.clone()
+    };
+    Ok(Start {
+        engine: Engine::new(cluster),
+        spec,
+        name,
+        session_path: None,
+    })
+}
+
+pub fn run(start: Start) -> anyhow::Result<ExitCode> {
+    if !std::io::stdout().is_terminal() {
+        return Err(anyhow!(
+            "the designer needs a terminal (stdout is not one); for scripts use `fnn-tui design`"
+        ));
+    }
+    let (keymap, theme) = config::load(config::config_path().as_deref(), config::no_color()).map_err(|e| anyhow!(e))?;
+    let mut app = App::new(
+        start.spec.clone(),
+        start.name.clone(),
+        start.session_path.clone(),
+        keymap,
+        theme,
+    );
+    let worker = Worker::spawn(start.spec, start.engine, start.name, true);
+    install_panic_hook();
+    let mut terminal = setup_terminal().context("cannot set up the terminal")?;
+    let input = spawn_input();
+    let result = event_loop(&mut terminal, &mut app, &worker, &input, None);
+    restore_terminal();
+    let saved_to = if app.interrupted && app.unsaved() {
+        autosave_now(&app, &worker)
+    } else {
+        None
+    };
+    drop(worker);
+    result?;
+    if let Some(msg) = saved_to {
+        eprintln!("{msg}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C never loses work: the session is saved before leaving.
+fn autosave_now(app: &App, worker: &Worker) -> Option<String> {
+    let path = app
+        .session_path
+        .clone()
+        .or_else(|| data_dir().map(|d| d.join("autosave.toml")))?;
+    worker.send(Command::Save {
+        path: path.clone(),
+        name: app.session_name.clone(),
+    });
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while let Ok(ev) = worker.rx.recv_deadline(deadline) {
+        match ev {
+            Event::Saved(Ok(_)) => return Some(format!("unsaved work saved to {}", path.display())),
+            Event::Saved(Err(e)) => return Some(format!("could not save unsaved work: {e}")),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn setup_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout>>> {
+    enable_raw_mode()?;
+    let mut out = std::io::stdout();
+    execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
+    Terminal::new(CrosstermBackend::new(out))
+}
+
+pub fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(std::io::stdout(), DisableMouseCapture, LeaveAlternateScreen);
+}
+
+/// Restores the terminal on a UI panic. A panic in the GA worker (or its
+/// pool) is caught there and shown in the UI instead, so it must not
+/// restore the terminal under the running UI.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current()
+            .name()
+            .is_some_and(|n| n.starts_with(worker::THREAD_NAME))
+        {
+            return;
+        }
+        restore_terminal();
+        previous(info);
+    }));
+}
+
+fn spawn_input() -> Receiver<CtEvent> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || {
+            while let Ok(ev) = event::read() {
+                if tx.send(ev).is_err() {
+                    return;
+                }
+            }
+        })
+        .expect("the input thread starts");
+    rx
+}
+
+/// Draws when something changed, then waits for input, a worker event or
+/// the tick. `frames` (for benchmarks) hears when each frame is done.
+pub fn event_loop<B: Backend>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    worker: &Worker,
+    input: &Receiver<CtEvent>,
+    frames: Option<&Sender<Instant>>,
+) -> anyhow::Result<()>
+where
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    let tick = crossbeam_channel::tick(Duration::from_millis(500));
+    let mut events = worker.rx.clone();
+    loop {
+        // Every wake-up below changes something on screen.
+        let size = terminal.size()?;
+        app.size = Rect::new(0, 0, size.width, size.height);
+        terminal.draw(|f| ui::render(app, f))?;
+        if let Some(tx) = frames {
+            let _ = tx.send(Instant::now());
+        }
+        if app.quit {
+            return Ok(());
+        }
+        select! {
+            recv(input) -> ev => {
+                let Ok(ev) = ev else { return Ok(()) };
+                let commands = match ev {
+                    CtEvent::Key(k) if k.kind == KeyEventKind::Press => app.on_key(k),
+                    CtEvent::Mouse(m) => app.on_mouse(m),
+                    _ => Vec::new(),
+                };
+                for c in commands {
+                    worker.send(c);
+                }
+            }
+            recv(events) -> ev => match ev {
+                Ok(e) => {
+                    app.on_event(e);
+                    // Only the newest snapshot matters; keep other events.
+                    while let Ok(more) = events.try_recv() {
+                        app.on_event(more);
+                    }
+                    }
+                Err(_) => {
+                    if app.worker_error.is_none() {
+                        app.on_event(Event::Failed("the GA worker stopped".into()));
+                    }
+                    events = crossbeam_channel::never();
+                    }
+            },
+            recv(tick) -> _ => {
+                if let Some(c) = app.autosave(Instant::now()) {
+                    worker.send(c);
+                }
+            }
+        }
+    }
+}

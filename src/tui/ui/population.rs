@@ -1,0 +1,61 @@
+//! The population pane: rank, total fitness, every evaluation term, age.
+
+use super::super::app::{App, Pane};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::widgets::{Cell, Row, Table};
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let focused = app.focus == Pane::Population;
+    let Some(s) = &app.snapshot else {
+        frame.render_widget(super::block(app, "Population", focused), area);
+        return;
+    };
+    let t = &app.theme;
+    let title = format!("Population ({} members)", s.members.len());
+    let header = Row::new(["#", "fitness", "uncov", "bw", "weak", "bal", "cost", "red", "age"]).style(t.header);
+    let visible = area.height.saturating_sub(3) as usize;
+    let rows = s
+        .members
+        .iter()
+        .enumerate()
+        .skip(app.pop_offset)
+        .take(visible)
+        .map(|(i, m)| {
+            let x = &m.terms;
+            let uncov = Cell::from(x.uncovered.to_string()).style(if x.uncovered > 0 { t.bad } else { t.good });
+            let row = Row::new(vec![
+                Cell::from(format!("{}{}", if i == s.selected { "▸" } else { " " }, i + 1)),
+                Cell::from(format!("{:.3}", m.fitness)),
+                uncov,
+                Cell::from(format!("{:.3}", x.bandwidth)),
+                Cell::from(x.weakest.to_string()),
+                Cell::from(format!("{:.3}", x.balance)),
+                Cell::from(format!("{:.3}", x.cost)),
+                Cell::from(format!("{:.3}", x.redundancy)),
+                Cell::from(m.age.to_string()),
+            ]);
+            if i == app.pop_cursor && focused {
+                row.style(t.selected)
+            } else {
+                row
+            }
+        });
+    let widths = [
+        Constraint::Length(5),
+        Constraint::Length(12),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(4),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(5),
+    ];
+    frame.render_widget(
+        Table::new(rows, widths)
+            .header(header)
+            .block(super::block(app, &title, focused)),
+        area,
+    );
+}

@@ -1,0 +1,150 @@
+//! Popups over the panes: help (from the keymap), the weights and GA
+//! parameters form, the export and save-as prompts, the session list, the
+//! quit confirmation and messages.
+
+use super::super::app::{App, Mode, PromptKind};
+use super::super::keymap::key_name;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let (title, lines, w) = match &app.mode {
+        Mode::Normal => return,
+        Mode::Help => ("Help", help(app), 70),
+        Mode::Form(form) => {
+            let mut lines: Vec<Line> = form
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let text = format!("{:<20} {}", f.label, f.value);
+                    if i == form.cursor {
+                        Line::styled(format!("{text}▏"), t.selected)
+                    } else {
+                        Line::raw(text)
+                    }
+                })
+                .collect();
+            lines.push(Line::raw(""));
+            if let Some(e) = &form.error {
+                lines.push(Line::styled(e.clone(), t.bad));
+            }
+            lines.push(Line::styled(
+                "↑/↓ field · type to edit · enter apply live · esc cancel",
+                t.muted,
+            ));
+            ("Weights and GA parameters", lines, 64)
+        }
+        Mode::Prompt(p) => {
+            let (title, note) = match p.kind {
+                PromptKind::Export => (
+                    "Export",
+                    "writes switches.txt and report.json of the best design into this directory",
+                ),
+                PromptKind::SaveAs => (
+                    "Save session as",
+                    "a session file (TOML); it can be reopened with o or --resume",
+                ),
+            };
+            (
+                title,
+                vec![
+                    Line::styled(note, t.muted),
+                    Line::raw(""),
+                    Line::from(vec![Span::raw("> "), Span::styled(format!("{}▏", p.input), t.title)]),
+                    Line::raw(""),
+                    Line::styled("enter confirm · esc cancel", t.muted),
+                ],
+                72,
+            )
+        }
+        Mode::Open(list) => {
+            let mut lines: Vec<Line> = if list.entries.is_empty() {
+                vec![Line::styled("no saved sessions in the data folder or ./saves", t.muted)]
+            } else {
+                list.entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        let text = format!("{:<24} {}", e.name, e.path.display());
+                        if i == list.cursor {
+                            Line::styled(text, t.selected)
+                        } else {
+                            Line::raw(text)
+                        }
+                    })
+                    .collect()
+            };
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("↑/↓ choose · enter open · esc cancel", t.muted));
+            ("Open a session", lines, 76)
+        }
+        Mode::ConfirmQuit => (
+            "Quit?",
+            vec![
+                Line::raw("The search has moved on since the last save."),
+                Line::raw(""),
+                Line::from(vec![
+                    Span::styled("y", t.header),
+                    Span::raw(" quit without saving   "),
+                    Span::styled("s", t.header),
+                    Span::raw(" save and quit   "),
+                    Span::styled("n", t.header),
+                    Span::raw(" stay"),
+                ]),
+            ],
+            60,
+        ),
+        Mode::Message(m) => (
+            "Message",
+            vec![
+                Line::raw(m.clone()),
+                Line::raw(""),
+                Line::styled("enter to close", t.muted),
+            ],
+            70,
+        ),
+    };
+    let h = lines.len() as u16 + 2;
+    let r = super::centered(area, w, h);
+    frame.render_widget(Clear, r);
+    let block = Block::bordered()
+        .title(Line::styled(format!(" {title} "), t.title))
+        .border_style(t.border_focus);
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
+}
+
+/// Generated from the keymap, so it can never disagree with the status bar.
+fn help(app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let mut lines: Vec<Line> = app
+        .keymap
+        .bindings
+        .iter()
+        .map(|b| {
+            let keys: Vec<String> = b.keys.iter().map(key_name).collect();
+            Line::from(vec![
+                Span::styled(format!("{:<16}", keys.join(" ")), t.header),
+                Span::raw(b.help),
+            ])
+        })
+        .collect();
+    lines.push(Line::from(vec![
+        Span::styled(format!("{:<16}", "ctrl-c"), t.header),
+        Span::raw("quit now (unsaved work is autosaved)"),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(format!("{:<16}", "mouse"), t.header),
+        Span::raw("click a cell: pin/unpin · right-click: forbid · wheel: scroll"),
+    ]));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "◆ pinned  ◇ pinned, not yet cabled  × forbidden  ■ NIC in cable colour  red name: lacks a partner",
+        t.muted,
+    ));
+    lines.push(Line::styled("esc or ? to close", t.muted));
+    lines
+}

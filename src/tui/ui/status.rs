@@ -1,0 +1,88 @@
+//! The status bar: phase, generation, evaluations/s, best, valid, elapsed,
+//! unsaved marker, then the key hints from the keymap.
+
+use super::super::app::App;
+use crate::ga::Phase;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let mut spans = Vec::new();
+    if let Some(s) = &app.snapshot {
+        let state = match (&app.worker_error, s.running, &s.stopped) {
+            (Some(_), _, _) => Span::styled("✖ worker failed", t.bad),
+            (None, true, _) => Span::styled("▶ running", t.good),
+            (None, false, Some(why)) => Span::styled(format!("■ stopped: {why}"), t.header),
+            (None, false, None) => Span::styled("⏸ paused", t.header),
+        };
+        let phase = match s.phase {
+            Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
+            Phase::Full => "full".into(),
+        };
+        let best = s.members.first();
+        let valid = if s.valid {
+            Span::styled("VALID", t.good)
+        } else {
+            Span::styled(
+                format!("NOT VALID ({} uncovered)", best.map_or(0, |m| m.terms.uncovered)),
+                t.bad,
+            )
+        };
+        let secs = s.elapsed_s as u64;
+        spans.extend([
+            state,
+            Span::raw(format!(
+                " │ {phase} │ gen {} │ {} evals, {}/s │ best {:.3} │ ",
+                s.generation,
+                rate(s.evaluations as f64),
+                rate(s.evals_per_sec),
+                best.map_or(0.0, |m| m.fitness)
+            )),
+            valid,
+            Span::raw(format!(
+                " │ {:02}:{:02}:{:02} │ {}",
+                secs / 3600,
+                secs / 60 % 60,
+                secs % 60,
+                app.session_name
+            )),
+        ]);
+        if app.unsaved() {
+            spans.push(Span::styled(" ● unsaved", t.header));
+        }
+    } else {
+        spans.push(Span::raw("starting…"));
+    }
+    if let Some((msg, err)) = &app.status {
+        spans.push(Span::styled(format!(" │ {msg}"), if *err { t.bad } else { t.muted }));
+    }
+    let hints: Vec<Span> = app
+        .keymap
+        .bindings
+        .iter()
+        .filter(|b| !b.hint.is_empty())
+        .flat_map(|b| {
+            [
+                Span::styled(app.keymap.keys_for(b.action), t.header),
+                Span::styled(format!(" {}  ", b.hint), t.muted),
+            ]
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(vec![Line::from(spans), Line::from(hints)]).style(t.status),
+        area,
+    );
+}
+
+fn rate(r: f64) -> String {
+    if r >= 1e6 {
+        format!("{:.1}M", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1}k", r / 1e3)
+    } else {
+        format!("{r:.0}")
+    }
+}

@@ -1,0 +1,351 @@
+//! The live designer without a terminal: key- and mouse-driven behaviour of
+//! every mode (App::on_key / on_mouse return the worker commands), and
+//! TestBackend snapshots of the screens at fixed sizes and seeds.
+
+use fnn_tui::ga::Engine;
+use fnn_tui::session::Session;
+use fnn_tui::spec::{PinKind, Spec};
+use fnn_tui::tui::app::{App, Mode, Pane, PromptKind};
+use fnn_tui::tui::keymap::Keymap;
+use fnn_tui::tui::theme::Theme;
+use fnn_tui::tui::worker::{Command, Event, snapshot};
+use fnn_tui::tui::{config, ui};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use std::time::Duration;
+
+fn key(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+fn code(c: KeyCode) -> KeyEvent {
+    KeyEvent::new(c, KeyModifiers::NONE)
+}
+
+/// An app showing the KLAT2 default after `generations` generations, seed
+/// fixed, with the volatile figures (rate, clock) fixed too.
+fn app_after(generations: usize) -> (App, Engine) {
+    let spec = Spec::klat2();
+    let mut engine = Engine::new(spec.resolve().unwrap());
+    for _ in 0..generations {
+        engine.step();
+    }
+    let mut app = App::new(spec, "KLAT2".into(), None, Keymap::default(), Theme::plain());
+    app.size = Rect::new(0, 0, 120, 40);
+    app.on_event(Event::Snapshot(Box::new(snapshot(
+        &engine,
+        0,
+        true,
+        None,
+        0.0,
+        Duration::ZERO,
+    ))));
+    (app, engine)
+}
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| ui::render(app, f)).unwrap();
+    format!("{}", t.backend())
+}
+
+#[test]
+fn space_pauses_and_resumes_n_steps() {
+    let (mut app, _) = app_after(3);
+    assert!(matches!(app.on_key(key(' ')).as_slice(), [Command::Pause]));
+    app.snapshot.as_mut().unwrap().running = false;
+    assert!(matches!(app.on_key(key(' ')).as_slice(), [Command::Resume]));
+    assert!(matches!(app.on_key(key('n')).as_slice(), [Command::Step]));
+}
+
+#[test]
+fn grid_keys_move_the_cursor_and_pin_forbid_clear_the_cell() {
+    let (mut app, _) = app_after(60);
+    assert_eq!(app.focus, Pane::Grid);
+    app.on_key(key('j'));
+    app.on_key(key('j'));
+    app.on_key(code(KeyCode::Right));
+    assert_eq!(app.cursor, (2, 1));
+    match app.on_key(key('p')).as_slice() {
+        [
+            Command::Pin {
+                pc: 2,
+                switch: 1,
+                pin: Some(PinKind::Must),
+            },
+        ] => {}
+        _ => panic!("p should pin the cell under the cursor"),
+    }
+    assert!(matches!(
+        app.on_key(key('x')).as_slice(),
+        [Command::Pin {
+            pin: Some(PinKind::Forbid),
+            ..
+        }]
+    ));
+    assert!(matches!(
+        app.on_key(key('c')).as_slice(),
+        [Command::Pin { pin: None, .. }]
+    ));
+    assert!(app.unsaved());
+    // The cursor scrolls the grid to stay visible.
+    app.on_key(key('G'));
+    assert_eq!(app.cursor.0, 63);
+    assert!(app.grid_offset.0 > 0);
+    app.on_key(key('g'));
+    assert_eq!(app.grid_offset.0, 0);
+}
+
+#[test]
+fn pins_wait_for_the_full_phase() {
+    let (mut app, _) = app_after(0);
+    assert!(
+        app.on_key(key('p')).is_empty(),
+        "the scaled-down phase has no real PCs to pin"
+    );
+    assert!(app.status.as_ref().unwrap().1);
+}
+
+#[test]
+fn tab_cycles_panes_and_population_selection_reaches_the_worker() {
+    let (mut app, _) = app_after(60);
+    app.on_key(code(KeyCode::Tab));
+    assert_eq!(app.focus, Pane::Population);
+    assert!(matches!(app.on_key(key('j')).as_slice(), [Command::Select(1)]));
+    app.on_key(code(KeyCode::Tab));
+    assert_eq!(app.focus, Pane::Chart);
+    app.on_key(code(KeyCode::BackTab));
+    assert_eq!(app.focus, Pane::Population);
+}
+
+#[test]
+fn mouse_clicks_pin_forbid_and_select() {
+    let (mut app, _) = app_after(60);
+    let a = app.areas();
+    let g = ui::grid::geometry(a.grid, &app, 64, 9);
+    let click = |kind, x, y| MouseEvent {
+        kind,
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    };
+    // The cell of PC 3, switch 4 is where the grid draws it.
+    let (x, y) = (g.cells.x + 4 * 2, g.cells.y + 3);
+    assert_eq!(g.cell_at(x, y), Some((3, 4)));
+    match app
+        .on_mouse(click(MouseEventKind::Down(MouseButton::Left), x, y))
+        .as_slice()
+    {
+        [
+            Command::Pin {
+                pc: 3,
+                switch: 4,
+                pin: Some(PinKind::Must),
+            },
+        ] => {}
+        _ => panic!("a left click pins"),
+    }
+    assert!(matches!(
+        app.on_mouse(click(MouseEventKind::Down(MouseButton::Right), x, y))
+            .as_slice(),
+        [Command::Pin {
+            pc: 3,
+            switch: 4,
+            pin: Some(PinKind::Forbid)
+        }]
+    ));
+    let row = a.population.y + 2 + 4;
+    assert!(matches!(
+        app.on_mouse(click(MouseEventKind::Down(MouseButton::Left), a.population.x + 3, row))
+            .as_slice(),
+        [Command::Select(4)]
+    ));
+    assert_eq!(app.focus, Pane::Population);
+    app.on_mouse(click(MouseEventKind::ScrollDown, x, y));
+    assert_eq!(app.cursor.0, 6, "the wheel scrolls the grid");
+}
+
+#[test]
+fn weights_form_applies_valid_values_and_refuses_bad_ones() {
+    let (mut app, _) = app_after(60);
+    app.on_key(key('w'));
+    assert!(matches!(app.mode, Mode::Form(_)));
+    for _ in 0..5 {
+        app.on_key(code(KeyCode::Down));
+    }
+    app.on_key(code(KeyCode::Backspace));
+    app.on_key(key('7'));
+    let cmds = app.on_key(code(KeyCode::Enter));
+    match cmds.as_slice() {
+        [Command::SetWeights(w), Command::SetGa(_)] => assert_eq!(w.redundancy, 7.0),
+        _ => panic!("enter applies weights and GA parameters"),
+    }
+    assert_eq!(app.mode, Mode::Normal);
+    // ga.keep above the population is refused with the spec's own message.
+    app.on_key(key('w'));
+    for _ in 0..7 {
+        app.on_key(code(KeyCode::Down));
+    }
+    app.on_key(key('9'));
+    app.on_key(key('9'));
+    assert!(app.on_key(code(KeyCode::Enter)).is_empty());
+    match &app.mode {
+        Mode::Form(f) => assert!(f.error.as_ref().unwrap().contains("ga.keep"), "{:?}", f.error),
+        m => panic!("form closed: {m:?}"),
+    }
+    app.on_key(code(KeyCode::Esc));
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+#[test]
+fn export_and_save_as_prompts_send_their_commands() {
+    let (mut app, _) = app_after(60);
+    app.on_key(key('e'));
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::Export));
+    for _ in 0.."fnn-export".len() {
+        app.on_key(code(KeyCode::Backspace));
+    }
+    for ch in "out/x".chars() {
+        app.on_key(key(ch));
+    }
+    match app.on_key(code(KeyCode::Enter)).as_slice() {
+        [Command::Export { dir }] => assert_eq!(dir.to_str(), Some("out/x")),
+        _ => panic!("enter exports"),
+    }
+    // No session file yet: s asks where to save.
+    app.on_key(key('s'));
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::SaveAs));
+    assert!(matches!(
+        app.on_key(code(KeyCode::Enter)).as_slice(),
+        [Command::Save { .. }]
+    ));
+    app.on_event(Event::Saved(Ok(("/tmp/k.toml".into(), 60))));
+    assert!(!app.unsaved());
+    assert_eq!(app.session_path.as_deref(), Some(std::path::Path::new("/tmp/k.toml")));
+    // With a session file, s saves straight away.
+    assert!(matches!(app.on_key(key('s')).as_slice(), [Command::Save { .. }]));
+}
+
+#[test]
+fn quit_asks_when_unsaved_and_ctrl_c_always_leaves() {
+    let (mut app, _) = app_after(10);
+    app.on_key(key('q'));
+    assert_eq!(app.mode, Mode::ConfirmQuit);
+    app.on_key(key('n'));
+    assert!(!app.quit && app.mode == Mode::Normal);
+    app.on_key(key('q'));
+    app.on_key(key('y'));
+    assert!(app.quit && !app.interrupted);
+
+    let (mut app, _) = app_after(10);
+    app.on_key(key('q'));
+    assert!(matches!(app.on_key(key('s')).as_slice(), []), "no file yet: asks where");
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::SaveAs));
+    app.on_key(code(KeyCode::Enter));
+    app.on_event(Event::Saved(Ok(("/tmp/q.toml".into(), 10))));
+    assert!(app.quit, "save and quit quits once saved");
+
+    let (mut app, _) = app_after(10);
+    app.on_key(key('w'));
+    app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+    assert!(app.quit && app.interrupted, "ctrl-c quits from any mode");
+
+    let (mut app, _) = app_after(10);
+    app.on_event(Event::Saved(Ok(("/tmp/q.toml".into(), 10))));
+    app.on_key(key('q'));
+    assert!(app.quit, "nothing unsaved: q quits at once");
+}
+
+#[test]
+fn help_open_and_messages() {
+    let (mut app, engine) = app_after(10);
+    app.on_key(key('?'));
+    assert_eq!(app.mode, Mode::Help);
+    app.on_key(code(KeyCode::Esc));
+    assert_eq!(app.mode, Mode::Normal);
+
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("a-good.toml");
+    Session::capture("good", &Spec::klat2(), &engine).save(&good).unwrap();
+    std::fs::write(dir.path().join("b-broken.toml"), "version = 1\nname = ").unwrap();
+    app.session_dirs = vec![dir.path().to_path_buf()];
+    app.on_key(key('o'));
+    assert!(matches!(&app.mode, Mode::Open(l) if l.entries.len() == 2));
+    assert!(matches!(
+        app.on_key(code(KeyCode::Enter)).as_slice(),
+        [Command::Load(_)]
+    ));
+    app.on_event(Event::Loaded(Ok("good".into())));
+    assert_eq!(app.session_path.as_deref(), Some(good.as_path()));
+    app.on_key(key('o'));
+    app.on_key(key('j'));
+    assert!(app.on_key(code(KeyCode::Enter)).is_empty());
+    assert!(matches!(&app.mode, Mode::Message(m) if m.contains("b-broken.toml")));
+
+    app.mode = Mode::Normal;
+    app.on_event(Event::Failed("the GA worker stopped: boom".into()));
+    assert!(matches!(&app.mode, Mode::Message(m) if m.contains("boom")));
+    assert!(screen(&app, 120, 40).contains("worker failed"));
+}
+
+#[test]
+fn config_file_overrides_keys_and_no_color_turns_colour_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(
+        &path,
+        "[keys]\ntoggle-pause = [\"P\"]\nquit = [\"ctrl-q\"]\n[theme]\npin = \"#00ff00\"\n",
+    )
+    .unwrap();
+    let (km, theme) = config::load(Some(&path), false).unwrap();
+    assert_eq!(km.action(&key('P')), Some(fnn_tui::tui::keymap::Action::TogglePause));
+    assert_eq!(km.action(&key(' ')), None);
+    assert!(theme.color);
+    let (_, plain) = config::load(Some(&path), true).unwrap();
+    assert!(!plain.color);
+    std::fs::write(&path, "[keys]\nfly = [\"f\"]\n").unwrap();
+    assert!(config::load(Some(&path), false).unwrap_err().contains("config.toml"));
+    std::fs::write(&path, "[keys]\nquit = [\"banana\"]\n").unwrap();
+    assert!(config::load(Some(&path), false).unwrap_err().contains("banana"));
+}
+
+#[test]
+fn snapshot_main_screen() {
+    let (app, _) = app_after(60);
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_help() {
+    let (mut app, _) = app_after(60);
+    app.on_key(key('?'));
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_weights_form() {
+    let (mut app, _) = app_after(60);
+    app.on_key(key('w'));
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_export_menu() {
+    let (mut app, _) = app_after(60);
+    app.on_key(key('e'));
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn snapshot_terminal_too_small() {
+    let (app, _) = app_after(5);
+    insta::assert_snapshot!(screen(&app, 60, 20));
+}
+
+#[test]
+fn snapshot_scaled_phase() {
+    let (app, _) = app_after(1);
+    insta::assert_snapshot!(screen(&app, 100, 30));
+}

@@ -56,21 +56,17 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     } else {
         spans.push(Span::raw("starting…"));
     }
-    if let Some((msg, err)) = &app.status {
-        spans.push(Span::styled(format!(" │ {msg}"), if *err { t.bad } else { t.muted }));
-    }
-    let hints: Vec<Span> = app
-        .keymap
-        .bindings
-        .iter()
-        .filter(|b| !b.hint.is_empty())
-        .flat_map(|b| {
-            [
-                Span::styled(app.keymap.keys_for(b.action), t.header),
-                Span::styled(format!(" {}  ", b.hint), t.muted),
-            ]
-        })
-        .collect();
+    // The last message leads the second line so it is never cut off.
+    let mut hints: Vec<Span> = match &app.status {
+        Some((msg, err)) => vec![Span::styled(format!("{msg} │ "), if *err { t.bad } else { t.good })],
+        None => Vec::new(),
+    };
+    hints.extend(app.keymap.bindings.iter().filter(|b| !b.hint.is_empty()).flat_map(|b| {
+        [
+            Span::styled(app.keymap.keys_for(b.action), t.header),
+            Span::styled(format!(" {}  ", b.hint), t.muted),
+        ]
+    }));
     frame.render_widget(
         Paragraph::new(vec![Line::from(spans), Line::from(hints)]).style(t.status),
         area,

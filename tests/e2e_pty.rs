@@ -1,0 +1,199 @@
+//! End to end: the real binary in a pseudo-terminal, driven by keys as a
+//! user would, with the screen read through a VT100 emulator and the files
+//! it writes checked on disk.
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Tui {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Tui {
+    fn start(args: &[&str], home: &Path) -> Tui {
+        let pty = native_pty_system();
+        let pair = pty
+            .openpty(PtySize {
+                rows: 40,
+                cols: 130,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_fnn-tui"));
+        cmd.args(args);
+        cmd.cwd(home);
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("HOME", home);
+        cmd.env("XDG_DATA_HOME", home.join("data"));
+        cmd.env("XDG_CONFIG_HOME", home.join("config"));
+        let child = pair.slave.spawn_command(cmd).expect("fnn-tui starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZeroU16::new(40).unwrap(),
+            std::num::NonZeroU16::new(130).unwrap(),
+            0,
+        )));
+        let s = screen.clone();
+        std::thread::spawn(move || {
+            let _keep_master_open = pair.master;
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                s.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        Tui { screen, writer, child }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let t = self.text();
+            if t.contains(what) {
+                return t;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {what:?}; screen:\n{t}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn keys(&mut self, s: &str) {
+        self.writer.write_all(s.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    fn exit_status(&mut self) -> portable_pty::ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "fnn-tui did not exit; screen:\n{}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The generation the status bar shows (`│ gen N │`).
+fn status_generation(screen: &str) -> u64 {
+    let after = screen.split("│ gen ").nth(1).expect("a generation in the status bar");
+    after
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap()
+}
+
+const BACKSPACES: &str = "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f";
+
+#[test]
+fn design_pin_export_save_quit_and_resume_in_a_real_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let mut tui = Tui::start(&[], h);
+    let first = tui.wait_for("Population (200 members)");
+    assert!(first.contains("Fitness") && first.contains("PC x switch") || first.contains("Scaled-down"));
+    tui.wait_for("full │ gen");
+
+    // Pause, move to PC 2 / switch 1 and pin it.
+    tui.keys(" ");
+    tui.wait_for("paused");
+    tui.keys("jjlp");
+    let s = tui.wait_for("pinned k02 on switch 1");
+    let row = s.lines().find(|l| l.contains("k02 ")).expect("PC k02's row");
+    assert!(row.contains('◆'), "the pinned cell shows ◆: {row}");
+
+    // Weights form: set redundancy to 3 and apply.
+    tui.keys("w");
+    tui.wait_for("Weights and GA parameters");
+    tui.keys("\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x7f3\r");
+    tui.wait_for("weights and GA parameters applied");
+
+    // Let the search repair coverage around the pin, then pause and export.
+    tui.keys(" ");
+    tui.wait_for("│ VALID │");
+    tui.keys(" ");
+    tui.wait_for("paused");
+    let paused = tui.text();
+    assert!(paused.contains("│ VALID │"), "paused on a valid design:\n{paused}");
+    // Export into ./out.
+    tui.keys("e");
+    tui.wait_for("Export");
+    tui.keys(&format!("{BACKSPACES}out\r"));
+    tui.wait_for("exported");
+    let table = std::fs::read_to_string(h.join("out/switches.txt")).unwrap();
+    assert_eq!(table.lines().count(), 9, "{table}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(h.join("out/report.json")).unwrap()).unwrap();
+    assert_eq!(report["valid"], true);
+
+    // Save as ./k.toml, then quit (nothing unsaved: no question).
+    tui.keys("S");
+    tui.wait_for("Save session as");
+    tui.keys(&format!("{BACKSPACES}k.toml\r"));
+    tui.wait_for("saved k.toml");
+    let saved_at = tui.text();
+    let gen_saved = status_generation(&saved_at);
+    tui.keys("q");
+    assert!(tui.exit_status().success());
+    let session = std::fs::read_to_string(h.join("k.toml")).unwrap();
+    assert!(
+        session.contains("redundancy = 3.0"),
+        "the session keeps the live weights"
+    );
+
+    // Resume: the saved generation, the pin, the weights.
+    let mut tui = Tui::start(&["--resume", "k.toml"], h);
+    let s = tui.wait_for("Population (200 members)");
+    let gen_now = status_generation(&s);
+    assert!(gen_now >= gen_saved, "resumed at {gen_now}, saved at {gen_saved}");
+    let row = s.lines().find(|l| l.contains("k02 ")).expect("PC k02's row");
+    assert!(row.contains('◆'), "the pin survived: {row}");
+    // Ctrl-C leaves at once and saves the progress made since.
+    tui.keys(" ");
+    tui.keys("\x03");
+    assert!(tui.exit_status().success());
+    let after = std::fs::read_to_string(h.join("k.toml")).unwrap();
+    assert!(fnn_tui::session::Session::from_toml(&after, "k.toml").is_ok());
+}
+
+#[test]
+fn a_bad_resume_is_refused_before_the_terminal_is_touched() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("bad.toml"), "version = 7\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .current_dir(home.path())
+        .args(["--resume", "bad.toml"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("newer fnn-tui"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(home.path().join("bad.toml")).unwrap(),
+        "version = 7\n"
+    );
+}

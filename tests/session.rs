@@ -118,3 +118,19 @@ fn sessions_are_listed_and_found_by_name_or_path() {
     assert_eq!(find_session(path.to_str().unwrap(), &[]), Some(path));
     assert_eq!(find_session("nope", &dirs), None);
 }
+
+#[test]
+fn the_shipped_sessions_open_and_continue() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("saves");
+    let found = list_sessions(&[dir]);
+    let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+    assert!(names.contains(&"klat2") && names.contains(&"kasy0-sparse"), "{names:?}");
+    for entry in found {
+        let session = Session::load(&entry.path).unwrap();
+        let (_, mut engine) = session.restore().unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+        assert!(engine.is_valid(), "{} should hold a valid design", entry.name);
+        let g = engine.generation();
+        engine.step();
+        assert_eq!(engine.generation(), g + 1);
+    }
+}

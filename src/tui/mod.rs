@@ -175,26 +175,28 @@ fn spawn_input() -> Receiver<CtEvent> {
 }
 
 /// Draws when something changed, then waits for input, a worker event or
-/// the tick. `frames` (for benchmarks) hears when each frame is done.
+/// the tick. `frames` (for benchmarks) hears when each frame is done and
+/// how many input events it reflects.
 pub fn event_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &mut App,
     worker: &Worker,
     input: &Receiver<CtEvent>,
-    frames: Option<&Sender<Instant>>,
+    frames: Option<&Sender<(Instant, u64)>>,
 ) -> anyhow::Result<()>
 where
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let tick = crossbeam_channel::tick(Duration::from_millis(500));
     let mut events = worker.rx.clone();
+    let mut inputs = 0u64;
     loop {
         // Every wake-up below changes something on screen.
         let size = terminal.size()?;
         app.size = Rect::new(0, 0, size.width, size.height);
         terminal.draw(|f| ui::render(app, f))?;
         if let Some(tx) = frames {
-            let _ = tx.send(Instant::now());
+            let _ = tx.send((Instant::now(), inputs));
         }
         if app.quit {
             return Ok(());
@@ -202,6 +204,7 @@ where
         select! {
             recv(input) -> ev => {
                 let Ok(ev) = ev else { return Ok(()) };
+                inputs += 1;
                 let commands = match ev {
                     CtEvent::Key(k) if k.kind == KeyEventKind::Press => app.on_key(k),
                     CtEvent::Mouse(m) => app.on_mouse(m),

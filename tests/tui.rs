@@ -349,3 +349,28 @@ fn snapshot_scaled_phase() {
     let (app, _) = app_after(1);
     insta::assert_snapshot!(screen(&app, 100, 30));
 }
+
+#[test]
+fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
+    use fnn_tui::tui::worker::Worker;
+    let spec = Spec::klat2();
+    let engine = Engine::new(spec.resolve().unwrap());
+    let worker = Worker::spawn(spec, engine, "t".into(), false);
+    // The UI never sends a PC that does not exist; the worker would panic.
+    worker.send(Command::Pin {
+        pc: 10_000,
+        switch: 0,
+        pin: Some(PinKind::Must),
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match worker.rx.recv_deadline(deadline) {
+            Ok(Event::Failed(msg)) => {
+                assert!(msg.contains("GA worker stopped"), "{msg}");
+                break;
+            }
+            Ok(_) => continue,
+            Err(e) => panic!("no failure event: {e}"),
+        }
+    }
+}

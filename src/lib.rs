@@ -6,9 +6,11 @@
 
 pub mod atomic;
 pub mod design;
+pub mod export;
 pub mod ga;
 pub mod patterns;
 pub mod report;
+pub mod routing;
 pub mod session;
 pub mod spec;
 pub mod tui;

@@ -244,3 +244,87 @@ fn spec_file_with_patterns_runs_to_its_limit() {
     assert_eq!(r["name"], "grid");
     assert!(r["metrics"]["pattern_avg_links"].as_f64().unwrap() >= 1.0);
 }
+
+#[test]
+fn export_from_a_session_and_from_a_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let session = Path::new(env!("CARGO_MANIFEST_DIR")).join("saves/klat2.toml");
+    fnn()
+        .args(["export", "--session"])
+        .arg(&session)
+        .args(["--only", "labels,advanced", "--out"])
+        .arg(d.join("a"))
+        .assert()
+        .success();
+    assert!(d.join("a/labels.html").exists() && d.join("a/advanced/fnn_routes.h").exists());
+    assert!(!d.join("a/switches.txt").exists(), "--only limits the artifacts");
+
+    // A table under quick flags, with a MAC file (one NIC missing, one extra)
+    // in the kernel's probe order, and a rewire plan from another table.
+    let table = d.join("t.txt");
+    std::fs::write(&table, "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n").unwrap();
+    let old = d.join("old.txt");
+    std::fs::write(&old, "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n3: 0\n").unwrap();
+    let macs = d.join("macs.txt");
+    let mut m = String::new();
+    for pc in 0..6 {
+        for nic in 0..2 {
+            if (pc, nic) != (5, 1) {
+                m.push_str(&format!("n{pc} eth{nic} 00:00:00:00:0{pc}:0{nic}\n"));
+            }
+        }
+    }
+    m.push_str("n0 eth2 00:00:00:00:00:99\n");
+    std::fs::write(&macs, m).unwrap();
+    fnn()
+        .args([
+            "export",
+            "--pcs",
+            "6",
+            "--nics",
+            "3",
+            "--switches",
+            "4x4",
+            "--probe-order",
+            "2,1,3",
+            "--table",
+        ])
+        .arg(&table)
+        .arg("--macs")
+        .arg(&macs)
+        .arg("--from")
+        .arg(&old)
+        .arg("--out")
+        .arg(d.join("b"))
+        .assert()
+        .success();
+    let check = std::fs::read_to_string(d.join("b/routing/macs-check.txt")).unwrap();
+    // Probe order 2,1,3: eth0 is slot 2 (NIC 1), eth1 slot 1 (NIC 0), eth2 slot 3.
+    assert!(
+        check.contains("n5 NIC 0 is cabled but has no discovered MAC"),
+        "{check}"
+    );
+    assert!(check.contains("n0 NIC 2 has a MAC but no cable"), "{check}");
+    let script = std::fs::read_to_string(d.join("b/routing/scripts/fnn-setup-n0.sh")).unwrap();
+    // Probe order 2,1,3: NIC 0 (slot 1) is eth1.
+    assert!(script.contains("dev eth1   # switch 0"), "{script}");
+    let to_n1 = script
+        .lines()
+        .find(|l| l.ends_with("# n1"))
+        .expect("a neighbour entry for n1");
+    assert!(
+        to_n1.contains("lladdr 00:00:00:00:01:0"),
+        "n1's discovered MAC is used: {to_n1}"
+    );
+    let plan = std::fs::read_to_string(d.join("b/rewire.txt")).unwrap();
+    assert!(plan.starts_with("# Rewire plan: 1 cable moves"), "{plan}");
+    fnn()
+        .args(["export", "--only", "nonsense", "--table"])
+        .arg(&table)
+        .arg("--out")
+        .arg(d.join("c"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`nonsense` is not an artifact"));
+}

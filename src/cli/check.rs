@@ -61,7 +61,7 @@ fn exit_code(report: &Report) -> ExitCode {
 
 /// The hardware a table implies when no spec is given: its PCs with as many
 /// NICs as they use, one switch per line exactly as wide as its PC list.
-fn inferred_spec(design: &Design, source: &str) -> Spec {
+pub fn inferred_spec(design: &Design, source: &str) -> Spec {
     let used = design.ports_used();
     let max_nics = (0..design.pcs()).map(|pc| design.nics_used(pc)).max().unwrap_or(0);
     let mut spec = Spec {

@@ -4,6 +4,7 @@
 
 mod check;
 mod design;
+mod export;
 mod inputs;
 
 use clap::{Args, Parser, Subcommand};
@@ -33,6 +34,37 @@ pub enum Command {
     Design(DesignArgs),
     /// Validate a switch table (hand-written or edited) and print its report.
     Check(CheckArgs),
+    /// Write the translators' outputs: labels, routing, advanced routing, DOT/CSV/JSON, rewire plan.
+    Export(ExportArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Spec file (TOML) the table belongs to; without it the quick flags, else the hardware the table implies.
+    pub spec: Option<PathBuf>,
+    /// The design as a switch table.
+    #[arg(long, conflicts_with = "session")]
+    pub table: Option<PathBuf>,
+    /// Or a saved session (its best design): a file or a name.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub session: Option<String>,
+    /// Output directory.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub quick: QuickArgs,
+    /// Only these artifacts: table, report, labels, routing, advanced, dot, csv, json (comma separated).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Discovered MAC addresses, lines "PC IFACE MAC" (e.g. "k05 eth2 00:11:22:33:44:55").
+    #[arg(long)]
+    pub macs: Option<PathBuf>,
+    /// PCI slots in the order the kernel probes them, e.g. 1,2,4,3 (default 1,2,3,...).
+    #[arg(long)]
+    pub probe_order: Option<String>,
+    /// A previous switch table of the same cluster: also write the rewire plan from it.
+    #[arg(long)]
+    pub from: Option<PathBuf>,
 }
 
 /// Hardware and search flags shared by `design` and `check`.
@@ -97,6 +129,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Design(args)) => design::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {

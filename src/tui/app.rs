@@ -164,8 +164,12 @@ impl App {
                 self.mode = Mode::Message(format!("Not saved: {e}"));
             }
             Event::Exported(Ok(files)) => {
-                let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-                self.set_status(format!("exported {}", names.join(", ")), false);
+                let dir = files
+                    .first()
+                    .and_then(|f| f.parent())
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default();
+                self.set_status(format!("exported {} files into {dir}", files.len()), false);
             }
             Event::Exported(Err(e)) => self.mode = Mode::Message(format!("Export failed: {e}")),
             Event::Loaded(Ok(name)) => {

@@ -2,8 +2,7 @@
 //! steps the engine one generation at a time, takes commands between
 //! generations, and sends owned snapshots; the UI only draws the newest.
 
-use crate::atomic::write_atomic;
-use crate::design::{Design, Metrics, format_table};
+use crate::design::{Design, Metrics};
 use crate::ga::{Engine, GenStats, Phase, Terms};
 use crate::report::{Report, RunInfo};
 use crate::session::Session;
@@ -291,9 +290,8 @@ impl State {
         }
     }
 
-    /// The exports this issue provides: the switch table and the report.
+    /// Every translator's output for the best design so far.
     fn export(&self, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let best = self.engine.best();
         let design = best.genome.design(self.engine.problem());
         let metrics = Metrics::compute(&design, self.engine.cluster());
@@ -309,14 +307,13 @@ impl State {
                 fitness: Some(best.fitness()),
             },
         );
-        let files = [
-            (dir.join("switches.txt"), format_table(&design)),
-            (dir.join("report.json"), report.to_json()),
-        ];
-        for (path, text) in &files {
-            write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        Ok(files.into_iter().map(|(p, _)| p).collect())
+        crate::export::write_all(
+            dir,
+            self.engine.cluster(),
+            &design,
+            &report,
+            &crate::export::Options::default(),
+        )
     }
 
     fn send_snapshot(&mut self) {

@@ -42,7 +42,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             let (title, note) = match p.kind {
                 PromptKind::Export => (
                     "Export",
-                    "writes switches.txt and report.json of the best design into this directory",
+                    "writes the best design's table, report, labels, routing, advanced routing, DOT/CSV/JSON into this directory",
                 ),
                 PromptKind::SaveAs => (
                     "Save session as",

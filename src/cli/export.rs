@@ -1,0 +1,109 @@
+//! `fnn-tui export`: the translators from a saved session, or a spec (or
+//! quick flags) plus a switch table.
+
+use super::ExportArgs;
+use super::inputs::{self, Overrides};
+use anyhow::{Context, anyhow};
+use fnn_tui::design::{Design, Metrics, parse_table};
+use fnn_tui::export::{ARTIFACTS, Options, write_all};
+use fnn_tui::report::{Report, RunInfo};
+use fnn_tui::routing::{Interfaces, MacTable};
+use fnn_tui::session::{Session, find_session, session_dirs};
+use fnn_tui::spec::Cluster;
+use std::process::ExitCode;
+
+pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    for a in &args.only {
+        if !ARTIFACTS.contains(&a.as_str()) {
+            return Err(anyhow!(
+                "--only: `{a}` is not an artifact: use {}",
+                ARTIFACTS.join(", ")
+            ));
+        }
+    }
+    let (cluster, design, run) = source(args)?;
+    let report = Report::new(&cluster, Metrics::compute(&design, &cluster), run);
+    let interfaces = match &args.probe_order {
+        Some(p) => Some(Interfaces::parse(p).map_err(|e| anyhow!("--probe-order: {e}"))?),
+        None => None,
+    };
+    let ifaces = interfaces.clone().unwrap_or(Interfaces {
+        probe_order: (1..=cluster.max_nics().max(1) as usize).collect(),
+    });
+    let macs = match &args.macs {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let names = |s: &str| (0..cluster.pcs()).find(|&pc| cluster.pc_name(pc) == s);
+            Some(MacTable::parse(&text, &path.display().to_string(), &names, &ifaces).map_err(|e| anyhow!(e))?)
+        }
+        None => None,
+    };
+    let from = match &args.from {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Some(parse_table(
+                &text,
+                &path.display().to_string(),
+                cluster.pcs(),
+                cluster.switch_count(),
+            )?)
+        }
+        None => None,
+    };
+    let options = Options {
+        only: args.only.clone(),
+        interfaces,
+        macs,
+        from,
+    };
+    let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
+    println!("wrote {} files into {}", files.len(), args.out.display());
+    if !report.valid {
+        eprintln!(
+            "note: the design is not valid ({} required pairs uncovered)",
+            report.uncovered_pairs
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The cluster and the design: a session's best, or a table under a spec.
+fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
+    if let Some(name) = &args.session {
+        let path = find_session(name, &session_dirs()).ok_or_else(|| anyhow!("no session `{name}`"))?;
+        let session = Session::load(&path)?;
+        let (cluster, engine) = session.restore()?;
+        let best = engine.best();
+        let run = RunInfo {
+            generations: engine.generation(),
+            evaluations: engine.evaluations(),
+            terms: Some(*best.terms()),
+            fitness: Some(best.fitness()),
+            ..RunInfo::default()
+        };
+        return Ok((cluster, engine.best_design(), run));
+    }
+    let table = args
+        .table
+        .as_ref()
+        .ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
+    let text = std::fs::read_to_string(table).with_context(|| format!("cannot read {}", table.display()))?;
+    let source = table.display().to_string();
+    let flags = inputs::quick_flags(
+        &args.quick,
+        Overrides {
+            seed: None,
+            generations: None,
+            time_limit: None,
+            threads: None,
+        },
+    );
+    let cluster = if args.spec.is_some() || flags.describes_hardware() {
+        inputs::cluster(&inputs::spec(args.spec.as_deref(), &flags)?)?
+    } else {
+        let bare = parse_table(&text, &source, 0, 0)?;
+        super::check::inferred_spec(&bare, &source).resolve()?
+    };
+    let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
+    Ok((cluster, design, RunInfo::default()))
+}

@@ -1,0 +1,202 @@
+//! Rewire plans (seed 000 §3: KLAT2 was re-wired for DNSTool "in less than
+//! a few hours"): the cable moves that turn one design of a cluster into
+//! another. Switches are interchangeable and identified by their cable
+//! colour, so the new design's switches are first relabelled to the old
+//! ones that share the most PCs with them (an assignment problem, solved
+//! exactly by the Hungarian method); then every PC moves only the cables
+//! whose switch changed.
+
+use crate::design::Design;
+use std::fmt::Write as _;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub pc: usize,
+    /// Unplug the cable of this (old) switch, if any.
+    pub from: Option<usize>,
+    /// Plug a cable of this (old-numbered) switch, if any.
+    pub to: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rewire {
+    /// New switch j is built as old switch `relabel[j]`.
+    pub relabel: Vec<usize>,
+    pub moves: Vec<Move>,
+    /// Cables that stay where they are.
+    pub kept: usize,
+}
+
+pub fn plan(old: &Design, new: &Design) -> Result<Rewire, String> {
+    if old.pcs() != new.pcs() {
+        return Err(format!(
+            "the old design has {} PCs and the new one {}",
+            old.pcs(),
+            new.pcs()
+        ));
+    }
+    let n = old.switches().max(new.switches());
+    let (on, nn) = (old.pcs_on_switches(), new.pcs_on_switches());
+    let overlap = |j: usize, k: usize| -> i64 {
+        match (nn.get(j), on.get(k)) {
+            (Some(a), Some(b)) => a.iter().filter(|p| b.binary_search(p).is_ok()).count() as i64,
+            _ => 0,
+        }
+    };
+    let cost: Vec<Vec<i64>> = (0..n).map(|j| (0..n).map(|k| -overlap(j, k)).collect()).collect();
+    let relabel = hungarian(&cost);
+    let mut moves = Vec::new();
+    let mut kept = 0;
+    for pc in 0..old.pcs() {
+        let was = old.switches_of(pc);
+        let mut will: Vec<usize> = new.switches_of(pc).into_iter().map(|j| relabel[j]).collect();
+        will.sort_unstable();
+        kept += was.iter().filter(|s| will.contains(s)).count();
+        let gone: Vec<usize> = was.iter().copied().filter(|s| !will.contains(s)).collect();
+        let come: Vec<usize> = will.iter().copied().filter(|s| !was.contains(s)).collect();
+        for i in 0..gone.len().max(come.len()) {
+            moves.push(Move {
+                pc,
+                from: gone.get(i).copied(),
+                to: come.get(i).copied(),
+            });
+        }
+    }
+    Ok(Rewire { relabel, moves, kept })
+}
+
+/// The old design with the plan's moves made.
+pub fn apply(old: &Design, plan: &Rewire) -> Design {
+    let n = old.switches().max(plan.relabel.len());
+    let mut d = Design::new(old.pcs(), n);
+    for pc in 0..old.pcs() {
+        for s in old.switches_of(pc) {
+            d.connect(pc, s);
+        }
+    }
+    for m in &plan.moves {
+        if let Some(f) = m.from {
+            d.disconnect(m.pc, f);
+        }
+        if let Some(t) = m.to {
+            d.connect(m.pc, t);
+        }
+    }
+    d
+}
+
+/// The new design in the old switch numbering (what `apply` yields).
+pub fn relabelled(new: &Design, plan: &Rewire) -> Design {
+    let mut d = Design::new(new.pcs(), plan.relabel.len().max(new.switches()));
+    for pc in 0..new.pcs() {
+        for j in new.switches_of(pc) {
+            d.connect(pc, plan.relabel[j]);
+        }
+    }
+    d
+}
+
+pub fn text(plan: &Rewire, name: &dyn Fn(usize) -> String, cable: &dyn Fn(usize) -> String) -> String {
+    let mut s = format!(
+        "# Rewire plan: {} cable moves, {} cables stay\n",
+        plan.moves.len(),
+        plan.kept
+    );
+    s.push_str("# New switch -> existing switch (keep its cables and colour):\n");
+    for (j, k) in plan.relabel.iter().enumerate() {
+        let _ = writeln!(s, "#   new {j} -> switch {k} ({})", cable(*k));
+    }
+    for m in &plan.moves {
+        let what = match (m.from, m.to) {
+            (Some(f), Some(t)) => format!("move the {} cable (switch {f}) to switch {t} ({})", cable(f), cable(t)),
+            (Some(f), None) => format!("unplug the {} cable (switch {f})", cable(f)),
+            (None, Some(t)) => format!("plug a {} cable into switch {t}", cable(t)),
+            (None, None) => continue,
+        };
+        let _ = writeln!(s, "{:<8} {what}", name(m.pc));
+    }
+    s
+}
+
+/// Minimum-cost perfect assignment of rows to columns of a square matrix
+/// (the Hungarian method with potentials, O(n^3)); returns row -> column.
+pub fn hungarian(cost: &[Vec<i64>]) -> Vec<usize> {
+    let n = cost.len();
+    let inf = i64::MAX / 4;
+    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; n + 1]);
+    let (mut p, mut way) = (vec![0usize; n + 1], vec![0usize; n + 1]);
+    for i in 1..=n {
+        p[0] = i;
+        let mut j0 = 0;
+        let mut minv = vec![inf; n + 1];
+        let mut used = vec![false; n + 1];
+        loop {
+            used[j0] = true;
+            let (i0, mut delta, mut j1) = (p[j0], inf, 0);
+            for j in 1..=n {
+                if !used[j] {
+                    let cur = cost[i0 - 1][j - 1] - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    let mut assignment = vec![0; n];
+    for j in 1..=n {
+        if p[j] > 0 {
+            assignment[p[j] - 1] = j - 1;
+        }
+    }
+    assignment
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::parse_table;
+
+    #[test]
+    fn a_renumbered_design_needs_no_moves() {
+        let old = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
+        let new = parse_table("2: 0 1 2 3\n0: 0 1 4 5\n1: 2 3 4 5\n", "t", 6, 3).unwrap();
+        let p = plan(&old, &new).unwrap();
+        assert!(p.moves.is_empty());
+        assert_eq!(p.kept, 12);
+        assert_eq!(apply(&old, &p), relabelled(&new, &p));
+    }
+
+    #[test]
+    fn hungarian_finds_the_optimum() {
+        let cost = vec![vec![4, 1, 3], vec![2, 0, 5], vec![3, 2, 2]];
+        let a = hungarian(&cost);
+        let total: i64 = a.iter().enumerate().map(|(i, &j)| cost[i][j]).sum();
+        assert_eq!(total, 5);
+    }
+}

@@ -1,0 +1,193 @@
+//! Addresses: one IPv4 subnet per FNN switch (seed 000 §4: "each PC has
+//! four different cluster-local addresses, each on a different one of the
+//! nine cluster-internal subnets") and one for the uplink net; interface
+//! names from the PCI probe order; MAC addresses from a discovery file.
+
+use crate::design::Design;
+use std::collections::{BTreeMap, HashSet};
+use std::net::Ipv4Addr;
+
+/// Subnets 10.(s+1).0.0/16 for FNN switch s, the uplink net 10.254.0.0/16;
+/// host h = PC + 1 as the last two octets.
+pub const MAX_SWITCHES: usize = 253;
+
+pub fn switch_ip(switch: usize, pc: usize) -> Ipv4Addr {
+    let h = pc + 1;
+    Ipv4Addr::new(10, (switch + 1) as u8, (h >> 8) as u8, (h & 0xff) as u8)
+}
+
+pub fn uplink_ip(pc: usize) -> Ipv4Addr {
+    let h = pc + 1;
+    Ipv4Addr::new(10, 254, (h >> 8) as u8, (h & 0xff) as u8)
+}
+
+pub fn switch_net(switch: usize) -> String {
+    format!("10.{}.0.0/16", switch + 1)
+}
+
+/// Kernel interface names. NIC k (the k-th lowest switch) is in PCI slot
+/// k + 1; the kernel numbers interfaces in probe order, which need not be
+/// slot order (seed 002: the FIC SD11 probes 1-2-4-3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interfaces {
+    /// Slots (1-based) in the order the kernel probes them.
+    pub probe_order: Vec<usize>,
+}
+
+impl Interfaces {
+    pub fn parse(text: &str) -> Result<Interfaces, String> {
+        let order: Result<Vec<usize>, _> = text
+            .split([',', '-', ' '])
+            .filter(|t| !t.is_empty())
+            .map(str::parse::<usize>)
+            .collect();
+        let order = order.map_err(|_| format!("probe order `{text}`: use slot numbers like 1,2,4,3"))?;
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        if sorted != (1..=order.len()).collect::<Vec<_>>() {
+            return Err(format!(
+                "probe order `{text}` must list the slots 1 to {} once each",
+                order.len()
+            ));
+        }
+        Ok(Interfaces { probe_order: order })
+    }
+
+    /// The interface of NIC `nic` (0-based, slot nic + 1).
+    pub fn name(&self, nic: usize) -> String {
+        let index = self.probe_order.iter().position(|&s| s == nic + 1).unwrap_or(nic);
+        format!("eth{index}")
+    }
+
+    /// The NIC in interface `ethN`.
+    pub fn nic_of(&self, iface: usize) -> usize {
+        self.probe_order.get(iface).map_or(iface, |s| s - 1)
+    }
+}
+
+/// Discovered MAC addresses, by (PC, NIC).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MacTable {
+    macs: BTreeMap<(usize, usize), String>,
+    /// Problems found while reading or against the design.
+    pub problems: Vec<String>,
+}
+
+impl MacTable {
+    /// Reads lines `PC IFACE MAC` (PC by number or host name, IFACE as
+    /// `ethN` or a number) as a discovery run reports them.
+    pub fn parse(
+        text: &str,
+        source: &str,
+        names: &dyn Fn(&str) -> Option<usize>,
+        ifaces: &Interfaces,
+    ) -> Result<MacTable, String> {
+        let mut t = MacTable::default();
+        let mut seen = HashSet::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let at = format!("{source}:{}", i + 1);
+            let [pc, iface, mac] = f.as_slice() else {
+                return Err(format!("{at}: expected `PC IFACE MAC`, found `{line}`"));
+            };
+            let pc = pc
+                .parse::<usize>()
+                .ok()
+                .or_else(|| names(pc))
+                .ok_or_else(|| format!("{at}: `{pc}` is not a PC number or host name"))?;
+            let iface: usize = iface
+                .trim_start_matches("eth")
+                .parse()
+                .map_err(|_| format!("{at}: `{iface}` is not an interface (eth0, eth1, ... or 0, 1, ...)"))?;
+            let mac = mac.to_ascii_lowercase();
+            let ok = mac.split(':').count() == 6
+                && mac
+                    .split(':')
+                    .all(|o| o.len() == 2 && u8::from_str_radix(o, 16).is_ok());
+            if !ok {
+                return Err(format!("{at}: `{mac}` is not a MAC address (aa:bb:cc:dd:ee:ff)"));
+            }
+            if !seen.insert(mac.clone()) {
+                t.problems.push(format!("{at}: MAC {mac} appears twice"));
+            }
+            t.macs.insert((pc, ifaces.nic_of(iface)), mac);
+        }
+        Ok(t)
+    }
+
+    /// The MAC of a NIC, or a locally administered placeholder (marked).
+    pub fn mac(&self, pc: usize, nic: usize) -> (String, bool) {
+        match self.macs.get(&(pc, nic)) {
+            Some(m) => (m.clone(), true),
+            None => (
+                format!("02:00:00:{:02x}:{:02x}:{:02x}", (pc >> 8) & 0xff, pc & 0xff, nic & 0xff),
+                false,
+            ),
+        }
+    }
+
+    /// Mismatches between the discovered NICs and the design's.
+    pub fn check(&self, design: &Design, names: &dyn Fn(usize) -> String) -> Vec<String> {
+        let mut out = self.problems.clone();
+        for &(pc, nic) in self.macs.keys() {
+            if pc >= design.pcs() {
+                out.push(format!("PC {pc} in the MAC file is not in the design"));
+            } else if nic >= design.nics_used(pc) as usize {
+                out.push(format!("{} NIC {nic} has a MAC but no cable in the design", names(pc)));
+            }
+        }
+        for pc in 0..design.pcs() {
+            for nic in 0..design.nics_used(pc) as usize {
+                if !self.macs.contains_key(&(pc, nic)) {
+                    out.push(format!(
+                        "{} NIC {nic} is cabled but has no discovered MAC (a placeholder is used)",
+                        names(pc)
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_order_maps_slots_to_interfaces() {
+        let i = Interfaces::parse("1-2-4-3").unwrap();
+        assert_eq!(
+            (i.name(0), i.name(2), i.name(3)),
+            ("eth0".into(), "eth3".into(), "eth2".into())
+        );
+        assert_eq!(i.nic_of(2), 3);
+        assert!(Interfaces::parse("1,1,2").is_err());
+        assert_eq!(switch_ip(0, 5), Ipv4Addr::new(10, 1, 0, 6));
+        assert_eq!(uplink_ip(300), Ipv4Addr::new(10, 254, 1, 45));
+    }
+
+    #[test]
+    fn macs_are_read_remapped_and_checked() {
+        let ifaces = Interfaces::parse("1,2,4,3").unwrap();
+        let names = |s: &str| s.strip_prefix('k').and_then(|n| n.parse().ok());
+        let t = MacTable::parse(
+            "k01 eth2 AA:BB:CC:00:00:01\n0 0 aa:bb:cc:00:00:02\n",
+            "m",
+            &names,
+            &ifaces,
+        )
+        .unwrap();
+        assert_eq!(t.mac(1, 3), ("aa:bb:cc:00:00:01".into(), true));
+        assert!(!t.mac(1, 0).1);
+        assert!(
+            MacTable::parse("0 eth0 zz", "m", &names, &ifaces)
+                .unwrap_err()
+                .contains("m:1")
+        );
+    }
+}

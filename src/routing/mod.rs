@@ -1,0 +1,12 @@
+//! Routing for an FNN (seed 002 "Basic Routing Tables" and "Advanced
+//! Routing Tables", seed 000 §4-5): one path per PC pair chosen to balance
+//! NIC use, the addresses and neighbour tables that let every PC reach every
+//! other without a broadcast, and the NIC tuples of advanced routing.
+
+pub mod addresses;
+pub mod advanced;
+pub mod basic;
+pub mod scripts;
+
+pub use addresses::{Interfaces, MacTable};
+pub use basic::BasicRouting;

@@ -1,0 +1,199 @@
+//! The translators check meaning, not only presence: routes go through a
+//! switch both PCs are on, NIC load is balanced, every advanced-routing word
+//! decodes to its tuple, labels list each PC's switches in NIC order, a
+//! rewire plan turns the old design into the new one.
+
+mod common;
+
+use fnn_tui::design::{Design, Metrics, bits, parse_table};
+use fnn_tui::export::{Options, labels, rewire, write_all};
+use fnn_tui::ga::{Engine, Limits};
+use fnn_tui::report::{Report, RunInfo};
+use fnn_tui::routing::{BasicRouting, advanced};
+use fnn_tui::spec::{Cluster, Spec};
+use proptest::prelude::*;
+use std::sync::atomic::AtomicBool;
+
+fn klat2() -> (Cluster, Design) {
+    let cluster = Spec::klat2().resolve().unwrap();
+    let mut e = Engine::new(cluster.clone());
+    e.run(
+        Limits {
+            generations: 300,
+            time_limit_s: 0.0,
+        },
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    let d = e.best_design();
+    (cluster, d)
+}
+
+#[test]
+fn basic_routes_use_a_shared_switch_and_balance_nic_load() {
+    let (c, d) = klat2();
+    let r = BasicRouting::new(&c, &d);
+    let p = d.pcs();
+    for a in 0..p {
+        for b in 0..p {
+            if a != b {
+                let s = r.via(a, b).expect("a universal FNN routes every pair");
+                assert!(d.has(a, s) && d.has(b, s), "{a}->{b} via {s}");
+                assert_eq!(r.via(b, a), Some(s), "routes are symmetric");
+            }
+        }
+    }
+    // Against always taking the lowest shared switch, the paper's order
+    // (fewest alternatives first, least used NICs) spreads the load.
+    let mut naive: Vec<Vec<u32>> = (0..p).map(|pc| vec![0; d.nics_used(pc) as usize]).collect();
+    for a in 0..p {
+        for b in a + 1..p {
+            let s = bits::ones(d.mask(a)).find(|&s| d.has(b, s)).unwrap();
+            naive[a][d.nic_on(a, s).unwrap()] += 1;
+            naive[b][d.nic_on(b, s).unwrap()] += 1;
+        }
+    }
+    let spread = |l: &Vec<Vec<u32>>| {
+        l.iter()
+            .map(|n| n.iter().max().unwrap() - n.iter().min().unwrap())
+            .sum::<u32>()
+    };
+    let peak = |l: &Vec<Vec<u32>>| l.iter().flatten().copied().max().unwrap();
+    assert!(
+        spread(&r.nic_load) < spread(&naive),
+        "{} vs {}",
+        spread(&r.nic_load),
+        spread(&naive)
+    );
+    assert!(peak(&r.nic_load) <= peak(&naive));
+    let total: u32 = r.nic_load.iter().flatten().sum();
+    assert_eq!(
+        total as usize,
+        p * (p - 1),
+        "every pair's path uses one NIC at each end"
+    );
+}
+
+#[test]
+fn every_advanced_word_decodes_to_its_tuple_and_the_tuple_is_right() {
+    let (_, d) = klat2();
+    let bits = advanced::field_bits(4);
+    for a in 0..d.pcs() {
+        let mine = d.switches_of(a);
+        for b in (0..d.pcs()).filter(|&b| b != a) {
+            let t = advanced::tuple(&d, a, b);
+            assert_eq!(advanced::decode(advanced::encode(&t, bits), t.len(), bits), t);
+            for (i, &v) in t.iter().enumerate() {
+                let s = mine[i];
+                match v {
+                    0 => assert!(!d.has(b, s)),
+                    n => assert_eq!(d.switches_of(b)[n as usize - 1], s),
+                }
+            }
+            assert_eq!(t.iter().filter(|&&v| v > 0).count() as u32, d.links(a, b));
+        }
+    }
+    assert_eq!(
+        advanced::sizes(&d),
+        (128, 1536),
+        "KLAT2: 128 bytes a node, 1.5 KB with MACs"
+    );
+}
+
+#[test]
+fn labels_list_each_pcs_switches_in_nic_order() {
+    let (c, d) = klat2();
+    let html = labels::html(&c, &d);
+    for pc in 0..d.pcs() {
+        let start = html.find(&format!("id=\"pc-{pc}\"")).unwrap();
+        let end = html[start..].find("</div></div>").unwrap() + start;
+        let listed: Vec<usize> = html[start..end]
+            .split("data-switch=\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert_eq!(listed, d.switches_of(pc), "label of PC {pc}");
+    }
+    assert!(
+        html.contains("▲▼"),
+        "KLAT2's transparent cables carry the double triangle"
+    );
+    assert_eq!(html.matches("class=\"label\"").count(), 64);
+    assert_eq!(html.matches("class=\"label spare\"").count(), 2, "the two hot spares");
+    let text = labels::text(&c, &d);
+    let line = text.lines().find(|l| l.starts_with("k05 ")).unwrap();
+    for (nic, s) in d.switches_of(5).iter().enumerate() {
+        assert!(
+            line.contains(&format!("NIC {nic}: ")) && line.contains(&format!("(switch {s})")),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn exports_write_every_artifact_and_the_scripts_parse() {
+    let (c, d) = klat2();
+    let dir = tempfile::tempdir().unwrap();
+    let report = Report::new(&c, Metrics::compute(&d, &c), RunInfo::default());
+    let files = write_all(dir.path(), &c, &d, &report, &Options::default()).unwrap();
+    assert_eq!(files.len(), 2 + 2 + 3 + 2 * 64 + 3 + 3);
+    let table = std::fs::read_to_string(dir.path().join("switches.txt")).unwrap();
+    assert_eq!(parse_table(&table, "t", 64, 9).unwrap(), d);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("design.json")).unwrap()).unwrap();
+    assert_eq!(json["nics"][5].as_array().unwrap().len(), 4);
+    let csv = std::fs::read_to_string(dir.path().join("cables.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 256);
+    let dot = std::fs::read_to_string(dir.path().join("design.dot")).unwrap();
+    assert_eq!(dot.matches(" -- ").count(), 256);
+    let script = dir.path().join("routing/scripts/fnn-setup-k05.sh");
+    let ok = std::process::Command::new("sh")
+        .arg("-n")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(ok.success(), "the setup script is valid shell");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert_eq!(
+        text.matches("ip neigh replace").count(),
+        63,
+        "every other PC pre-loaded"
+    );
+    let header = std::fs::read_to_string(dir.path().join("advanced/fnn_routes.h")).unwrap();
+    assert!(header.contains("#define FNN_NIC(word, i)") && header.contains("uint16_t"));
+}
+
+fn arb_design() -> impl Strategy<Value = (Design, Design)> {
+    (2usize..20, 1usize..8)
+        .prop_flat_map(|(pcs, switches)| {
+            let cells = prop::collection::vec(any::<bool>(), pcs * switches);
+            (Just(pcs), Just(switches), cells.clone(), cells)
+        })
+        .prop_map(|(pcs, switches, a, b)| {
+            let make = |cells: Vec<bool>| {
+                let mut d = Design::new(pcs, switches);
+                for (i, on) in cells.into_iter().enumerate() {
+                    if on {
+                        d.connect(i / switches, i % switches);
+                    }
+                }
+                d
+            };
+            (make(a), make(b))
+        })
+}
+
+proptest! {
+    #[test]
+    fn a_rewire_plan_turns_the_old_design_into_the_new(designs in arb_design()) {
+        let (old, new) = designs;
+        let p = rewire::plan(&old, &new).unwrap();
+        prop_assert_eq!(rewire::apply(&old, &p), rewire::relabelled(&new, &p));
+        // Relabelling never needs more moves than keeping the numbering.
+        let identity: usize = (0..old.pcs()).map(|pc| {
+            let (a, b) = (old.switches_of(pc), new.switches_of(pc));
+            a.iter().filter(|s| !b.contains(s)).count().max(b.iter().filter(|s| !a.contains(s)).count())
+        }).sum();
+        prop_assert!(p.moves.len() <= identity);
+    }
+}

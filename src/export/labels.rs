@@ -102,9 +102,9 @@ td, th {{ border: 0.2mm solid #444; padding: 0.8mm 2mm; font-size: 9pt; }}
         h.push_str("</div></div>\n");
     }
     for s in 0..cluster.hot_spares {
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<div class=\"label spare\"><div class=\"pc\">spare {s}</div><div class=\"nics\"><div class=\"nic\">NIC 0<br>uplink switch</div></div></div>\n"
+            "<div class=\"label spare\"><div class=\"pc\">spare {s}</div><div class=\"nics\"><div class=\"nic\">NIC 0<br>uplink switch</div></div></div>"
         );
     }
     h.push_str("</div>\n<div class=\"sheet\"><h1>Switch port sheets</h1>\n");

@@ -328,3 +328,43 @@ fn export_from_a_session_and_from_a_table() {
         .code(2)
         .stderr(predicate::str::contains("`nonsense` is not an artifact"));
 }
+
+#[test]
+fn a_sparse_design_exports_every_artifact() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = Path::new(env!("CARGO_MANIFEST_DIR")).join("saves/kasy0-sparse.toml");
+    fnn()
+        .args(["export", "--session"])
+        .arg(&session)
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    for f in [
+        "switches.txt",
+        "report.json",
+        "labels.html",
+        "labels.txt",
+        "routing/subnet-matrix.txt",
+        "routing/ip-plan.txt",
+        "routing/scripts/fnn-setup-k000.sh",
+        "routing/hosts/hosts.k127",
+        "advanced/fnn_routes.h",
+        "racks/racks.svg",
+        "racks/cables.csv",
+        "design.dot",
+        "cables.csv",
+        "design.json",
+    ] {
+        assert!(dir.path().join(f).exists(), "{f} missing");
+    }
+    let r = report(dir.path());
+    assert_eq!(r["coverage"], "sparse");
+    assert_eq!(r["valid"], true);
+    // Pairs outside the pattern may share no switch: with no uplink they
+    // are marked, not routed.
+    let matrix = std::fs::read_to_string(dir.path().join("routing/subnet-matrix.txt")).unwrap();
+    assert!(matrix.contains('U'));
+    let script = std::fs::read_to_string(dir.path().join("routing/scripts/fnn-setup-k000.sh")).unwrap();
+    assert!(script.contains("unreachable in one hop"));
+}

@@ -131,3 +131,27 @@ fn pins_set_live_are_obeyed_by_every_member() {
         assert!(!g.has(e.problem(), 2, 0));
     }
 }
+
+#[test]
+fn the_rack_crossings_weight_keeps_cables_in_their_rack() {
+    let run = |weight: f64| {
+        let mut c = common::quick_with(48, 3, "24x6", |s| {
+            s.racks.count = 3;
+            s.weights.rack_crossings = weight;
+        });
+        c.ga.generations = 300;
+        let mut e = Engine::new(c);
+        e.run(
+            Limits {
+                generations: 300,
+                time_limit_s: 0.0,
+            },
+            &AtomicBool::new(false),
+            |_| {},
+        );
+        assert!(e.is_valid());
+        e.best().terms().crossings
+    };
+    let (free, steered) = (run(0.0), run(50.0));
+    assert!(steered < free, "crossings {steered} with the weight, {free} without");
+}

@@ -19,14 +19,17 @@ fn arb_cluster() -> impl Strategy<Value = Cluster> {
         prop::collection::vec((0usize..24, 0u32..6), 0..4),
         prop::collection::vec((0usize..24, 0usize..12, any::<bool>()), 0..5),
         any::<bool>(),
+        0usize..5,
     )
-        .prop_map(|(pcs, nics, groups, overrides, pins, sparse)| {
+        .prop_map(|(pcs, nics, groups, overrides, pins, sparse, racks)| {
             let switches = groups
                 .iter()
                 .map(|(p, c)| format!("{p}x{c}"))
                 .collect::<Vec<_>>()
                 .join(",");
             common::quick_with(pcs, nics, &switches, |s: &mut Spec| {
+                s.racks.count = racks;
+                s.weights.rack_crossings = 0.5;
                 for (pc, n) in overrides {
                     if pc < pcs && !s.pcs.overrides.iter().any(|o| o.pc == pc) {
                         s.pcs.overrides.push(fnn_tui::spec::NicOverride { pc, nics: n });

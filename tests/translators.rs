@@ -136,7 +136,7 @@ fn exports_write_every_artifact_and_the_scripts_parse() {
     let dir = tempfile::tempdir().unwrap();
     let report = Report::new(&c, Metrics::compute(&d, &c), RunInfo::default());
     let files = write_all(dir.path(), &c, &d, &report, &Options::default()).unwrap();
-    assert_eq!(files.len(), 2 + 2 + 3 + 2 * 64 + 3 + 3);
+    assert_eq!(files.len(), 2 + 2 + 3 + 2 * 64 + 3 + 3 + 3);
     let table = std::fs::read_to_string(dir.path().join("switches.txt")).unwrap();
     assert_eq!(parse_table(&table, "t", 64, 9).unwrap(), d);
     let json: serde_json::Value =
@@ -196,4 +196,39 @@ proptest! {
         }).sum();
         prop_assert!(p.moves.len() <= identity);
     }
+}
+
+#[test]
+fn rack_placement_never_overfills_a_rack_and_lists_every_cable() {
+    use fnn_tui::export::racks;
+    let (c, d) = klat2();
+    let p = racks::place(&c, &d).unwrap();
+    let mut used = vec![0u32; p.racks];
+    let mut cells = std::collections::HashSet::new();
+    for it in &p.items {
+        used[it.rack] += it.units;
+        for u in it.unit..it.unit + it.units {
+            assert!(u < p.units, "{it:?} above the rack top");
+            assert!(cells.insert((it.rack, u)), "two items in rack {} unit {u}", it.rack);
+        }
+    }
+    assert!(used.iter().all(|&u| u <= p.units), "{used:?}");
+    assert_eq!(p.items.len(), 64 + 9 + 1, "PCs, FNN switches and the uplink switch");
+    assert_eq!(p.cables.len(), 256);
+    for r in &p.cables {
+        assert!(d.has(r.pc, r.switch));
+        assert_eq!(d.switches_of(r.pc)[r.nic], r.switch);
+        assert!(r.length_m >= 1.0);
+    }
+    let crossing = p.cables.iter().filter(|r| r.crosses).count();
+    assert_eq!(crossing, p.crossings);
+    // The search does better than the PCs in plain order with every switch
+    // in one rack.
+    assert!(p.crossings < 200, "{} crossings", p.crossings);
+    let svg = racks::svg(&p, &c);
+    assert_eq!(svg.matches("<rect").count(), 5 + 74);
+    // Too little space is an error, not an overfull rack.
+    let mut small = c.clone();
+    small.racks.count = 2;
+    assert!(racks::place(&small, &d).unwrap_err().contains("rack units"));
 }

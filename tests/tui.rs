@@ -185,7 +185,8 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
     assert_eq!(app.mode, Mode::Normal);
     // ga.keep above the population is refused with the spec's own message.
     app.on_key(key('w'));
-    for _ in 0..7 {
+    // ga.keep, after the 7 weights and ga.population.
+    for _ in 0..8 {
         app.on_key(code(KeyCode::Down));
     }
     app.on_key(key('9'));
@@ -355,7 +356,7 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     use fnn_tui::tui::worker::Worker;
     let spec = Spec::klat2();
     let engine = Engine::new(spec.resolve().unwrap());
-    let worker = Worker::spawn(spec, engine, "t".into(), false);
+    let worker = Worker::spawn(spec, engine, "t".into(), false, None);
     // The UI never sends a PC that does not exist; the worker would panic.
     worker.send(Command::Pin {
         pc: 10_000,
@@ -373,4 +374,54 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
             Err(e) => panic!("no failure event: {e}"),
         }
     }
+}
+
+#[test]
+fn r_toggles_the_rack_view_of_the_design() {
+    use fnn_tui::tui::app::View;
+    let (mut app, _) = app_after(60);
+    app.on_key(key('r'));
+    match &app.view {
+        View::Racks(Ok(p), 60) => assert_eq!(p.cables.len(), 256),
+        v => panic!("expected a placement, got {v:?}"),
+    }
+    insta::assert_snapshot!(screen(&app, 120, 40));
+    app.on_key(key('r'));
+    assert_eq!(app.view, View::Designer);
+    let (mut early, _) = app_after(0);
+    early.on_key(key('r'));
+    assert!(matches!(&early.view, View::Racks(Err(e), _) if e.contains("scaled-down")));
+}
+
+#[test]
+fn exports_from_the_designer_include_the_rewire_plan_from_the_opened_design() {
+    use fnn_tui::tui::worker::Worker;
+    let spec = Spec::klat2();
+    let mut engine = Engine::new(spec.resolve().unwrap());
+    for _ in 0..40 {
+        engine.step();
+    }
+    let opened = engine.best_design();
+    let worker = Worker::spawn(spec, engine, "t".into(), false, Some(opened));
+    for _ in 0..30 {
+        worker.send(Command::Step);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    worker.send(Command::Export {
+        dir: dir.path().to_path_buf(),
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match worker.rx.recv_deadline(deadline).expect("an export result") {
+            Event::Exported(Ok(files)) => {
+                assert!(files.iter().any(|f| f.ends_with("rewire.txt")));
+                assert!(files.iter().any(|f| f.ends_with("racks/racks.svg")));
+                break;
+            }
+            Event::Exported(Err(e)) => panic!("{e}"),
+            _ => {}
+        }
+    }
+    let plan = std::fs::read_to_string(dir.path().join("rewire.txt")).unwrap();
+    assert!(plan.starts_with("# Rewire plan:"), "{plan}");
 }

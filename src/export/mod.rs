@@ -5,6 +5,7 @@
 pub mod colors;
 pub mod formats;
 pub mod labels;
+pub mod racks;
 pub mod rewire;
 
 use crate::atomic::write_atomic;
@@ -15,7 +16,9 @@ use crate::spec::Cluster;
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).
-pub const ARTIFACTS: &[&str] = &["table", "report", "labels", "routing", "advanced", "dot", "csv", "json"];
+pub const ARTIFACTS: &[&str] = &[
+    "table", "report", "labels", "routing", "advanced", "racks", "dot", "csv", "json",
+];
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -87,6 +90,12 @@ pub fn write_all(dir: &Path, c: &Cluster, d: &Design, report: &Report, o: &Optio
                 advanced::field_bits(max_nics)
             ),
         );
+    }
+    if want("racks") {
+        let p = racks::place(c, d)?;
+        add("racks/racks.svg", racks::svg(&p, c));
+        add("racks/cables.csv", racks::cable_list(&p, c));
+        add("racks/totals.txt", racks::totals(&p));
     }
     if want("dot") {
         add("design.dot", formats::dot(c, d));

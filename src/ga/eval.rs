@@ -28,6 +28,8 @@ pub struct Terms {
     pub cost: f64,
     /// Fraction of required pairs that share two or more switches.
     pub redundancy: f64,
+    /// Share of cables leaving their PC's reference rack, 0..1.
+    pub crossings: f64,
 }
 
 impl Terms {
@@ -36,6 +38,7 @@ impl Terms {
             - w.balance * self.balance
             - w.cost * self.cost
             + w.redundancy * self.redundancy
+            - w.rack_crossings * self.crossings
     }
 }
 
@@ -50,6 +53,8 @@ pub struct Eval {
     /// Required partners each PC has no switch in common with.
     pub lacking: Vec<u32>,
     used: Vec<u32>,
+    /// Cables leaving their PC's reference rack.
+    crossing_cables: i64,
     pub terms: Terms,
     pub total: f64,
 }
@@ -66,6 +71,7 @@ impl Eval {
             pat_sum: 0,
             lacking: vec![0; p],
             used: vec![0; problem.switches()],
+            crossing_cables: (0..p).map(|pc| problem.crossings(pc, g.mask(problem, pc)) as i64).sum(),
             terms: Terms::default(),
             total: 0.0,
         };
@@ -142,6 +148,7 @@ impl Eval {
         let c = &problem.cluster;
         for (k, &t) in rows.iter().enumerate() {
             let earlier = &rows[..k];
+            self.crossing_cables += sign * problem.crossings(t, g.mask(problem, t)) as i64;
             if c.coverage == Coverage::Universal {
                 self.universal_row(problem, g, t, sign);
                 // The loop ran over every PC: take back the pair of `t` with
@@ -271,6 +278,10 @@ impl Eval {
                 (required - uncovered as i64 - ones) as f64 / required as f64
             } else {
                 0.0
+            },
+            crossings: {
+                let cables: u32 = self.used.iter().sum();
+                self.crossing_cables as f64 / cables.max(1) as f64
             },
         };
         self.total = self.terms.total(&c.weights);

@@ -14,6 +14,10 @@ pub struct Problem {
     /// The switch of each real port entry.
     pub entry_switch: Vec<u32>,
     pub words: usize,
+    /// The reference rack of each PC, for the rack-crossings term.
+    pub pc_rack: Vec<u32>,
+    /// Per rack, the switches in it (a mask, `words` long).
+    pub rack_switches: Vec<u64>,
 }
 
 impl Problem {
@@ -26,11 +30,22 @@ impl Problem {
             offsets.push(entry_switch.len() as u32);
         }
         let words = bits::words_for(cluster.switch_count());
+        // PCs and switches spread evenly over the racks in index order.
+        let racks = cluster.racks.count.max(1);
+        let (p, s) = (cluster.pcs().max(1), cluster.switch_count().max(1));
+        let pc_rack = (0..cluster.pcs()).map(|pc| (pc * racks / p) as u32).collect();
+        let mut rack_switches = vec![0u64; racks * words];
+        for sw in 0..cluster.switch_count() {
+            let r = sw * racks / s;
+            bits::set(&mut rack_switches[r * words..(r + 1) * words], sw);
+        }
         Problem {
             cluster,
             offsets,
             entry_switch,
             words,
+            pc_rack,
+            rack_switches,
         }
     }
 
@@ -54,5 +69,12 @@ impl Problem {
     /// The switch an entry belongs to, or [`DUMMY_SWITCH`].
     pub fn switch_of(&self, entry: usize) -> u32 {
         self.entry_switch.get(entry).copied().unwrap_or(DUMMY_SWITCH)
+    }
+
+    /// Cables of `pc` (mask `m`) to switches outside its reference rack.
+    pub fn crossings(&self, pc: usize, m: &[u64]) -> u32 {
+        let r = self.pc_rack[pc] as usize;
+        let rack = &self.rack_switches[r * self.words..(r + 1) * self.words];
+        m.iter().zip(rack).map(|(a, b)| (a & !b).count_ones()).sum()
     }
 }

@@ -59,6 +59,7 @@ pub fn scaled_problem(full: &Cluster, width: u32) -> Option<Scaled> {
             balance: 0.0,
             cost: 0.0,
             redundancy: 0.0,
+            rack_crossings: 0.0,
         },
         cable_every_nic: false,
         ..full.clone()

@@ -118,6 +118,8 @@ pub struct Cluster {
     /// One cable colour per switch, in switch order (repeating, striped,
     /// once switches outnumber them).
     pub cable_colors: Vec<super::CableColor>,
+    pub racks: super::RackSpec,
+    pub pc_rack_units: u32,
 }
 
 impl Cluster {

@@ -280,6 +280,9 @@ pub struct Weights {
     pub cost: f64,
     /// Reward per fraction of required pairs that keep a switch if any one fails.
     pub redundancy: f64,
+    /// Penalty per share of cables that leave their PC's rack (PCs and
+    /// switches spread evenly over `racks.count` racks in index order).
+    pub rack_crossings: f64,
 }
 
 impl Default for Weights {
@@ -291,6 +294,7 @@ impl Default for Weights {
             balance: 0.0,
             cost: 0.0,
             redundancy: 0.0,
+            rack_crossings: 0.0,
         }
     }
 }

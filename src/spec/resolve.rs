@@ -61,6 +61,8 @@ impl Spec {
             hot_spares: self.pcs.hot_spares,
             name_prefix: self.pcs.name_prefix.clone(),
             cable_colors: self.cables.colors.clone(),
+            racks: self.racks.clone(),
+            pc_rack_units: self.pcs.rack_units,
         })
     }
 
@@ -140,6 +142,7 @@ impl Spec {
             ("balance", w.balance),
             ("cost", w.cost),
             ("redundancy", w.redundancy),
+            ("rack_crossings", w.rack_crossings),
         ] {
             non_negative(&format!("weights.{name}"), v)?;
         }

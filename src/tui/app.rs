@@ -20,6 +20,14 @@ pub enum Pane {
     Grid,
 }
 
+/// Which full-screen view shows above the status bar.
+#[derive(Clone, Debug, PartialEq)]
+pub enum View {
+    Designer,
+    /// The rack placement of the design shown, at the generation it was made.
+    Racks(Result<crate::export::racks::Placement, String>, u64),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mode {
     Normal,
@@ -68,6 +76,7 @@ pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(120);
 
 pub struct App {
     pub snapshot: Option<Snapshot>,
+    pub view: View,
     /// The spec the run started from (the form validates edits against it).
     pub spec: Spec,
     pub mode: Mode,
@@ -101,6 +110,7 @@ impl App {
     pub fn new(spec: Spec, name: String, session_path: Option<PathBuf>, keymap: Keymap, theme: Theme) -> App {
         App {
             snapshot: None,
+            view: View::Designer,
             spec,
             mode: Mode::Normal,
             focus: Pane::Grid,
@@ -148,6 +158,15 @@ impl App {
                 }
                 self.snapshot = Some(*s);
                 self.clamp_cursors();
+                // Keep the rack view in step with the design, a few times a second at most.
+                if let View::Racks(_, at) = &self.view
+                    && self
+                        .snapshot
+                        .as_ref()
+                        .is_some_and(|s| s.generation >= at + 50 || s.generation < *at)
+                {
+                    self.view = self.placement();
+                }
             }
             Event::Saved(Ok((path, generation))) => {
                 self.saved_generation = Some(generation);
@@ -284,8 +303,25 @@ impl App {
                 return vec![Command::Restart(seed)];
             }
             Action::Help => self.mode = Mode::Help,
+            Action::Racks => {
+                self.view = match self.view {
+                    View::Designer => self.placement(),
+                    View::Racks(..) => View::Designer,
+                }
+            }
         }
         Vec::new()
+    }
+
+    /// The rack placement of the design in the grid (full phase only).
+    fn placement(&self) -> View {
+        let Some(s) = &self.snapshot else { return View::Designer };
+        let placed = if s.phase == crate::ga::Phase::Full {
+            crate::export::racks::place(&s.cluster, &s.design)
+        } else {
+            Err("the rack view shows the full-size design: wait for the scaled-down phase to end".into())
+        };
+        View::Racks(placed, s.generation)
     }
 
     fn save_command(&self, path: PathBuf) -> Command {
@@ -476,6 +512,7 @@ impl App {
                 f("weights.balance", w.balance.to_string()),
                 f("weights.cost", w.cost.to_string()),
                 f("weights.redundancy", w.redundancy.to_string()),
+                f("weights.rack_crossings", w.rack_crossings.to_string()),
                 f("ga.population", g.population.to_string()),
                 f("ga.keep", g.keep.to_string()),
                 f("ga.fudge", g.fudge.to_string()),
@@ -539,6 +576,7 @@ impl App {
                 "weights.balance" => w.balance = num()?,
                 "weights.cost" => w.cost = num()?,
                 "weights.redundancy" => w.redundancy = num()?,
+                "weights.rack_crossings" => w.rack_crossings = num()?,
                 "ga.population" => g.population = int()? as usize,
                 "ga.keep" => g.keep = int()? as usize,
                 "ga.fudge" => g.fudge = int()? as usize,

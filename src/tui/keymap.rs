@@ -31,6 +31,7 @@ pub enum Action {
     SaveAs,
     Open,
     Restart,
+    Racks,
     Help,
 }
 
@@ -104,6 +105,12 @@ impl Default for Keymap {
                 b(SaveAs, vec![c('S')], "save the session as", ""),
                 b(Open, vec![c('o')], "open a saved session", ""),
                 b(Restart, vec![c('R')], "restart with a new seed", ""),
+                b(
+                    Racks,
+                    vec![c('r')],
+                    "rack view of the selected design (toggle)",
+                    "racks",
+                ),
                 b(Help, vec![c('?')], "help", "help"),
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
             ],

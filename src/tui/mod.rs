@@ -90,7 +90,8 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         keymap,
         theme,
     );
-    let worker = Worker::spawn(start.spec, start.engine, start.name, true);
+    let baseline = start.session_path.as_ref().map(|_| start.engine.best_design());
+    let worker = Worker::spawn(start.spec, start.engine, start.name, true, baseline);
     install_panic_hook();
     let mut terminal = setup_terminal().context("cannot set up the terminal")?;
     let input = spawn_input();

@@ -92,7 +92,8 @@ pub struct Worker {
 pub const THREAD_NAME: &str = "ga-worker";
 
 impl Worker {
-    pub fn spawn(spec: Spec, engine: Engine, name: String, running: bool) -> Worker {
+    /// `baseline`: the design as opened from a session, if it was.
+    pub fn spawn(spec: Spec, engine: Engine, name: String, running: bool, baseline: Option<Design>) -> Worker {
         let (tx, cmd_rx) = unbounded();
         let (ev_tx, rx) = unbounded();
         let handle = std::thread::Builder::new()
@@ -100,7 +101,9 @@ impl Worker {
             .spawn(move || {
                 let failure = ev_tx.clone();
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-                    State::new(spec, engine, name, running, ev_tx).run(cmd_rx)
+                    let mut state = State::new(spec, engine, name, running, ev_tx);
+                    state.baseline = baseline;
+                    state.run(cmd_rx)
                 }));
                 if let Err(p) = result {
                     let msg = p
@@ -147,6 +150,9 @@ struct State {
     rate: f64,
     last_send: Instant,
     last_evals: (Instant, u64),
+    /// The design as last saved or opened: exports include the rewire plan
+    /// from it to the design exported.
+    baseline: Option<Design>,
 }
 
 /// Snapshots are sent at most this often while running flat out.
@@ -169,6 +175,7 @@ impl State {
             rate: 0.0,
             last_send: Instant::now() - SEND_EVERY,
             last_evals: (Instant::now(), evals),
+            baseline: None,
         }
     }
 
@@ -277,6 +284,7 @@ impl State {
                         self.spec = session.spec.clone();
                         self.name = session.name.clone();
                         self.engine = engine;
+                        self.baseline = Some(self.engine.best_design());
                         self.limit = self.engine.generation() + self.engine.cluster().ga.generations.max(1);
                         self.selected = 0;
                         self.stopped = None;

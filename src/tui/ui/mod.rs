@@ -4,6 +4,7 @@ mod chart;
 pub mod grid;
 mod population;
 mod popups;
+mod racks;
 mod status;
 
 use super::app::App;
@@ -52,9 +53,17 @@ pub fn render(app: &App, frame: &mut Frame) {
         return;
     }
     let a = areas(area);
-    population::render(app, frame, a.population);
-    chart::render(app, frame, a.chart);
-    grid::render(app, frame, a.grid);
+    match &app.view {
+        super::app::View::Designer => {
+            population::render(app, frame, a.population);
+            chart::render(app, frame, a.chart);
+            grid::render(app, frame, a.grid);
+        }
+        super::app::View::Racks(placement, _) => {
+            let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
+            racks::render(app, placement, frame, main);
+        }
+    }
     status::render(app, frame, a.status);
     popups::render(app, frame, area);
 }

@@ -13,7 +13,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     };
     let t = &app.theme;
     let title = format!("Population ({} members)", s.members.len());
-    let header = Row::new(["#", "fitness", "uncov", "bw", "weak", "bal", "cost", "red", "age"]).style(t.header);
+    let header = Row::new([
+        "#", "fitness", "uncov", "bw", "weak", "bal", "cost", "red", "xrack", "age",
+    ])
+    .style(t.header);
     let visible = area.height.saturating_sub(3) as usize;
     let rows = s
         .members
@@ -33,6 +36,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 Cell::from(format!("{:.3}", x.balance)),
                 Cell::from(format!("{:.3}", x.cost)),
                 Cell::from(format!("{:.3}", x.redundancy)),
+                Cell::from(format!("{:.3}", x.crossings)),
                 Cell::from(m.age.to_string()),
             ]);
             if i == app.pop_cursor && focused {
@@ -42,11 +46,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             }
         });
     let widths = [
-        Constraint::Length(5),
-        Constraint::Length(12),
-        Constraint::Length(6),
-        Constraint::Length(6),
         Constraint::Length(4),
+        Constraint::Length(10),
+        Constraint::Length(6),
+        Constraint::Length(5),
+        Constraint::Length(4),
+        Constraint::Length(6),
         Constraint::Length(6),
         Constraint::Length(6),
         Constraint::Length(6),

@@ -1,0 +1,348 @@
+//! Rack placement (DESIGN.md §3.4, seed 000 §3: KLAT2 spanned five racks
+//! "in a seemingly random pattern"): put the PCs, the FNN switches and the
+//! uplink switch into the spec's racks so that cables are short and few
+//! cross between racks, then list every cable with its estimated length.
+//!
+//! Racks stand in a row, `width_m` apart; a unit is 44.45 mm. A cable within
+//! a rack runs between the two units; one between racks runs up to the top,
+//! across, and down. The placement starts from PCs grouped by the switches
+//! they share and the switches in the middle rack, then a KNITT-like local
+//! search swaps items of the same size while that shortens the cabling.
+
+use super::colors::cable;
+use crate::design::Design;
+use crate::spec::{Cluster, UplinkMode};
+use std::fmt::Write as _;
+
+const UNIT_M: f64 = 0.04445;
+/// Slack at each end of a cable.
+const SLACK_M: f64 = 0.5;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    Pc(usize),
+    Switch(usize),
+    Uplink,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    pub item: Item,
+    pub rack: usize,
+    /// Lowest unit, from 0 at the bottom.
+    pub unit: u32,
+    pub units: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CableRun {
+    pub pc: usize,
+    pub nic: usize,
+    pub switch: usize,
+    pub color: String,
+    pub length_m: f64,
+    pub crosses: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    pub racks: usize,
+    pub units: u32,
+    pub width_m: f64,
+    pub items: Vec<Placed>,
+    pub cables: Vec<CableRun>,
+    pub total_length_m: f64,
+    pub crossings: usize,
+}
+
+/// Rack geometry from the spec, with defaults when it names no racks: as
+/// many 42U racks as the equipment needs.
+fn geometry(c: &Cluster, d: &Design, pc_units: u32) -> (usize, u32, f64) {
+    let (count, units, width) = (c.racks.count, c.racks.units.max(1), c.racks.width_m);
+    let switch_units: u32 = (0..d.switches())
+        .map(|s| c.models[c.switches[s].model].rack_units.max(1))
+        .sum();
+    let need = d.pcs() as u32 * pc_units + switch_units + 1;
+    let count = if count == 0 {
+        need.div_ceil(units) as usize
+    } else {
+        count
+    };
+    (count.max(1), units, if width > 0.0 { width } else { 0.6 })
+}
+
+pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
+    let pc_units = c.pc_rack_units.max(1);
+    let (racks, units, width) = geometry(c, d, pc_units);
+    let mut items: Vec<(Item, u32)> = Vec::new();
+    let mid = racks / 2;
+    // Switches first, in the middle rack: every cable ends at a switch.
+    let mut sw_items: Vec<(Item, u32)> = (0..d.switches())
+        .map(|s| (Item::Switch(s), c.models[c.switches[s].model].rack_units.max(1)))
+        .collect();
+    if c.uplink.mode == UplinkMode::Separate {
+        sw_items.push((Item::Uplink, 1));
+    }
+    // PCs grouped by their switch sets, so neighbours share switches.
+    let mut pcs: Vec<usize> = (0..d.pcs()).collect();
+    pcs.sort_by_key(|&p| (d.switches_of(p), p));
+    items.extend(pcs.into_iter().map(|p| (Item::Pc(p), pc_units)));
+    let total: u32 = items.iter().chain(&sw_items).map(|(_, u)| u).sum();
+    if total > racks as u32 * units {
+        return Err(format!(
+            "the equipment needs {total} rack units but {racks} racks of {units} units hold {}",
+            racks as u32 * units
+        ));
+    }
+    // PCs in switch-set order, spread evenly so every rack keeps room for
+    // switches; then each switch into the rack holding most of its PCs.
+    let mut fill = vec![0u32; racks];
+    let mut placed = Vec::new();
+    let per_rack = items.len().div_ceil(racks).max(1);
+    for (k, (item, u)) in items.into_iter().enumerate() {
+        let want = (k / per_rack).min(racks - 1);
+        let rack = (want..racks)
+            .chain(0..want)
+            .find(|&r| fill[r] + u <= units)
+            .ok_or("no rack space left")?;
+        placed.push(Placed {
+            item,
+            rack,
+            unit: fill[rack],
+            units: u,
+        });
+        fill[rack] += u;
+    }
+    for (item, u) in sw_items {
+        let mut votes = vec![0usize; racks];
+        if let Item::Switch(s) = item {
+            for it in &placed {
+                if let Item::Pc(pc) = it.item
+                    && d.has(pc, s)
+                {
+                    votes[it.rack] += 1;
+                }
+            }
+        } else {
+            votes[mid] = 1;
+        }
+        let mut by_votes: Vec<usize> = (0..racks).collect();
+        by_votes.sort_by_key(|&r| (std::cmp::Reverse(votes[r]), r.abs_diff(mid)));
+        let rack = by_votes
+            .into_iter()
+            .find(|&r| fill[r] + u <= units)
+            .ok_or("no rack space left")?;
+        placed.push(Placed {
+            item,
+            rack,
+            unit: fill[rack],
+            units: u,
+        });
+        fill[rack] += u;
+    }
+    let mut p = Placement {
+        racks,
+        units,
+        width_m: width,
+        items: placed,
+        cables: Vec::new(),
+        total_length_m: 0.0,
+        crossings: 0,
+    };
+    improve(&mut p, c, d);
+    p.cables = cables(&p, c, d);
+    p.total_length_m = p.cables.iter().map(|r| r.length_m).sum();
+    p.crossings = p.cables.iter().filter(|r| r.crosses).count();
+    Ok(p)
+}
+
+fn length(p: &Placement, a: &Placed, b: &Placed) -> f64 {
+    let (ya, yb) = (
+        a.unit as f64 + a.units as f64 / 2.0,
+        b.unit as f64 + b.units as f64 / 2.0,
+    );
+    let vertical = if a.rack == b.rack {
+        (ya - yb).abs() * UNIT_M
+    } else {
+        ((p.units as f64 - ya) + (p.units as f64 - yb)) * UNIT_M + a.rack.abs_diff(b.rack) as f64 * p.width_m
+    };
+    vertical + 2.0 * SLACK_M
+}
+
+/// The cost of every cable touching item `i` (crossings weigh 2 m extra).
+fn item_cost(p: &Placement, d: &Design, where_: &[usize], i: usize) -> f64 {
+    let it = &p.items[i];
+    let cost = |a: &Placed, b: &Placed| length(p, a, b) + if a.rack != b.rack { 2.0 } else { 0.0 };
+    match it.item {
+        Item::Pc(pc) => d
+            .switches_of(pc)
+            .into_iter()
+            .map(|s| cost(it, &p.items[where_[s]]))
+            .sum(),
+        Item::Switch(s) => (0..d.pcs())
+            .filter(|&pc| d.has(pc, s))
+            .map(|pc| cost(it, &p.items[where_[d.switches() + pc]]))
+            .sum(),
+        Item::Uplink => 0.0,
+    }
+}
+
+/// Local search: swap two items of the same size when it lowers the cost.
+fn improve(p: &mut Placement, c: &Cluster, d: &Design) {
+    let _ = c;
+    let n = p.items.len();
+    let index = |p: &Placement| {
+        let mut w = vec![0usize; d.switches() + d.pcs()];
+        for (i, it) in p.items.iter().enumerate() {
+            match it.item {
+                Item::Switch(s) => w[s] = i,
+                Item::Pc(pc) => w[d.switches() + pc] = i,
+                Item::Uplink => {}
+            }
+        }
+        w
+    };
+    for _round in 0..4 {
+        let mut improved = false;
+        for i in 0..n {
+            for j in i + 1..n {
+                if p.items[i].units != p.items[j].units || p.items[i].rack == p.items[j].rack {
+                    continue;
+                }
+                let w = index(p);
+                let before = item_cost(p, d, &w, i) + item_cost(p, d, &w, j);
+                swap_places(p, i, j);
+                let w2 = index(p);
+                let after = item_cost(p, d, &w2, i) + item_cost(p, d, &w2, j);
+                if after + 1e-9 < before {
+                    improved = true;
+                } else {
+                    swap_places(p, i, j);
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+}
+
+fn swap_places(p: &mut Placement, i: usize, j: usize) {
+    let (ri, ui) = (p.items[i].rack, p.items[i].unit);
+    p.items[i].rack = p.items[j].rack;
+    p.items[i].unit = p.items[j].unit;
+    p.items[j].rack = ri;
+    p.items[j].unit = ui;
+}
+
+fn cables(p: &Placement, c: &Cluster, d: &Design) -> Vec<CableRun> {
+    let find = |item: Item| p.items.iter().find(|x| x.item == item).expect("every item is placed");
+    let mut out = Vec::new();
+    for pc in 0..d.pcs() {
+        let a = find(Item::Pc(pc));
+        for (nic, s) in d.switches_of(pc).into_iter().enumerate() {
+            let b = find(Item::Switch(s));
+            out.push(CableRun {
+                pc,
+                nic,
+                switch: s,
+                color: cable(&c.cable_colors, s).name(),
+                length_m: (length(p, a, b) * 10.0).round() / 10.0,
+                crosses: a.rack != b.rack,
+            });
+        }
+    }
+    out
+}
+
+/// The rack view as SVG: racks side by side, PCs grey, switches in their
+/// cable colour, the uplink switch black.
+pub fn svg(p: &Placement, c: &Cluster) -> String {
+    let (uw, uh, gap) = (160.0, 14.0, 40.0);
+    let w = p.racks as f64 * (uw + gap) + gap;
+    let h = p.units as f64 * uh + 80.0;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"10\">\n<title>{}: rack placement</title>\n",
+        c.name
+    );
+    for r in 0..p.racks {
+        let x = gap + r as f64 * (uw + gap);
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"30\" width=\"{uw}\" height=\"{}\" fill=\"none\" stroke=\"#333\" stroke-width=\"2\"/>",
+            p.units as f64 * uh
+        );
+        let _ = writeln!(
+            s,
+            "<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"12\">rack {r}</text>",
+            x + uw / 2.0
+        );
+    }
+    for it in &p.items {
+        let x = gap + it.rack as f64 * (uw + gap) + 2.0;
+        let y = 30.0 + (p.units - it.unit - it.units) as f64 * uh + 1.0;
+        let (label, fill) = match it.item {
+            Item::Pc(pc) => (c.pc_name(pc), "#d9d9d9".to_string()),
+            Item::Switch(sw) => (format!("switch {sw}"), cable(&c.cable_colors, sw).base.hex),
+            Item::Uplink => ("uplink switch".into(), "#222222".into()),
+        };
+        let text = if matches!(it.item, Item::Uplink) {
+            "#fff"
+        } else {
+            "#000"
+        };
+        let _ = writeln!(
+            s,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#555\"/><text x=\"{}\" y=\"{}\" fill=\"{text}\">{label}</text>",
+            uw - 4.0,
+            it.units as f64 * uh - 2.0,
+            x + 4.0,
+            y + it.units as f64 * uh / 2.0 + 3.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{gap}\" y=\"{}\" font-size=\"12\">{} cables, {:.1} m in all, {} cross between racks</text>\n</svg>",
+        h - 15.0,
+        p.cables.len(),
+        p.total_length_m,
+        p.crossings
+    );
+    s
+}
+
+/// The cable list as CSV, then the totals.
+pub fn cable_list(p: &Placement, c: &Cluster) -> String {
+    let mut s = String::from("pc,nic,switch,color,length_m,crosses_racks\n");
+    for r in &p.cables {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.1},{}",
+            c.pc_name(r.pc),
+            r.nic,
+            r.switch,
+            r.color,
+            r.length_m,
+            r.crosses
+        );
+    }
+    s
+}
+
+pub fn totals(p: &Placement) -> String {
+    let mut used = vec![0u32; p.racks];
+    for it in &p.items {
+        used[it.rack] += it.units;
+    }
+    let mut s = format!(
+        "{} cables, {:.1} m in all (longest {:.1} m), {} cross between racks\n",
+        p.cables.len(),
+        p.total_length_m,
+        p.cables.iter().map(|r| r.length_m).fold(0.0, f64::max),
+        p.crossings
+    );
+    for (r, u) in used.iter().enumerate() {
+        let _ = writeln!(s, "rack {r}: {u} of {} units used", p.units);
+    }
+    s
+}

@@ -1,0 +1,65 @@
+//! The rack view: racks side by side, a line per rack unit from the top,
+//! PCs by name, switches in their cable colour; the totals underneath.
+
+use super::super::app::App;
+use crate::export::racks::{Item, Placement, totals};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Frame, area: Rect) {
+    let t = &app.theme;
+    let block = super::block(app, "Rack placement (r: back to the designer)", true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let p = match placement {
+        Ok(p) => p,
+        Err(e) => {
+            frame.render_widget(Paragraph::new(Line::styled(e.clone(), t.bad)), inner);
+            return;
+        }
+    };
+    let Some(s) = &app.snapshot else { return };
+    let col_w = 16u16;
+    let summary_h = p.racks as u16 + 2;
+    let rows = inner.height.saturating_sub(summary_h + 1) as u32;
+    // Show the top of the racks when they are taller than the screen.
+    let shown = p.units.min(rows);
+    let per_rack = (inner.width / col_w).max(1) as usize;
+    let mut lines = vec![Line::from(
+        (0..p.racks.min(per_rack))
+            .map(|r| Span::styled(format!("{:<16}", format!("rack {r}")), t.header))
+            .collect::<Vec<_>>(),
+    )];
+    for row in 0..shown {
+        let unit = p.units - 1 - row;
+        let spans: Vec<Span> = (0..p.racks.min(per_rack))
+            .map(|r| {
+                let here = p
+                    .items
+                    .iter()
+                    .find(|it| it.rack == r && unit >= it.unit && unit < it.unit + it.units);
+                match here {
+                    Some(it) if unit == it.unit + it.units - 1 => match it.item {
+                        Item::Pc(pc) => Span::styled(
+                            format!("{:<16}", format!("{:>2}│{}", unit, s.cluster.pc_name(pc))),
+                            t.title,
+                        ),
+                        Item::Switch(sw) => Span::styled(
+                            format!("{:<16}", format!("{unit:>2}│switch {sw}")),
+                            t.cable(&s.cluster.cable_colors, sw),
+                        ),
+                        Item::Uplink => Span::styled(format!("{:<16}", format!("{unit:>2}│uplink")), t.header),
+                    },
+                    Some(_) => Span::styled(format!("{:<16}", format!("{unit:>2}│ ┆")), t.muted),
+                    None => Span::styled(format!("{:<16}", format!("{unit:>2}│")), t.muted),
+                }
+            })
+            .collect();
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    lines.extend(totals(p).lines().map(|l| Line::raw(l.to_string())));
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -273,6 +273,9 @@ impl State {
                     .save(&path)
                     .map(|_| (path, generation))
                     .map_err(|e| e.to_string());
+                if r.is_ok() {
+                    self.baseline = Some(self.engine.best_design());
+                }
                 let _ = self.tx.send(Event::Saved(r));
             }
             Command::Export { dir } => {
@@ -320,7 +323,10 @@ impl State {
             self.engine.cluster(),
             &design,
             &report,
-            &crate::export::Options::default(),
+            &crate::export::Options {
+                from: self.baseline.clone(),
+                ..Default::default()
+            },
         )
     }
 

@@ -136,7 +136,16 @@ fn exports_write_every_artifact_and_the_scripts_parse() {
     let dir = tempfile::tempdir().unwrap();
     let report = Report::new(&c, Metrics::compute(&d, &c), RunInfo::default());
     let files = write_all(dir.path(), &c, &d, &report, &Options::default()).unwrap();
-    assert_eq!(files.len(), 2 + 2 + 3 + 2 * 64 + 3 + 3 + 3);
+    assert_eq!(files.len(), 2 + 2 + 3 + 2 * 64 + 4 + 3 + 3);
+    let mac_header = std::fs::read_to_string(dir.path().join("advanced/fnn_mac_routes.h")).unwrap();
+    let reaching: u32 = (0..64)
+        .map(|a| (0..64).filter(|&b| b != a).map(|b| d.links(a, b)).sum::<u32>())
+        .sum();
+    assert_eq!(
+        mac_header.matches("{0x").count() as u32,
+        reaching,
+        "one MAC per NIC that reaches the destination"
+    );
     let table = std::fs::read_to_string(dir.path().join("switches.txt")).unwrap();
     assert_eq!(parse_table(&table, "t", 64, 9).unwrap(), d);
     let json: serde_json::Value =

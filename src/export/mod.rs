@@ -84,6 +84,10 @@ pub fn write_all(dir: &Path, c: &Cluster, d: &Design, report: &Report, o: &Optio
         add("advanced/fnn_routes.h", advanced::c_header(d, &c.name));
         add("advanced/fnn_routes.rs", advanced::rust_module(d, &c.name));
         add(
+            "advanced/fnn_mac_routes.h",
+            advanced::mac_header(d, &c.name, &o.macs.clone().unwrap_or_default()),
+        );
+        add(
             "advanced/sizes.txt",
             format!(
                 "per node: {words} bytes of NIC-number tuples ({} bits a field); {mac_table} bytes with MAC lookup\n",

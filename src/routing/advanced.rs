@@ -97,30 +97,6 @@ pub fn rust_module(d: &Design, name: &str) -> String {
     r
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn klat2_sizes_match_the_paper() {
-        // 64 PCs x 4 NICs: 3-bit fields, 16-bit words, 128 bytes; MACs 1536 bytes.
-        let mut d = Design::new(64, 9);
-        for pc in 0..64 {
-            for s in 0..4 {
-                d.connect(pc, (pc + s) % 9);
-            }
-        }
-        assert_eq!(field_bits(4), 3);
-        assert_eq!(sizes(&d), (128, 1536));
-    }
-
-    #[test]
-    fn the_paper_tuple_1_3_4_0_round_trips() {
-        let t = [1u8, 3, 4, 0];
-        assert_eq!(decode(encode(&t, 3), 4, 3), t);
-    }
-}
-
 /// The MAC-lookup variant (seed 002: "it may be more practical to lookup
 /// MAC addresses directly rather than NIC numbers"): for each source,
 /// destination and source NIC, the MAC of the destination NIC on the same
@@ -159,4 +135,28 @@ pub fn mac_header(d: &Design, name: &str, macs: &super::MacTable) -> String {
     }
     h.push_str("\n#endif\n");
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn klat2_sizes_match_the_paper() {
+        // 64 PCs x 4 NICs: 3-bit fields, 16-bit words, 128 bytes; MACs 1536 bytes.
+        let mut d = Design::new(64, 9);
+        for pc in 0..64 {
+            for s in 0..4 {
+                d.connect(pc, (pc + s) % 9);
+            }
+        }
+        assert_eq!(field_bits(4), 3);
+        assert_eq!(sizes(&d), (128, 1536));
+    }
+
+    #[test]
+    fn the_paper_tuple_1_3_4_0_round_trips() {
+        let t = [1u8, 3, 4, 0];
+        assert_eq!(decode(encode(&t, 3), 4, 3), t);
+    }
 }

@@ -13,4 +13,5 @@ pub mod report;
 pub mod routing;
 pub mod session;
 pub mod spec;
+pub mod topology;
 pub mod tui;

@@ -3,3 +3,4 @@
 //! with them.
 
 pub mod fattree;
+pub mod stacks;

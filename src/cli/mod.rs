@@ -3,6 +3,7 @@
 //! not cover the required pairs), 2 bad input or a provably impossible spec.
 
 mod check;
+mod compare;
 mod design;
 mod export;
 mod inputs;
@@ -36,6 +37,26 @@ pub enum Command {
     Check(CheckArgs),
     /// Write the translators' outputs: labels, routing, advanced routing, DOT/CSV/JSON, rewire plan.
     Export(ExportArgs),
+    /// Design the FNN and the networks it replaces for the same PCs and prices, side by side.
+    Compare(CompareArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Spec file (TOML); the built-in KLAT2 spec when omitted and no quick flags are given.
+    pub spec: Option<PathBuf>,
+    #[command(flatten)]
+    pub quick: QuickArgs,
+    /// text, csv or json.
+    #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
+    pub format: String,
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long)]
+    pub generations: Option<u64>,
+    /// Seconds (0 for no limit).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
 }
 
 #[derive(Args, Debug)]
@@ -130,6 +151,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Design(args)) => design::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Export(args)) => export::run(&args),
+        Some(Command::Compare(args)) => compare::run(&args),
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {

@@ -2,5 +2,6 @@
 //! designed for the same PCs and price list so the FNN can be compared
 //! with them.
 
+pub mod compare;
 pub mod fattree;
 pub mod stacks;

@@ -1,0 +1,34 @@
+//! `fnn-tui compare`: the FNN from the engine next to the fat-tree, tree,
+//! Stack-Ring and Stack-Mesh for the same PCs and price list.
+
+use super::CompareArgs;
+use super::inputs::{self, Overrides};
+use fnn_tui::design::parse_table;
+use fnn_tui::topology::compare::{compare, csv, text};
+use std::process::ExitCode;
+
+pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
+    let flags = inputs::quick_flags(
+        &args.quick,
+        Overrides {
+            seed: args.seed,
+            generations: args.generations,
+            time_limit: args.time_limit,
+            threads: None,
+        },
+    );
+    let spec = inputs::spec(args.spec.as_deref(), &flags)?;
+    let cluster = inputs::cluster(&spec)?;
+    let (_, table) = super::design::search(cluster.clone(), false)?;
+    let design = parse_table(&table, "search", cluster.pcs(), cluster.switch_count())?;
+    let (rows, skipped) = compare(&cluster, &design);
+    match args.format.as_str() {
+        "csv" => print!("{}", csv(&rows)),
+        "json" => println!("{}", serde_json::json!({ "systems": rows, "not_built": skipped })),
+        _ => {
+            println!("{}: {} PCs", cluster.name, cluster.pcs());
+            print!("{}", text(&rows, &skipped));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,71 @@
+//! The comparison of seed 000 §6.1: eight PCs with four-port switches.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+#[test]
+fn eight_pcs_on_four_port_switches_as_in_seed_000() {
+    let out = Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .args([
+            "compare",
+            "--pcs",
+            "8",
+            "--nics",
+            "3",
+            "--switches",
+            "4x6",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let systems = v["systems"].as_array().unwrap();
+    let row = |name: &str| {
+        systems
+            .iter()
+            .find(|r| r["system"] == name)
+            .unwrap_or_else(|| panic!("no {name}: {v}"))
+            .clone()
+    };
+    let f = |r: &Value, k: &str| r[k].as_f64().unwrap();
+    // FNN: 1.2857 links a pair, one switch hop, bisection 10.29 (8 x 1.2857), 24 at best.
+    let fnn = row("FNN");
+    assert!((f(&fnn, "avg_pairwise_links") - 72.0 / 56.0).abs() < 1e-9);
+    assert_eq!(f(&fnn, "avg_switch_hops"), 1.0);
+    assert!((f(&fnn, "bisection_links") - 8.0 * 72.0 / 56.0).abs() < 1e-9);
+    assert_eq!(f(&fnn, "bisection_best_links"), 24.0);
+    // Fat tree: 1.0 links a pair, bisection 8.0, (1.0 + 3.0 * 6) / 7 = 2.7 switch hops.
+    let ft = row("fat-tree");
+    assert_eq!(f(&ft, "avg_pairwise_links"), 1.0);
+    assert_eq!(f(&ft, "bisection_links"), 8.0);
+    assert!((f(&ft, "avg_switch_hops") - 19.0 / 7.0).abs() < 1e-9);
+    assert_eq!(ft["switches"], 6);
+    // Tree: about the same latency, about half the fat tree's bisection.
+    let tree = row("tree");
+    assert!((f(&tree, "avg_switch_hops") - 19.0 / 7.0).abs() < 1e-9);
+    assert_eq!(f(&tree, "bisection_links"), 4.0);
+    assert!(row("Stack-Ring")["software_forwarding"].as_u64().is_some());
+}
+
+#[test]
+fn compare_prints_a_table_for_klat2() {
+    let out = Command::cargo_bin("fnn-tui").unwrap().arg("compare").assert().success();
+    let s = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for name in ["FNN", "fat-tree", "tree", "Stack-Ring", "Stack-Mesh"] {
+        assert!(s.lines().any(|l| l.starts_with(name)), "{name} missing:\n{s}");
+    }
+    let csv = Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .args(["compare", "--format", "csv", "--generations", "50"])
+        .assert()
+        .success();
+    assert_eq!(
+        String::from_utf8(csv.get_output().stdout.clone())
+            .unwrap()
+            .lines()
+            .count(),
+        6
+    );
+}

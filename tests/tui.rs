@@ -425,3 +425,20 @@ fn exports_from_the_designer_include_the_rewire_plan_from_the_opened_design() {
     let plan = std::fs::read_to_string(dir.path().join("rewire.txt")).unwrap();
     assert!(plan.starts_with("# Rewire plan:"), "{plan}");
 }
+
+#[test]
+fn shift_c_toggles_the_comparison_table() {
+    use fnn_tui::tui::app::View;
+    let (mut app, _) = app_after(60);
+    app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
+    match &app.view {
+        View::Compare(rows, _) => {
+            let names: Vec<&str> = rows.iter().map(|r| r.system.as_str()).collect();
+            assert_eq!(names, ["FNN", "fat-tree", "tree", "Stack-Ring", "Stack-Mesh"]);
+        }
+        v => panic!("expected the comparison, got {v:?}"),
+    }
+    insta::assert_snapshot!(screen(&app, 140, 40));
+    app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
+    assert_eq!(app.view, View::Designer);
+}

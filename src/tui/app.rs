@@ -26,6 +26,8 @@ pub enum View {
     Designer,
     /// The rack placement of the design shown, at the generation it was made.
     Racks(Result<crate::export::racks::Placement, String>, u64),
+    /// The comparison table for the design shown, and the systems not built.
+    Compare(Vec<crate::topology::compare::Row>, Vec<String>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -305,8 +307,24 @@ impl App {
             Action::Help => self.mode = Mode::Help,
             Action::Racks => {
                 self.view = match self.view {
-                    View::Designer => self.placement(),
                     View::Racks(..) => View::Designer,
+                    _ => self.placement(),
+                }
+            }
+            Action::Compare => {
+                self.view = match (&self.view, &self.snapshot) {
+                    (View::Compare(..), _) | (_, None) => View::Designer,
+                    (_, Some(s)) if s.phase != crate::ga::Phase::Full => {
+                        self.set_status(
+                            "the comparison uses the full-size design: wait for the scaled-down phase to end".into(),
+                            true,
+                        );
+                        View::Designer
+                    }
+                    (_, Some(s)) => {
+                        let (rows, skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
+                        View::Compare(rows, skipped)
+                    }
                 }
             }
         }

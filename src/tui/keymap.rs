@@ -32,6 +32,7 @@ pub enum Action {
     Open,
     Restart,
     Racks,
+    Compare,
     Help,
 }
 
@@ -110,6 +111,12 @@ impl Default for Keymap {
                     vec![c('r')],
                     "rack view of the selected design (toggle)",
                     "racks",
+                ),
+                b(
+                    Compare,
+                    vec![c('C')],
+                    "compare with fat-tree, tree, Stack-Ring, Stack-Mesh (toggle)",
+                    "compare",
                 ),
                 b(Help, vec![c('?')], "help", "help"),
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),

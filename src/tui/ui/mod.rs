@@ -63,6 +63,15 @@ pub fn render(app: &App, frame: &mut Frame) {
             let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
             racks::render(app, placement, frame, main);
         }
+        super::app::View::Compare(rows, skipped) => {
+            let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
+            let text = crate::topology::compare::text(rows, skipped);
+            let lines: Vec<Line> = text.lines().map(|l| Line::raw(l.to_string())).collect();
+            frame.render_widget(
+                Paragraph::new(lines).block(block(app, "Compare (C: back to the designer)", true)),
+                main,
+            );
+        }
     }
     status::render(app, frame, a.status);
     popups::render(app, frame, area);

@@ -2,21 +2,13 @@
 //! Stack-Ring and Stack-Mesh for the same PCs and price list.
 
 use super::CompareArgs;
-use super::inputs::{self, Overrides};
+use super::inputs;
 use fnn_tui::design::parse_table;
 use fnn_tui::topology::compare::{compare, csv, text};
 use std::process::ExitCode;
 
 pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
-    let flags = inputs::quick_flags(
-        &args.quick,
-        Overrides {
-            seed: args.seed,
-            generations: args.generations,
-            time_limit: args.time_limit,
-            threads: None,
-        },
-    );
+    let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
     let (_, table) = super::design::search(cluster.clone(), false)?;

@@ -1,7 +1,7 @@
 //! `fnn-tui design`: search, then write the switch table and the report.
 
 use super::DesignArgs;
-use super::inputs::{self, Overrides};
+use super::inputs;
 use anyhow::Context;
 use fnn_tui::atomic::write_atomic;
 use fnn_tui::design::{Metrics, format_table};
@@ -16,15 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
-    let flags = inputs::quick_flags(
-        &args.quick,
-        Overrides {
-            seed: args.seed,
-            generations: args.generations,
-            time_limit: args.time_limit,
-            threads: args.threads,
-        },
-    );
+    let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
     let (report, table) = search(cluster, !args.quiet)?;

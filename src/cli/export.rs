@@ -2,7 +2,7 @@
 //! quick flags) plus a switch table.
 
 use super::ExportArgs;
-use super::inputs::{self, Overrides};
+use super::inputs;
 use anyhow::{Context, anyhow};
 use fnn_tui::design::{Design, Metrics, parse_table};
 use fnn_tui::export::{ARTIFACTS, Options, write_all};
@@ -89,21 +89,7 @@ fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
         .ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
     let text = std::fs::read_to_string(table).with_context(|| format!("cannot read {}", table.display()))?;
     let source = table.display().to_string();
-    let flags = inputs::quick_flags(
-        &args.quick,
-        Overrides {
-            seed: None,
-            generations: None,
-            time_limit: None,
-            threads: None,
-        },
-    );
-    let cluster = if args.spec.is_some() || flags.describes_hardware() {
-        inputs::cluster(&inputs::spec(args.spec.as_deref(), &flags)?)?
-    } else {
-        let bare = parse_table(&text, &source, 0, 0)?;
-        super::check::inferred_spec(&bare, &source).resolve()?
-    };
+    let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     Ok((cluster, design, RunInfo::default()))
 }

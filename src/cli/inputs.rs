@@ -1,17 +1,13 @@
 //! Turning command-line arguments into a resolved, feasible cluster.
 
-use super::QuickArgs;
-use fnn_tui::spec::{Cluster, QuickFlags, Spec, SpecError, check_feasible};
+use super::{QuickArgs, SearchArgs};
+use fnn_tui::design::{Design, parse_table};
+use fnn_tui::spec::{
+    Cluster, Coverage, NicOverride, PatternSpec, QuickFlags, Spec, SpecError, SwitchModel, UplinkMode, check_feasible,
+};
 use std::path::Path;
 
-pub struct Overrides {
-    pub seed: Option<u64>,
-    pub generations: Option<u64>,
-    pub time_limit: Option<f64>,
-    pub threads: Option<usize>,
-}
-
-pub fn quick_flags(q: &QuickArgs, o: Overrides) -> QuickFlags {
+pub fn quick_flags(q: &QuickArgs, o: &SearchArgs) -> QuickFlags {
     QuickFlags {
         pcs: q.pcs,
         nics: q.nics,
@@ -45,4 +41,57 @@ pub fn cluster(spec: &Spec) -> Result<Cluster, SpecError> {
     let c = spec.resolve()?;
     check_feasible(&c)?;
     Ok(c)
+}
+
+/// The cluster a switch table belongs to: the spec or quick flags when
+/// given, else the hardware the table itself implies (with `--pairs` and
+/// `--sparse` still applied).
+pub fn table_cluster(spec: Option<&Path>, quick: &QuickArgs, text: &str, source: &str) -> anyhow::Result<Cluster> {
+    let flags = quick_flags(quick, &SearchArgs::default());
+    if spec.is_some() || flags.describes_hardware() {
+        return Ok(cluster(&self::spec(spec, &flags)?)?);
+    }
+    let bare = parse_table(text, source, 0, 0)?;
+    let mut inferred = inferred_spec(&bare, source);
+    if let Some(p) = &quick.pairs {
+        inferred.patterns.push(PatternSpec::PairFile {
+            path: p.display().to_string(),
+            weight: 1.0,
+        });
+    }
+    if quick.sparse {
+        inferred.coverage = Coverage::Sparse;
+    }
+    Ok(inferred.resolve()?)
+}
+
+/// The hardware a table implies when no spec is given: its PCs with as many
+/// NICs as they use, one switch per line exactly as wide as its PC list.
+pub fn inferred_spec(design: &Design, source: &str) -> Spec {
+    let used = design.ports_used();
+    let max_nics = (0..design.pcs()).map(|pc| design.nics_used(pc)).max().unwrap_or(0);
+    let mut spec = Spec {
+        name: format!("{source} (hardware inferred from the table)"),
+        source: source.to_string(),
+        ..Spec::default()
+    };
+    spec.pcs.count = design.pcs().max(1);
+    spec.pcs.nics = max_nics;
+    spec.pcs.overrides = (0..design.pcs())
+        .filter(|&pc| design.nics_used(pc) != max_nics)
+        .map(|pc| NicOverride {
+            pc,
+            nics: design.nics_used(pc),
+        })
+        .collect();
+    spec.uplink.mode = UplinkMode::None;
+    spec.switches = used
+        .iter()
+        .map(|&u| SwitchModel {
+            ports: u.max(2),
+            count: Some(1),
+            ..SwitchModel::default()
+        })
+        .collect();
+    spec
 }

@@ -50,13 +50,25 @@ pub struct CompareArgs {
     /// text, csv or json.
     #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
     pub format: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// How long and how a search runs (design, compare).
+#[derive(Args, Debug, Clone, Default)]
+pub struct SearchArgs {
+    /// Random seed: the same seed gives the same search.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Generation limit.
     #[arg(long)]
     pub generations: Option<u64>,
     /// Seconds (0 for no limit).
     #[arg(long)]
     pub time_limit: Option<f64>,
+    /// Worker threads (0 for all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 #[derive(Args, Debug)]
@@ -117,16 +129,8 @@ pub struct DesignArgs {
     pub out: PathBuf,
     #[command(flatten)]
     pub quick: QuickArgs,
-    #[arg(long)]
-    pub seed: Option<u64>,
-    #[arg(long)]
-    pub generations: Option<u64>,
-    /// Seconds (0 for no limit).
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// Worker threads (0 for all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// No progress bar or summary, only errors.
     #[arg(long, short)]
     pub quiet: bool,

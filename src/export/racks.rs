@@ -149,7 +149,7 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
         total_length_m: 0.0,
         crossings: 0,
     };
-    improve(&mut p, c, d);
+    improve(&mut p, d);
     p.cables = cables(&p, c, d);
     p.total_length_m = p.cables.iter().map(|r| r.length_m).sum();
     p.crossings = p.cables.iter().filter(|r| r.crosses).count();
@@ -169,8 +169,9 @@ fn length(p: &Placement, a: &Placed, b: &Placed) -> f64 {
     vertical + 2.0 * SLACK_M
 }
 
-/// The cost of every cable touching item `i` (crossings weigh 2 m extra).
-fn item_cost(p: &Placement, d: &Design, where_: &[usize], i: usize) -> f64 {
+/// The cost of every cable touching item `i` (crossings weigh 2 m extra);
+/// `where_` maps switches then PCs to their item, `on` lists each switch's PCs.
+fn item_cost(p: &Placement, d: &Design, on: &[Vec<usize>], where_: &[usize], i: usize) -> f64 {
     let it = &p.items[i];
     let cost = |a: &Placed, b: &Placed| length(p, a, b) + if a.rack != b.rack { 2.0 } else { 0.0 };
     match it.item {
@@ -179,29 +180,28 @@ fn item_cost(p: &Placement, d: &Design, where_: &[usize], i: usize) -> f64 {
             .into_iter()
             .map(|s| cost(it, &p.items[where_[s]]))
             .sum(),
-        Item::Switch(s) => (0..d.pcs())
-            .filter(|&pc| d.has(pc, s))
-            .map(|pc| cost(it, &p.items[where_[d.switches() + pc]]))
+        Item::Switch(s) => on[s]
+            .iter()
+            .map(|&pc| cost(it, &p.items[where_[d.switches() + pc]]))
             .sum(),
         Item::Uplink => 0.0,
     }
 }
 
-/// Local search: swap two items of the same size when it lowers the cost.
-fn improve(p: &mut Placement, c: &Cluster, d: &Design) {
-    let _ = c;
+/// Local search: swap two items of the same size in different racks when
+/// it lowers the cost, until a round changes nothing (at most four).
+fn improve(p: &mut Placement, d: &Design) {
     let n = p.items.len();
-    let index = |p: &Placement| {
-        let mut w = vec![0usize; d.switches() + d.pcs()];
-        for (i, it) in p.items.iter().enumerate() {
-            match it.item {
-                Item::Switch(s) => w[s] = i,
-                Item::Pc(pc) => w[d.switches() + pc] = i,
-                Item::Uplink => {}
-            }
+    let on = d.pcs_on_switches();
+    // Items never move in the list, only their places change.
+    let mut where_ = vec![0usize; d.switches() + d.pcs()];
+    for (i, it) in p.items.iter().enumerate() {
+        match it.item {
+            Item::Switch(s) => where_[s] = i,
+            Item::Pc(pc) => where_[d.switches() + pc] = i,
+            Item::Uplink => {}
         }
-        w
-    };
+    }
     for _round in 0..4 {
         let mut improved = false;
         for i in 0..n {
@@ -209,11 +209,9 @@ fn improve(p: &mut Placement, c: &Cluster, d: &Design) {
                 if p.items[i].units != p.items[j].units || p.items[i].rack == p.items[j].rack {
                     continue;
                 }
-                let w = index(p);
-                let before = item_cost(p, d, &w, i) + item_cost(p, d, &w, j);
+                let before = item_cost(p, d, &on, &where_, i) + item_cost(p, d, &on, &where_, j);
                 swap_places(p, i, j);
-                let w2 = index(p);
-                let after = item_cost(p, d, &w2, i) + item_cost(p, d, &w2, j);
+                let after = item_cost(p, d, &on, &where_, i) + item_cost(p, d, &on, &where_, j);
                 if after + 1e-9 < before {
                     improved = true;
                 } else {

@@ -69,3 +69,30 @@ fn compare_prints_a_table_for_klat2() {
         6
     );
 }
+
+#[test]
+fn compare_writes_each_systems_artifacts() {
+    let dir = tempfile::tempdir().unwrap();
+    Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .args(["compare", "--generations", "30", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let d = dir.path();
+    let wiring = std::fs::read_to_string(d.join("fat-tree/wiring.txt")).unwrap();
+    // KLAT2 with 32-port switches: 4 edge switches of 16 nodes, 2 core, bundles of 8.
+    assert_eq!(wiring.lines().filter(|l| l.contains("-> edge")).count(), 64);
+    assert_eq!(wiring.lines().filter(|l| l.contains("-> core")).count(), 4 * 16);
+    assert!(wiring.contains("k63 -> edge 3 port 16"));
+    let bom = std::fs::read_to_string(d.join("fat-tree/bom.csv")).unwrap();
+    assert!(bom.contains("(edge)\",4,") && bom.contains("(core)\",2,"), "{bom}");
+    let ring = std::fs::read_to_string(d.join("stack-ring/forwarding.txt")).unwrap();
+    assert!(ring.contains("# stage 1"));
+    let plan = std::fs::read_to_string(d.join("stack-ring/ip-plan.txt")).unwrap();
+    assert!(
+        plan.contains("k16 stage 1 node 1: E 10.10.1.1  W 10.10.0.128"),
+        "{plan}"
+    );
+    assert!(d.join("stack-mesh/forwarding.txt").exists() && d.join("compare.csv").exists());
+}

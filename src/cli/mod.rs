@@ -50,6 +50,10 @@ pub struct CompareArgs {
     /// text, csv or json.
     #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
     pub format: String,
+    /// Also write the table and each system's artifacts (wiring, bill of
+    /// materials, IP plans, forwarding tables) into this directory.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
 }

@@ -2,6 +2,7 @@
 //! designed for the same PCs and price list so the FNN can be compared
 //! with them.
 
+pub mod artifacts;
 pub mod compare;
 pub mod fattree;
 pub mod stacks;

@@ -1,0 +1,181 @@
+//! What it takes to build each of the other systems: the fat-tree's and
+//! tree's wiring lists and bills of materials, the Stack-Ring's and
+//! Stack-Mesh's IP plans and forwarding tables (seed 003 Table 1, Fig. 7).
+
+use super::fattree::{self, Shape};
+use super::stacks;
+use crate::atomic::write_atomic;
+use crate::spec::Cluster;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn widest(c: &Cluster) -> &crate::spec::SwitchModel {
+    c.models
+        .iter()
+        .max_by_key(|m| m.ports)
+        .expect("a spec has a switch model")
+}
+
+/// Fat-tree wiring (node -> edge port, edge uplinks -> core in bundles) and BOM.
+pub fn fat_tree(c: &Cluster) -> Result<(String, String), String> {
+    let m = widest(c);
+    let s = fattree::SwitchOption {
+        model: m.model.clone(),
+        ports: m.ports,
+        price: m.price,
+        power_w: m.power_w,
+        rack_units: m.rack_units,
+    };
+    let n = c.pcs() as u32;
+    let input = fattree::Input {
+        nodes: n,
+        blocking: 1.0,
+        edge: vec![s.clone()],
+        core: vec![s.clone()],
+        cable_price: c.cable_price,
+        blades: false,
+    };
+    let t = fattree::design(&input).map_err(|e| e.to_string())?;
+    let mut w = format!(
+        "# {}: non-blocking fat-tree of {}-port switches (seed 004 Algorithm 1)\n",
+        c.name, m.ports
+    );
+    let (edges, cores) = match t.shape {
+        Shape::TwoLevel {
+            to_nodes,
+            to_core,
+            edges,
+            cores,
+            bundle,
+            ..
+        } => {
+            for pc in 0..n {
+                let _ = writeln!(
+                    w,
+                    "{} -> edge {} port {}",
+                    c.pc_name(pc as usize),
+                    pc / to_nodes,
+                    pc % to_nodes + 1
+                );
+            }
+            for e in 0..edges {
+                for k in 0..to_core {
+                    let core = k / bundle;
+                    let _ = writeln!(
+                        w,
+                        "edge {e} port {} -> core {core} port {}",
+                        to_nodes + k + 1,
+                        e * bundle + k % bundle + 1
+                    );
+                }
+            }
+            (edges, cores)
+        }
+        _ => {
+            for pc in 0..n {
+                let _ = writeln!(w, "{} -> switch 0 port {}", c.pc_name(pc as usize), pc + 1);
+            }
+            (1, 0)
+        }
+    };
+    let mut bom = String::from("item,count,unit_price,total\n");
+    let _ = writeln!(
+        bom,
+        "\"{} (edge)\",{edges},{:.2},{:.2}",
+        m.model,
+        m.price,
+        edges as f64 * m.price
+    );
+    let _ = writeln!(
+        bom,
+        "\"{} (core)\",{cores},{:.2},{:.2}",
+        m.model,
+        m.price,
+        cores as f64 * m.price
+    );
+    let _ = writeln!(
+        bom,
+        "\"{}\",{n},{:.2},{:.2}",
+        c.nic.model,
+        c.nic.price,
+        n as f64 * c.nic.price
+    );
+    let _ = writeln!(bom, "cable,{},{:.2},{:.2}", t.cables, c.cable_price, t.cable_cost);
+    Ok((w, bom))
+}
+
+/// Stack-Ring IP plan and the forwarding table of every stage (node x uses
+/// the x-th nodes of its neighbouring stages as gateways).
+pub fn stack_ring(c: &Cluster) -> (String, String) {
+    let per_stage = (widest(c).ports / 2).max(1) as usize;
+    let stages = c.pcs().div_ceil(per_stage).max(2) as u32;
+    let mut plan = format!(
+        "# {}: Stack-Ring of {stages} stages (seed 003); East on 10.10.stage.x, West on 10.10.(stage-1).(127+x)\n",
+        c.name
+    );
+    for pc in 0..c.pcs() {
+        let (stage, x) = ((pc / per_stage) as u32, (pc % per_stage + 1) as u32);
+        let (e, w) = stacks::ring_addresses(stage, x, stages);
+        let _ = writeln!(plan, "{} stage {stage} node {x}: E {e}  W {w}", c.pc_name(pc));
+    }
+    let mut tables = String::new();
+    for stage in 0..stages {
+        let _ = writeln!(
+            tables,
+            "# stage {stage}, node 1 (node x uses the same rows with its own x)"
+        );
+        tables.push_str(&stacks::ring_table_text(stage, 1, stages));
+        tables.push('\n');
+    }
+    (plan, tables)
+}
+
+/// Stack-Mesh IP plan [10.j.i.x] and, per group, the interface toward
+/// every other group (Fig. 7, X first).
+pub fn stack_mesh(c: &Cluster) -> (String, String) {
+    let per_group = (widest(c).ports / 2).max(1) as usize;
+    let k = (c.pcs().div_ceil(per_group) as f64).sqrt().ceil().max(2.0) as u32;
+    let mut plan = format!(
+        "# {}: Stack-Mesh of {k}x{k} groups (seed 003); node (x, i, j) is 10.j.i.x\n",
+        c.name
+    );
+    for pc in 0..c.pcs() {
+        let g = (pc / per_group) as u32;
+        let (i, j, x) = (g % k, g / k, pc % per_group + 1);
+        let _ = writeln!(plan, "{} group ({i},{j}) node {x}: 10.{j}.{i}.{x}", c.pc_name(pc));
+    }
+    let mut tables = String::new();
+    for src in 0..k * k {
+        let s = (src % k, src / k);
+        let _ = writeln!(tables, "# group ({},{})", s.0, s.1);
+        for dst in 0..k * k {
+            let d = (dst % k, dst / k);
+            if let Some(iface) = stacks::mesh_interface(s, d, k) {
+                let _ = writeln!(tables, "10.{}.{}.0/24 via {iface}", d.1, d.0);
+            }
+        }
+    }
+    (plan, tables)
+}
+
+/// Writes every system's artifacts under `dir`; returns the files.
+pub fn write_all(dir: &Path, c: &Cluster) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    if let Ok((wiring, bom)) = fat_tree(c) {
+        files.push((dir.join("fat-tree/wiring.txt"), wiring));
+        files.push((dir.join("fat-tree/bom.csv"), bom));
+    }
+    let (plan, tables) = stack_ring(c);
+    files.push((dir.join("stack-ring/ip-plan.txt"), plan));
+    files.push((dir.join("stack-ring/forwarding.txt"), tables));
+    let (plan, tables) = stack_mesh(c);
+    files.push((dir.join("stack-mesh/ip-plan.txt"), plan));
+    files.push((dir.join("stack-mesh/forwarding.txt"), tables));
+    for (path, text) in &files {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(files.into_iter().map(|(p, _)| p).collect())
+}

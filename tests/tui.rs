@@ -442,3 +442,36 @@ fn shift_c_toggles_the_comparison_table() {
     app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
     assert_eq!(app.view, View::Designer);
 }
+
+#[test]
+fn export_from_the_compare_tab_writes_the_other_systems() {
+    use fnn_tui::tui::worker::Worker;
+    let (mut app, engine) = app_after(60);
+    app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
+    app.on_key(key('e'));
+    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::ExportCompare));
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0.."fnn-compare".len() {
+        app.on_key(code(KeyCode::Backspace));
+    }
+    for ch in dir.path().to_str().unwrap().chars() {
+        app.on_key(key(ch));
+    }
+    let cmds = app.on_key(code(KeyCode::Enter));
+    let worker = Worker::spawn(Spec::klat2(), engine, "t".into(), false, None);
+    for c in cmds {
+        worker.send(c);
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match worker.rx.recv_deadline(deadline).expect("an export result") {
+            Event::Exported(Ok(files)) => {
+                assert!(files.iter().any(|f| f.ends_with("fat-tree/bom.csv")));
+                assert!(files.iter().any(|f| f.ends_with("compare.txt")));
+                break;
+            }
+            Event::Exported(Err(e)) => panic!("{e}"),
+            _ => {}
+        }
+    }
+}

@@ -44,6 +44,8 @@ pub enum Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptKind {
     Export,
+    /// From the Compare tab: the comparison and the other systems' artifacts.
+    ExportCompare,
     SaveAs,
 }
 
@@ -278,9 +280,14 @@ impl App {
             Action::ClearPin => return self.pin(None),
             Action::Weights => self.mode = Mode::Form(self.new_form()),
             Action::Export => {
+                let compare = matches!(self.view, View::Compare(..));
                 self.mode = Mode::Prompt(Prompt {
-                    kind: PromptKind::Export,
-                    input: "fnn-export".into(),
+                    kind: if compare {
+                        PromptKind::ExportCompare
+                    } else {
+                        PromptKind::Export
+                    },
+                    input: if compare { "fnn-compare" } else { "fnn-export" }.into(),
                 })
             }
             Action::Save => match self.session_path.clone() {
@@ -629,6 +636,7 @@ impl App {
                 let path = PathBuf::from(prompt.input.trim());
                 return match prompt.kind {
                     PromptKind::Export => vec![Command::Export { dir: path }],
+                    PromptKind::ExportCompare => vec![Command::ExportCompare { dir: path }],
                     PromptKind::SaveAs => vec![self.save_command(path)],
                 };
             }

@@ -34,6 +34,10 @@ pub enum Command {
     Export {
         dir: PathBuf,
     },
+    /// The comparison table and every other system's artifacts.
+    ExportCompare {
+        dir: PathBuf,
+    },
     Load(Box<Session>),
     Quit,
 }
@@ -278,6 +282,9 @@ impl State {
                 }
                 let _ = self.tx.send(Event::Saved(r));
             }
+            Command::ExportCompare { dir } => {
+                let _ = self.tx.send(Event::Exported(self.export_compare(&dir)));
+            }
             Command::Export { dir } => {
                 let _ = self.tx.send(Event::Exported(self.export(&dir)));
             }
@@ -328,6 +335,17 @@ impl State {
                 ..Default::default()
             },
         )
+    }
+
+    fn export_compare(&self, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
+        let c = self.engine.cluster();
+        let mut files = crate::topology::artifacts::write_all(dir, c)?;
+        let (rows, skipped) = crate::topology::compare::compare(c, &self.engine.best_design());
+        let path = dir.join("compare.txt");
+        crate::atomic::write_atomic(&path, crate::topology::compare::text(&rows, &skipped).as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        files.push(path);
+        Ok(files)
     }
 
     fn send_snapshot(&mut self) {

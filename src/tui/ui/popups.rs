@@ -44,6 +44,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     "Export",
                     "writes the best design's table, report, labels, routing, advanced routing, DOT/CSV/JSON into this directory",
                 ),
+                PromptKind::ExportCompare => (
+                    "Export the comparison",
+                    "writes the comparison and the fat-tree, Stack-Ring and Stack-Mesh wiring, BOM, IP plans and forwarding tables",
+                ),
                 PromptKind::SaveAs => (
                     "Save session as",
                     "a session file (TOML); it can be reopened with o or --resume",

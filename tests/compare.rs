@@ -53,7 +53,15 @@ fn eight_pcs_on_four_port_switches_as_in_seed_000() {
 fn compare_prints_a_table_for_klat2() {
     let out = Command::cargo_bin("fnn-tui").unwrap().arg("compare").assert().success();
     let s = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    for name in ["FNN", "fat-tree", "tree", "Stack-Ring", "Stack-Mesh"] {
+    for name in [
+        "FNN",
+        "fat-tree",
+        "tree",
+        "Stack-Ring",
+        "Stack-Mesh",
+        "3D torus",
+        "CLEX",
+    ] {
         assert!(s.lines().any(|l| l.starts_with(name)), "{name} missing:\n{s}");
     }
     let csv = Command::cargo_bin("fnn-tui")
@@ -66,7 +74,7 @@ fn compare_prints_a_table_for_klat2() {
             .unwrap()
             .lines()
             .count(),
-        6
+        8
     );
 }
 

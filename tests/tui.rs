@@ -434,7 +434,18 @@ fn shift_c_toggles_the_comparison_table() {
     match &app.view {
         View::Compare(rows, _) => {
             let names: Vec<&str> = rows.iter().map(|r| r.system.as_str()).collect();
-            assert_eq!(names, ["FNN", "fat-tree", "tree", "Stack-Ring", "Stack-Mesh"]);
+            assert_eq!(
+                names,
+                [
+                    "FNN",
+                    "fat-tree",
+                    "tree",
+                    "Stack-Ring",
+                    "Stack-Mesh",
+                    "3D torus",
+                    "CLEX"
+                ]
+            );
         }
         v => panic!("expected the comparison, got {v:?}"),
     }

@@ -248,6 +248,64 @@ pub fn stack_mesh_row(c: &Cluster) -> Result<Row, String> {
     })
 }
 
+/// A 3D torus of the PCs themselves (seed 001's comparison): six links a
+/// node, intermediate nodes forward.
+pub fn torus_row(c: &Cluster) -> Result<Row, String> {
+    let t = super::clex::torus_for(c.pcs() as u64).map_err(|e| e.to_string())?;
+    let n = t.nodes;
+    let nics = n * t.degree;
+    Ok(Row {
+        system: "3D torus".into(),
+        switches: 0,
+        nics,
+        cables: nics / 2,
+        cost: nics as f64 * c.nic.price + (nics / 2) as f64 * c.cable_price,
+        avg_switch_hops: t.avg_hops,
+        max_switch_hops: t.diameter as u32,
+        software_forwarding: t.diameter.saturating_sub(1) as u32,
+        avg_pairwise_links: 1.0,
+        bisection_links: t.bisection_links as f64,
+        bisection_best_links: t.bisection_links as f64,
+        note: format!(
+            "{0}x{0}x{0} nodes (seed 001){1}",
+            t.side,
+            if n != c.pcs() as u64 { ", nearest cube" } else { "" }
+        ),
+    })
+}
+
+/// A two-level CLEX of the PCs (seed 001, reconstructed): cliques of k,
+/// k copies; a message crosses at most 2^L - 1 links.
+pub fn clex_row(c: &Cluster) -> Result<Row, String> {
+    let p = c.pcs() as u64;
+    let k = (p as f64).sqrt().ceil().max(2.0) as u64;
+    let x = super::clex::Clex::new(k, 2).map_err(|e| e.to_string())?;
+    let f = x.figures();
+    let nics = f.nodes * f.degree;
+    Ok(Row {
+        system: "CLEX".into(),
+        switches: 0,
+        nics,
+        cables: nics / 2,
+        cost: nics as f64 * c.nic.price + (nics / 2) as f64 * c.cable_price,
+        // Level 1 is visited twice and level 2 once on a routed path.
+        avg_switch_hops: 3.0,
+        max_switch_hops: f.diameter_bound as u32,
+        software_forwarding: (f.diameter_bound - 1) as u32,
+        avg_pairwise_links: 1.0,
+        bisection_links: (f.nodes / 2 * k) as f64,
+        bisection_best_links: (f.nodes / 2 * k) as f64,
+        note: format!(
+            "2 levels, cliques of {k}{} (seed 001, reconstructed)",
+            if f.nodes != p {
+                format!(", {} nodes padded", f.nodes)
+            } else {
+                String::new()
+            }
+        ),
+    })
+}
+
 /// Every system that can be built for this cluster; the others say why not.
 pub fn compare(c: &Cluster, fnn: &Design) -> (Vec<Row>, Vec<String>) {
     let mut rows = vec![fnn_row(c, fnn)];
@@ -257,6 +315,8 @@ pub fn compare(c: &Cluster, fnn: &Design) -> (Vec<Row>, Vec<String>) {
         ("tree", tree_row(c)),
         ("Stack-Ring", stack_ring_row(c)),
         ("Stack-Mesh", stack_mesh_row(c)),
+        ("3D torus", torus_row(c)),
+        ("CLEX", clex_row(c)),
     ] {
         match r {
             Ok(row) => rows.push(row),

@@ -3,6 +3,7 @@
 //! with them.
 
 pub mod artifacts;
+pub mod clex;
 pub mod compare;
 pub mod fattree;
 pub mod stacks;

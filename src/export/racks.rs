@@ -101,17 +101,7 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
     let per_rack = items.len().div_ceil(racks).max(1);
     for (k, (item, u)) in items.into_iter().enumerate() {
         let want = (k / per_rack).min(racks - 1);
-        let rack = (want..racks)
-            .chain(0..want)
-            .find(|&r| fill[r] + u <= units)
-            .ok_or("no rack space left")?;
-        placed.push(Placed {
-            item,
-            rack,
-            unit: fill[rack],
-            units: u,
-        });
-        fill[rack] += u;
+        put(&mut fill, units, &mut placed, (want..racks).chain(0..want), item, u)?;
     }
     for (item, u) in sw_items {
         let mut votes = vec![0usize; racks];
@@ -128,17 +118,7 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
         }
         let mut by_votes: Vec<usize> = (0..racks).collect();
         by_votes.sort_by_key(|&r| (std::cmp::Reverse(votes[r]), r.abs_diff(mid)));
-        let rack = by_votes
-            .into_iter()
-            .find(|&r| fill[r] + u <= units)
-            .ok_or("no rack space left")?;
-        placed.push(Placed {
-            item,
-            rack,
-            unit: fill[rack],
-            units: u,
-        });
-        fill[rack] += u;
+        put(&mut fill, units, &mut placed, by_votes.into_iter(), item, u)?;
     }
     let mut p = Placement {
         racks,
@@ -154,6 +134,26 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
     p.total_length_m = p.cables.iter().map(|r| r.length_m).sum();
     p.crossings = p.cables.iter().filter(|r| r.crosses).count();
     Ok(p)
+}
+
+/// Puts `item` in the first rack of `order` with room for it.
+fn put(
+    fill: &mut [u32],
+    units: u32,
+    placed: &mut Vec<Placed>,
+    mut order: impl Iterator<Item = usize>,
+    item: Item,
+    u: u32,
+) -> Result<(), String> {
+    let rack = order.find(|&r| fill[r] + u <= units).ok_or("no rack space left")?;
+    placed.push(Placed {
+        item,
+        rack,
+        unit: fill[rack],
+        units: u,
+    });
+    fill[rack] += u;
+    Ok(())
 }
 
 fn length(p: &Placement, a: &Placed, b: &Placed) -> f64 {

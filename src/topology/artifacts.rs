@@ -2,7 +2,7 @@
 //! tree's wiring lists and bills of materials, the Stack-Ring's and
 //! Stack-Mesh's IP plans and forwarding tables (seed 003 Table 1, Fig. 7).
 
-use super::fattree::{self, Shape};
+use super::fattree::Shape;
 use super::stacks;
 use crate::atomic::write_atomic;
 use crate::spec::Cluster;
@@ -18,24 +18,8 @@ fn widest(c: &Cluster) -> &crate::spec::SwitchModel {
 
 /// Fat-tree wiring (node -> edge port, edge uplinks -> core in bundles) and BOM.
 pub fn fat_tree(c: &Cluster) -> Result<(String, String), String> {
-    let m = widest(c);
-    let s = fattree::SwitchOption {
-        model: m.model.clone(),
-        ports: m.ports,
-        price: m.price,
-        power_w: m.power_w,
-        rack_units: m.rack_units,
-    };
+    let (m, t) = super::compare::fat_tree_for(c)?;
     let n = c.pcs() as u32;
-    let input = fattree::Input {
-        nodes: n,
-        blocking: 1.0,
-        edge: vec![s.clone()],
-        core: vec![s.clone()],
-        cable_price: c.cable_price,
-        blades: false,
-    };
-    let t = fattree::design(&input).map_err(|e| e.to_string())?;
     let mut w = format!(
         "# {}: non-blocking fat-tree of {}-port switches (seed 004 Algorithm 1)\n",
         c.name, m.ports

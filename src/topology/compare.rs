@@ -89,11 +89,11 @@ fn commodity(c: &Cluster) -> SwitchOption {
     }
 }
 
-pub fn fat_tree_row(c: &Cluster) -> Result<Row, String> {
+/// The non-blocking fat-tree of the cluster's commodity switch (seed 004 Algorithm 1).
+pub fn fat_tree_for(c: &Cluster) -> Result<(SwitchOption, fattree::FatTree), String> {
     let s = commodity(c);
-    let n = c.pcs() as u32;
     let input = fattree::Input {
-        nodes: n,
+        nodes: c.pcs() as u32,
         blocking: 1.0,
         edge: vec![s.clone()],
         core: vec![s.clone()],
@@ -101,6 +101,12 @@ pub fn fat_tree_row(c: &Cluster) -> Result<Row, String> {
         blades: false,
     };
     let t = fattree::design(&input).map_err(|e| e.to_string())?;
+    Ok((s, t))
+}
+
+pub fn fat_tree_row(c: &Cluster) -> Result<Row, String> {
+    let n = c.pcs() as u32;
+    let (_, t) = fat_tree_for(c)?;
     let (latency, bisection, note) = match t.shape {
         Shape::TwoLevel {
             to_nodes,

@@ -67,3 +67,33 @@ fn torus_figures_for_the_same_node_count() {
     assert!(Clex::new(1, 3).is_err() && Clex::new(4, 0).is_err());
     assert!(matches!(Clex::new(1 << 20, 3), Err(ClexError::TooLarge { .. })));
 }
+
+#[test]
+fn routing_simulation_on_a_small_instance_behaves_as_the_tables_do() {
+    use fnn_tui::topology::clex_sim::simulate;
+    // 8^3 = 512 nodes, loads at 90% of a clique's links as in Tables I/II.
+    let c = Clex::new(8, 3).unwrap();
+    let stats = simulate(c, 6, true, 7);
+    assert_eq!(stats.len(), 3);
+    // Levels above 1 are crossed once per visit (messages already in the
+    // destination's copy skip a level: a 1/k share).
+    for s in &stats[1..] {
+        let visits = (1u64 << (3 - s.level)) as f64;
+        let expected = visits * (1.0 - 1.0 / 8.0);
+        assert!(
+            (s.avg_hops - expected).abs() < 0.1,
+            "level {}: {} hops, expected about {expected}",
+            s.level,
+            s.avg_hops
+        );
+        assert!(s.max_rounds <= 2, "level {}: {} rounds", s.level, s.max_rounds);
+    }
+    // Level 1: each visit is one hop, or two when relayed.
+    let l1 = &stats[0];
+    let visits = 4.0 * (1.0 - 1.0 / 8.0);
+    assert!(l1.avg_hops > visits * 0.9 && l1.avg_hops < visits * 2.0, "{l1:?}");
+    assert!(l1.max_avg_load <= 8.0);
+    // Deterministic per seed.
+    assert_eq!(simulate(c, 6, true, 7), stats);
+    assert_ne!(simulate(c, 6, true, 8), stats);
+}

@@ -4,6 +4,7 @@
 
 pub mod artifacts;
 pub mod clex;
+pub mod clex_sim;
 pub mod compare;
 pub mod fattree;
 pub mod stacks;

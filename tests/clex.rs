@@ -41,6 +41,7 @@ fn the_papers_configurations_and_their_level_figures() {
     // Table I: k = 32, 4 levels (about a million nodes); Table II: k = 64, 3 levels.
     let a = Clex::new(32, 4).unwrap().figures();
     assert_eq!(a.nodes, 1 << 20);
+    assert_eq!(a.all_to_all_hops, 4, "at most one edge per level");
     assert_eq!(a.degree, 31 + 3 * 32);
     let visits: Vec<u64> = a.levels.iter().map(|l| l.visits).collect();
     assert_eq!(
@@ -61,6 +62,7 @@ fn the_papers_configurations_and_their_level_figures() {
 fn torus_figures_for_the_same_node_count() {
     let t = torus_for(1 << 18).unwrap();
     assert_eq!((t.side, t.nodes, t.degree, t.diameter), (64, 262_144, 6, 96));
+    assert_eq!(t.all_to_all_hops, 96);
     assert!((t.avg_hops - 48.0).abs() < 1e-9, "3 x 64/4");
     assert_eq!(t.bisection_links, 2 * 64 * 64);
     assert_eq!(torus(1).unwrap_err(), ClexError::TorusTooSmall(1));

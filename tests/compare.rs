@@ -103,4 +103,16 @@ fn compare_writes_each_systems_artifacts() {
         "{plan}"
     );
     assert!(d.join("stack-mesh/forwarding.txt").exists() && d.join("compare.csv").exists());
+    let clex = std::fs::read_to_string(d.join("clex/stats.txt")).unwrap();
+    assert!(
+        clex.contains("CLEX: 64 nodes, cliques of 8") && clex.contains("3D torus 4x4x4"),
+        "{clex}"
+    );
+    let racks = std::fs::read_to_string(d.join("fat-tree/racks.txt")).unwrap();
+    assert!(racks.contains("building blocks whole"), "{racks}");
+    assert!(
+        std::fs::read_to_string(d.join("fat-tree/racks.svg"))
+            .unwrap()
+            .starts_with("<svg")
+    );
 }

@@ -144,3 +144,37 @@ fn trivial_cases_and_bad_inputs() {
     let too_big = design(&input(5000, 1.0, vec![s.clone()], vec![s.clone()])).unwrap_err();
     assert!(too_big.to_string().contains("278 edge switches"), "{too_big}");
 }
+
+#[test]
+fn rack_placement_of_section_6_3() {
+    use fnn_tui::topology::fattree_racks::{Unit, place};
+    // The paper's example: 1U nodes, 36-port switches: 19U blocks, two to a
+    // 42U rack with 4U spare; after five racks the 20U collected take the
+    // next block, spread.
+    let eleven = vec![18u32; 11];
+    let p = place(&eleven, 0, 42, 7);
+    assert_eq!(p.racks.len(), 5);
+    assert_eq!((p.whole_blocks, p.spread_blocks), (10, 1));
+    // N = 396: E = 22 edge, C = 18 core switches (Algorithm 1).
+    let s = sw(36, 11000.0);
+    let t = design(&input(396, 1.0, vec![s.clone()], vec![s])).unwrap();
+    let (e, c, _) = two_level(&t);
+    assert_eq!((e, c), (22, 18));
+    let blocks = vec![18u32; 22];
+    let p = place(&blocks, c, 42, 7);
+    // The cores take the first rack's bottom 18U; blocks go whole while they
+    // fit and are spread over the collected blank space otherwise.
+    assert!(p.racks[0][..18].iter().all(|u| matches!(u, Unit::Core(_))));
+    assert_eq!(p.whole_blocks + p.spread_blocks, 22);
+    assert!(p.spread_blocks >= 2);
+    // Nothing overfills, every node and switch is placed once.
+    let count = |f: &dyn Fn(&Unit) -> bool| p.racks.iter().flatten().filter(|u| f(u)).count();
+    assert_eq!(count(&|u| matches!(u, Unit::Node { .. })), 396);
+    assert_eq!(count(&|u| matches!(u, Unit::Edge(_))), 22);
+    assert_eq!(count(&|u| matches!(u, Unit::Core(_))), 18);
+    assert!(p.racks.iter().all(|r| r.len() == 42));
+    // Serpentine rows: rack 7 starts the second row at its far end.
+    assert_eq!(p.position(6), (0, 6));
+    assert_eq!(p.position(7), (1, 6));
+    assert!(p.svg().contains("<svg"));
+}

@@ -142,6 +142,68 @@ pub fn stack_mesh(c: &Cluster) -> (String, String) {
     (plan, tables)
 }
 
+/// The fat-tree in racks (seed 004 §6.3), as SVG and a summary.
+pub fn fat_tree_racks(c: &Cluster) -> Result<(String, String), String> {
+    let (_, t) = super::compare::fat_tree_for(c)?;
+    let Shape::TwoLevel {
+        to_nodes, edges, cores, ..
+    } = t.shape
+    else {
+        return Err("a star needs no rack plan".into());
+    };
+    let n = c.pcs() as u32;
+    let blocks: Vec<u32> = (0..edges).map(|e| to_nodes.min(n - e * to_nodes)).collect();
+    let units = c.racks.units.max(to_nodes + 1);
+    let p = super::fattree_racks::place(&blocks, cores, units, 7);
+    let summary = format!(
+        "{} racks of {units}U (7 a row, serpentine): {} building blocks whole, {} spread over collected space, {cores} core switches first\n",
+        p.racks.len(),
+        p.whole_blocks,
+        p.spread_blocks
+    );
+    Ok((p.svg(), summary))
+}
+
+/// A two-level CLEX for the cluster's PCs: construction figures and a
+/// routing simulation at 90% load, next to the 3D torus of the same size.
+pub fn clex_stats(c: &Cluster) -> String {
+    let k = (c.pcs() as f64).sqrt().ceil().max(2.0) as u64;
+    let Ok(x) = super::clex::Clex::new(k, 2) else {
+        return "no CLEX for this size\n".into();
+    };
+    let f = x.figures();
+    let mut s = format!(
+        "CLEX: {} nodes, cliques of {k}, 2 levels; degree {}, diameter at most {}, all-to-all in {} hops\n",
+        f.nodes, f.degree, f.diameter_bound, f.all_to_all_hops
+    );
+    for l in &f.levels {
+        let _ = writeln!(
+            s,
+            "level {}: clusters of {}, {} links a node, links up to {:.2} node spacings",
+            l.level, l.cluster_nodes, l.degree, l.max_link_length
+        );
+    }
+    let load = ((k - 1) as f64 * 0.9).round().max(1.0) as usize;
+    s.push_str(&format!(
+        "routing simulation, {load} messages a node (lvl, max rounds, avg rounds, max avg load, avg hops):\n"
+    ));
+    for st in super::clex_sim::simulate(x, load, true, 1) {
+        let _ = writeln!(
+            s,
+            "{} {} {:.2} {:.2} {:.2}",
+            st.level, st.max_rounds, st.avg_rounds, st.max_avg_load, st.avg_hops
+        );
+    }
+    if let Ok(t) = super::clex::torus_for(f.nodes) {
+        let _ = writeln!(
+            s,
+            "3D torus {0}x{0}x{0}: average {1:.2} hops, diameter {2}, all-to-all in {3} hops",
+            t.side, t.avg_hops, t.diameter, t.all_to_all_hops
+        );
+    }
+    s
+}
+
 /// Writes every system's artifacts under `dir`; returns the files.
 pub fn write_all(dir: &Path, c: &Cluster) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<(PathBuf, String)> = Vec::new();
@@ -149,6 +211,11 @@ pub fn write_all(dir: &Path, c: &Cluster) -> Result<Vec<PathBuf>, String> {
         files.push((dir.join("fat-tree/wiring.txt"), wiring));
         files.push((dir.join("fat-tree/bom.csv"), bom));
     }
+    if let Ok((svg, summary)) = fat_tree_racks(c) {
+        files.push((dir.join("fat-tree/racks.svg"), svg));
+        files.push((dir.join("fat-tree/racks.txt"), summary));
+    }
+    files.push((dir.join("clex/stats.txt"), clex_stats(c)));
     let (plan, tables) = stack_ring(c);
     files.push((dir.join("stack-ring/ip-plan.txt"), plan));
     files.push((dir.join("stack-ring/forwarding.txt"), tables));

@@ -58,6 +58,10 @@ pub struct ClexFigures {
     pub nodes: u64,
     pub degree: u64,
     pub diameter_bound: u64,
+    /// All-to-all (§II-C): each message is flooded along a tree that uses
+    /// lower levels first, reaching every node after at most one edge per
+    /// level.
+    pub all_to_all_hops: u64,
     pub levels: Vec<LevelFigures>,
 }
 
@@ -112,6 +116,7 @@ impl Clex {
             nodes: self.nodes(),
             degree: self.k - 1 + self.k * (self.levels as u64 - 1),
             diameter_bound: (1 << self.levels) - 1,
+            all_to_all_hops: self.levels as u64,
             levels,
         }
     }
@@ -141,6 +146,9 @@ impl Clex {
 /// side^2 links because of the wraparound).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TorusFigures {
+    /// All-to-all floods dimension by dimension (x, then y, then z), so the
+    /// farthest node is reached after the diameter's hops.
+    pub all_to_all_hops: u64,
     pub side: u64,
     pub nodes: u64,
     pub degree: u64,
@@ -155,6 +163,7 @@ pub fn torus(side: u64) -> Result<TorusFigures, ClexError> {
     }
     let ring_avg = (0..side).map(|d| d.min(side - d) as f64).sum::<f64>() / side as f64;
     Ok(TorusFigures {
+        all_to_all_hops: 3 * (side / 2),
         side,
         nodes: side.pow(3),
         degree: if side == 2 { 3 } else { 6 },

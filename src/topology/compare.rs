@@ -356,7 +356,14 @@ pub fn text(rows: &[Row], skipped: &[String]) -> String {
         );
     }
     for k in skipped {
-        let _ = writeln!(s, "not built: {k}");
+        match k.strip_prefix("(fat-tree racks) ") {
+            Some(plan) => {
+                let _ = writeln!(s, "fat-tree in racks: {plan}");
+            }
+            None => {
+                let _ = writeln!(s, "not built: {k}");
+            }
+        }
     }
     s.push_str("hops: switches a message crosses; fwd: software forwardings; pairwise and bisection in links (one link = one NIC's bandwidth)\n");
     s

@@ -7,4 +7,5 @@ pub mod clex;
 pub mod clex_sim;
 pub mod compare;
 pub mod fattree;
+pub mod fattree_racks;
 pub mod stacks;

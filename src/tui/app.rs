@@ -329,7 +329,11 @@ impl App {
                         View::Designer
                     }
                     (_, Some(s)) => {
-                        let (rows, skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
+                        let (rows, mut skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
+                        // The fat-tree's rack plan, as a last line of the table.
+                        if let Ok((_, summary)) = crate::topology::artifacts::fat_tree_racks(&s.cluster) {
+                            skipped.push(format!("(fat-tree racks) {}", summary.trim()));
+                        }
                         View::Compare(rows, skipped)
                     }
                 }

@@ -71,12 +71,10 @@ pub fn place(blocks: &[u32], cores: u32, rack_units: u32, racks_per_row: u32) ->
                 })
                 .chain(std::iter::once(Unit::Edge(e as u32)));
             'fill: for &r in &collecting {
-                for u in 0..rack_units as usize {
-                    if racks[r][u] == Unit::Free {
-                        match units.next() {
-                            Some(x) => racks[r][u] = x,
-                            None => break 'fill,
-                        }
+                for slot in racks[r].iter_mut().filter(|u| **u == Unit::Free) {
+                    match units.next() {
+                        Some(x) => *slot = x,
+                        None => break 'fill,
                     }
                 }
             }

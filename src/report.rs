@@ -24,6 +24,8 @@ pub struct Report {
     pub evaluations: u64,
     pub elapsed_s: f64,
     pub stop_reason: Option<StopReason>,
+    /// Counting bounds for a universal FNN of this size, and the design's gap to them.
+    pub bounds: crate::design::bounds::Bounds,
     /// The evaluation terms of the reported design, when it came from a search.
     pub terms: Option<Terms>,
     pub fitness: Option<f64>,
@@ -43,7 +45,16 @@ pub struct RunInfo {
 
 impl Report {
     pub fn new(cluster: &Cluster, metrics: Metrics, run: RunInfo) -> Report {
+        let widest = cluster.switches.iter().map(|s| s.ports as u64).max().unwrap_or(0);
+        let bounds = crate::design::bounds::bounds(
+            cluster.pcs() as u64,
+            cluster.max_nics() as u64,
+            widest,
+            cluster.switch_count() as u64,
+            metrics.switches_used as u64,
+        );
         Report {
+            bounds,
             name: cluster.name.clone(),
             valid: metrics.valid,
             coverage: metrics.coverage,
@@ -117,6 +128,12 @@ impl Report {
             s,
             "  latency              avg {:.3} switch hops, max {} ({} pairs via uplink, {} via a PC, {} unreachable)",
             l.avg_switch_hops, l.max_switch_hops, l.via_uplink_pairs, l.via_pc_pairs, l.unreachable_pairs
+        );
+        let bd = &self.bounds;
+        let _ = writeln!(
+            s,
+            "  bounds (universal)    switches of at least {} ports ({}-port here); at least {} switches of {} ports ({} used)",
+            bd.min_switch_width, bd.widest_ports, bd.min_switches_at_widest, bd.widest_ports, self.switches_used
         );
         let c = &m.cost;
         let _ = writeln!(

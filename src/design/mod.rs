@@ -4,6 +4,7 @@
 //! (seed 000 §6.1, seed 002 "Performance").
 
 pub mod bits;
+pub mod bounds;
 pub mod metrics;
 pub mod table;
 mod wiring;

@@ -3,9 +3,8 @@
 
 mod common;
 
-use fnn_tui::ga::{Engine, Limits, Phase};
+use fnn_tui::ga::{Engine, Phase};
 use fnn_tui::spec::{Cluster, PatternSpec, Pins};
-use std::sync::atomic::AtomicBool;
 
 fn with_threads(mut c: Cluster, threads: usize) -> Cluster {
     c.ga.threads = threads;
@@ -42,14 +41,7 @@ fn same_seed_gives_the_same_run_on_one_or_two_threads() {
 fn the_scaled_phase_comes_first_and_is_marked() {
     let mut e = Engine::new(common::quick(64, 4, "31x8,8"));
     assert_eq!(e.phase(), Phase::Scaled { width: 3, pcs: 7 });
-    e.run(
-        Limits {
-            generations: 500,
-            time_limit_s: 0.0,
-        },
-        &AtomicBool::new(false),
-        |_| {},
-    );
+    common::run(&mut e, 500);
     assert_eq!(e.phase(), Phase::Full);
     assert_eq!(e.phase_changes().len(), 1);
     let change = e.phase_changes()[0];
@@ -63,14 +55,7 @@ fn without_scaling_the_full_problem_is_solved_directly() {
     c.ga.scale_down = false;
     let mut e = Engine::new(c);
     assert_eq!(e.phase(), Phase::Full);
-    e.run(
-        Limits {
-            generations: 3000,
-            time_limit_s: 0.0,
-        },
-        &AtomicBool::new(false),
-        |_| {},
-    );
+    common::run(&mut e, 3000);
     assert!(e.is_valid(), "uncovered {}", e.best().terms().uncovered);
 }
 
@@ -108,14 +93,7 @@ fn new_weights_reorder_the_population_without_changing_terms() {
 #[test]
 fn pins_set_live_are_obeyed_by_every_member() {
     let mut e = Engine::new(common::quick(24, 3, "12x6"));
-    e.run(
-        Limits {
-            generations: 300,
-            time_limit_s: 0.0,
-        },
-        &AtomicBool::new(false),
-        |_| {},
-    );
+    common::run(&mut e, 300);
     let mut pins = Pins::new(24, 6);
     pins.set_must(0, 5);
     pins.set_must(1, 5);
@@ -141,14 +119,7 @@ fn the_rack_crossings_weight_keeps_cables_in_their_rack() {
         });
         c.ga.generations = 300;
         let mut e = Engine::new(c);
-        e.run(
-            Limits {
-                generations: 300,
-                time_limit_s: 0.0,
-            },
-            &AtomicBool::new(false),
-            |_| {},
-        );
+        common::run(&mut e, 300);
         assert!(e.is_valid());
         e.best().terms().crossings
     };

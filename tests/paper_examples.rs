@@ -5,20 +5,12 @@ mod common;
 
 use common::{quick, quick_with};
 use fnn_tui::design::{Metrics, parse_table};
-use fnn_tui::ga::{Engine, Limits};
+use fnn_tui::ga::Engine;
 use fnn_tui::spec::{Spec, check_feasible};
-use std::sync::atomic::AtomicBool;
 
 fn search(cluster: fnn_tui::spec::Cluster) -> (fnn_tui::design::Design, Metrics) {
     let mut engine = Engine::new(cluster);
-    engine.run(
-        Limits {
-            generations: 2000,
-            time_limit_s: 0.0,
-        },
-        &AtomicBool::new(false),
-        |_| {},
-    );
+    common::run(&mut engine, 2000);
     let design = engine.best_design();
     let metrics = Metrics::compute(&design, engine.cluster());
     (design, metrics)

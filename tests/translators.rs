@@ -7,24 +7,16 @@ mod common;
 
 use fnn_tui::design::{Design, Metrics, bits, parse_table};
 use fnn_tui::export::{Options, labels, rewire, write_all};
-use fnn_tui::ga::{Engine, Limits};
+use fnn_tui::ga::Engine;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::routing::{BasicRouting, advanced};
 use fnn_tui::spec::{Cluster, Spec};
 use proptest::prelude::*;
-use std::sync::atomic::AtomicBool;
 
 fn klat2() -> (Cluster, Design) {
     let cluster = Spec::klat2().resolve().unwrap();
     let mut e = Engine::new(cluster.clone());
-    e.run(
-        Limits {
-            generations: 300,
-            time_limit_s: 0.0,
-        },
-        &AtomicBool::new(false),
-        |_| {},
-    );
+    common::run(&mut e, 300);
     let d = e.best_design();
     (cluster, d)
 }

@@ -20,3 +20,15 @@ pub fn quick_with(pcs: usize, nics: u32, switches: &str, edit: impl FnOnce(&mut 
     edit(&mut spec);
     spec.resolve().expect("spec resolves")
 }
+
+/// Runs an engine to its stopping rule within `generations`, no time limit.
+pub fn run(e: &mut fnn_tui::ga::Engine, generations: u64) -> fnn_tui::ga::StopReason {
+    e.run(
+        fnn_tui::ga::Limits {
+            generations,
+            time_limit_s: 0.0,
+        },
+        &std::sync::atomic::AtomicBool::new(false),
+        |_| {},
+    )
+}

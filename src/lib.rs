@@ -13,5 +13,6 @@ pub mod report;
 pub mod routing;
 pub mod session;
 pub mod spec;
+pub mod sweep;
 pub mod topology;
 pub mod tui;

@@ -120,9 +120,9 @@ fn search_without_a_valid_design_exits_1_and_lists_what_is_uncovered() {
             "--pcs",
             "100",
             "--nics",
-            "3",
+            "4",
             "--switches",
-            "40x8",
+            "32x10",
             "--generations",
             "1",
             "--out",
@@ -157,6 +157,12 @@ fn malformed_and_impossible_specs_exit_2_with_one_line() {
             "impossible: PC 0 must reach 63 others",
         ),
         ("[pcs]\ncount = 64\n[[switches]]\nports = 9\n", "uplink switch"),
+        // Every PC reaches 4 x 17 = 68 >= 63 others, but Füredi's bound
+        // needs a switch of 4 x 64 / 13 -> 20 ports.
+        (
+            "[pcs]\ncount = 64\nnics = 4\n[[switches]]\nports = 18\ncount = 15\n[uplink]\nmode = \"none\"\n",
+            "at least 20 usable ports",
+        ),
         ("coverage = \"sparse\"\n", "needs at least one pattern"),
         ("[pcs]\ncount = 64\n[uplink]\nmodel = \"nope\"\n", "uplink.model"),
     ];
@@ -367,4 +373,59 @@ fn a_sparse_design_exports_every_artifact() {
     assert!(matrix.contains('U'));
     let script = std::fs::read_to_string(dir.path().join("routing/scripts/fnn-setup-k000.sh")).unwrap();
     assert!(script.contains("unreachable in one hop"));
+}
+
+#[test]
+fn sweep_writes_csv_and_svg_resumes_and_refuses_bad_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fnn()
+        .args(["sweep", "--pcs", "3..40:3", "--nics", "3..4", "--generations", "50", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("28 sizes"), "{stdout}");
+    let csv = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 28);
+    for r in &rows {
+        let (pcs, nics, bound, width): (u64, u64, u64, u64) =
+            (r[0].parse().unwrap(), r[1].parse().unwrap(), r[2].parse().unwrap(), r[3].parse().unwrap());
+        assert!(width >= bound && width <= bound + 1, "{r:?}");
+        // Every PC reaches the others on its NICs, so the width is at least
+        // ceil((P - 1) / n) + 1; the switch count is at least the covering bound.
+        assert!(width >= (pcs - 1).div_ceil(nics) + 1);
+        assert!(r[5].parse::<u64>().unwrap() >= r[6].parse::<u64>().unwrap());
+    }
+    // 40 PCs with 4 NICs: Füredi's 160/13 -> 13 ports.
+    assert!(rows.iter().any(|r| r[0] == "40" && r[1] == "4" && r[2] == "13"));
+    let svg = std::fs::read_to_string(dir.path().join("sweep.svg")).unwrap();
+    assert_eq!(svg.matches("<polyline").count(), 4);
+    // A second run finds everything done and adds the new NIC count only.
+    let again = fnn()
+        .args(["sweep", "--pcs", "3..40:3", "--nics", "3..5", "--generations", "0", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let stderr = String::from_utf8(again.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("resuming: 28 sizes"), "{stderr}");
+    let csv2 = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
+    assert_eq!(csv2.lines().count(), 1 + 42);
+    // The rows already there are kept as they were (times included).
+    for line in csv.lines() {
+        assert!(csv2.lines().any(|l| l == line), "{line} was lost");
+    }
+    fnn()
+        .args(["sweep", "--pcs", "1..9", "--out"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--pcs").and(predicate::str::contains("at least 3")));
+    std::fs::write(dir.path().join("sweep.csv"), "pcs,nics\n").unwrap();
+    fnn()
+        .args(["sweep", "--pcs", "3..9", "--out"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("sweep.csv: line 1"));
 }

@@ -43,13 +43,7 @@ fn exit_code(report: &Report) -> ExitCode {
 
 /// Runs the GA to its stopping rule and returns the report and the table.
 pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = interrupted.clone();
-        // A second handler cannot be installed in the same process; the
-        // first one already sets a flag we do not see, so just carry on.
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    }
+    let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
     let bar = progress_bar(show_progress, limits.generations);
     let start = Instant::now();
@@ -76,6 +70,16 @@ pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, 
         fitness: Some(best.fitness()),
     };
     Ok((Report::new(engine.cluster(), metrics, run), format_table(&design)))
+}
+
+/// A flag Ctrl-C sets, so long commands stop and write what they have.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    // A second handler cannot be installed in the same process; the first
+    // one already sets a flag we do not see, so just carry on.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    interrupted
 }
 
 fn progress_bar(show: bool, generations: u64) -> ProgressBar {

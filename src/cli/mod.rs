@@ -7,6 +7,7 @@ mod compare;
 mod design;
 mod export;
 mod inputs;
+mod sweep;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -39,6 +40,36 @@ pub enum Command {
     Export(ExportArgs),
     /// Design the FNN and the networks it replaces for the same PCs and prices, side by side.
     Compare(CompareArgs),
+    /// The narrowest switches a universal FNN needs, for a range of PCs and NICs per PC (CSV and SVG); resumable.
+    Sweep(SweepArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// PCs: A..B, A..B:STEP (every STEP-th) or a comma list.
+    #[arg(long, default_value = "3..1024")]
+    pub pcs: String,
+    /// NICs per PC, same forms.
+    #[arg(long, default_value = "2..6")]
+    pub nics: String,
+    /// Output directory for sweep.csv and sweep.svg; an existing sweep.csv is resumed.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// GA generations per width tried below the constructions' (0: constructions only).
+    #[arg(long, default_value_t = 300)]
+    pub generations: u64,
+    /// Try the GA only up to this many PCs (constructions decide above).
+    #[arg(long, default_value_t = 64)]
+    pub ga_pcs: usize,
+    /// Random seed of the GA attempts.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0 for all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// No progress bar or summary.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -160,6 +191,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Sweep(args)) => sweep::run(&args),
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {

@@ -5,6 +5,8 @@
 
 pub mod bits;
 pub mod bounds;
+pub mod constructions;
+pub mod gf;
 pub mod metrics;
 pub mod table;
 mod wiring;

@@ -14,6 +14,7 @@ use super::eval::{Eval, Terms};
 use super::genome::Genome;
 use super::problem::Problem;
 use super::scale::{self, Scaled};
+use super::seeding;
 use super::{Rng, operators};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
@@ -93,6 +94,9 @@ pub struct Engine {
     first_valid: Option<u64>,
     /// The pairwise-bandwidth bound of the hardware (seed 002).
     bandwidth_bound: f64,
+    /// The best construction laid onto the hardware (issue 6): the initial
+    /// design when it is already valid, else added at the scale-up.
+    seed: Option<Genome>,
     pool: rayon::ThreadPool,
 }
 
@@ -111,10 +115,14 @@ impl Engine {
                     .expect("a one-thread pool")
             });
         let full = Problem::new(cluster);
+        let seed = seeding::construction_seed(&full);
+        let seeded_valid = seed.as_ref().is_some_and(|(_, uncovered)| *uncovered == 0);
         let c = &full.cluster;
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
         let bandwidth_bound = crate::design::pairwise_upper_bound(&ports, c.total_nics(), c.pcs());
-        let scaled = (ga.scale_down && full.cluster.coverage == Coverage::Universal)
+        // A construction that already covers every pair makes the
+        // scaled-down phase pointless: the GA starts from it at full size.
+        let scaled = (ga.scale_down && full.cluster.coverage == Coverage::Universal && !seeded_valid)
             .then(|| scale::next_scaled(&full.cluster, 1))
             .flatten()
             .filter(|_| ga.scale_attempts > 0)
@@ -136,6 +144,7 @@ impl Engine {
             best: None,
             first_valid: None,
             bandwidth_bound,
+            seed: seed.map(|(g, _)| g),
             pool,
         };
         engine.population = engine.initial_population();
@@ -225,7 +234,10 @@ impl Engine {
         let problem = self.active().clone();
         let n = self.full.cluster.ga.population;
         let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
-        let base = Genome::straightforward(&problem);
+        let base = match (&self.seed, &self.scaled) {
+            (Some(seed), None) => seed.clone(),
+            _ => Genome::straightforward(&problem),
+        };
         let mut pop: Vec<Member> = self.pool.install(|| {
             seeds
                 .par_iter()
@@ -360,6 +372,10 @@ impl Engine {
                 .collect()
         });
         self.evaluations += pop.len() as u64;
+        if let (Some(seed), Some(last)) = (&self.seed, pop.last_mut()) {
+            *last = Member::new(full, seed.clone());
+            self.evaluations += 1;
+        }
         sort(&mut pop);
         self.population = pop;
         self.phase_changes.push(self.generation);

@@ -62,7 +62,7 @@ impl Genome {
         Ok(g)
     }
 
-    /// Places the NICs of every PC, in `order`: first its must-pins, then
+    /// Places the NICs of every PC, in `order`: first all must-pins, then
     /// the switches `preferred(pc)` names, then the lowest-numbered switch
     /// with a free port that the PC is not already on (seed 002's
     /// straightforward construction). NICs left over go to the dummy switch
@@ -93,6 +93,8 @@ impl Genome {
                 }
             }
         }
+        // Then every PC's preferred switches, before any filling, so one
+        // PC's spare NICs cannot take the ports another PC prefers.
         for &pc in order {
             for s in preferred(pc) {
                 if placed[pc] >= c.nics[pc] {
@@ -102,6 +104,8 @@ impl Genome {
                     placed[pc] += 1;
                 }
             }
+        }
+        for &pc in order {
             for s in 0..problem.switches() {
                 if placed[pc] >= c.nics[pc] {
                     break;

@@ -9,6 +9,7 @@
 //! * [`eval`]: the weighted evaluation, full and incremental (only the
 //!   rows of the PCs a mutation touched), with problem spots marked;
 //! * [`scale`]: the scaled-down first phase and the scale-up;
+//! * [`seeding`]: design-theory constructions laid onto the hardware as seeds;
 //! * [`engine`]: the generation loop, one step at a time, deterministic
 //!   for a seed whatever the thread count.
 
@@ -18,6 +19,7 @@ pub mod genome;
 pub mod operators;
 pub mod problem;
 pub mod scale;
+pub mod seeding;
 
 pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};

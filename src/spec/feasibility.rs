@@ -5,7 +5,7 @@
 use super::cluster::Cluster;
 use super::error::SpecError;
 use super::model::Coverage;
-use crate::design::{bits, max_pair_links};
+use crate::design::{bits, bounds, max_pair_links};
 
 pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
     let f = c.source.as_str();
@@ -42,6 +42,14 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
         let max_links = max_pair_links(&ports, c.total_nics(), p);
         let needed = (p * (p - 1) / 2) as u64;
+        let widest = ports.iter().copied().max().unwrap_or(0) as u64;
+        let rank = c.max_nics() as u64;
+        let need_width = bounds::intersecting_width(p as u64, rank);
+        if widest < need_width {
+            return err(format!(
+                "{p} PCs with at most {rank} NIC(s) each need a switch of at least {need_width} usable ports for every pair to share one (Füredi: some switch holds P n / (n^2 - n + 1) PCs), but the widest has {widest}"
+            ));
+        }
         if max_links < needed {
             return err(format!(
                 "{p} PCs make {needed} pairs but {} NICs on these switches can connect at most {max_links} pairs (sum of used x (used-1) / 2 over the switches)",

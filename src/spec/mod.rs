@@ -17,7 +17,7 @@ pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
     Spec, SwitchModel, UplinkMode, UplinkSpec, Weights,
 };
-pub use quick::{QuickFlags, parse_switch_groups};
+pub use quick::{QuickFlags, parse_switch_groups, quick_cluster};
 
 use std::path::Path;
 

@@ -86,6 +86,26 @@ impl QuickFlags {
     }
 }
 
+/// A plain universal cluster from the quick flags: `pcs` PCs of `nics`
+/// NICs on `switches` (e.g. `20x13`), no uplink, the built-in prices and
+/// GA defaults (the sweep and the hardware search build many of these).
+pub fn quick_cluster(pcs: usize, nics: u32, switches: &str) -> Result<super::Cluster, SpecError> {
+    let flags = QuickFlags {
+        pcs: Some(pcs),
+        nics: Some(nics),
+        switches: Some(switches.to_string()),
+        ..QuickFlags::default()
+    };
+    let spec = flags.apply(Spec {
+        name: format!("{pcs} PCs"),
+        source: "command line".into(),
+        ..Spec::default()
+    })?;
+    let cluster = spec.resolve()?;
+    super::check_feasible(&cluster)?;
+    Ok(cluster)
+}
+
 /// Parses `31x8,8` into [(31, Some(8)), (8, Some(1))]; `32x*` is as many as needed.
 pub fn parse_switch_groups(text: &str) -> Result<Vec<(u32, Option<u32>)>, String> {
     let allowed = "use groups PORTSxCOUNT (ports usable by PCs), PORTS for one switch or PORTSx* for as many as needed, comma separated, e.g. 31x8,8";

@@ -1,0 +1,309 @@
+//! Universal FNNs from design theory (issue 6), to seed the GA and to find
+//! the narrowest switches quickly in the sweep.
+//!
+//! Every construction is a set of *blocks*: each block is the set of
+//! switches a group of PCs is cabled to, and any two blocks share a switch.
+//! PCs in one group share all its switches, so splitting the PCs into groups
+//! over the blocks gives a universal FNN whatever the group sizes; the
+//! groups are sized so the fullest switch is as empty as possible.
+//!
+//! * Pairs of groups: g groups, one switch per pair of groups; a PC needs
+//!   g - 1 NICs and a switch holds two groups.
+//! * The projective plane of order q (q a prime power): groups are the
+//!   q^2 + q + 1 points, switches the lines; a PC needs q + 1 NICs. With
+//!   q = n - 1 it meets Füredi's bound P n / (n^2 - n + 1) (see `bounds`).
+//! * The affine plane of order q: q^2 groups (points), q^2 + q switches
+//!   (lines), q + 1 NICs per PC, q groups per switch.
+//!
+//! Fewer PCs than blocks truncates a construction (empty groups and the
+//! switches they leave with fewer than two PCs are dropped); more pads it
+//! (bigger groups).
+
+use super::Design;
+use super::gf::Field;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Construction {
+    pub name: String,
+    pub switches: usize,
+    /// The switches of each group of PCs; any two blocks intersect.
+    pub blocks: Vec<Vec<usize>>,
+}
+
+impl Construction {
+    /// NICs a PC needs.
+    pub fn nics(&self) -> usize {
+        self.blocks.iter().map(Vec::len).max().unwrap_or(0)
+    }
+}
+
+/// One switch for everyone: the trivial FNN.
+pub fn single_switch() -> Construction {
+    Construction {
+        name: "one switch".into(),
+        switches: 1,
+        blocks: vec![vec![0]],
+    }
+}
+
+/// `g` groups, a switch for every pair of groups (g >= 3).
+pub fn pairs_of_groups(g: usize) -> Construction {
+    let mut pair = vec![vec![0usize; g]; g];
+    let mut switches = 0;
+    for i in 0..g {
+        for j in i + 1..g {
+            pair[i][j] = switches;
+            pair[j][i] = switches;
+            switches += 1;
+        }
+    }
+    let blocks = (0..g)
+        .map(|i| (0..g).filter(|&j| j != i).map(|j| pair[i][j]).collect())
+        .collect();
+    Construction {
+        name: format!("pairs of {g} groups"),
+        switches,
+        blocks,
+    }
+}
+
+/// The projective plane PG(2, q): blocks are points, switches are lines.
+pub fn projective_plane(q: usize) -> Option<Construction> {
+    let f = Field::new(q)?;
+    // Normalised vectors of GF(q)^3: the first non-zero coordinate is 1.
+    let mut vectors = Vec::with_capacity(q * q + q + 1);
+    for a in 0..q {
+        for b in 0..q {
+            vectors.push([1, a, b]);
+        }
+    }
+    for b in 0..q {
+        vectors.push([0, 1, b]);
+    }
+    vectors.push([0, 0, 1]);
+    let dot = |u: &[usize; 3], v: &[usize; 3]| (0..3).fold(0, |acc, i| f.add(acc, f.mul(u[i], v[i])));
+    let blocks = vectors
+        .iter()
+        .map(|point| (0..vectors.len()).filter(|&l| dot(point, &vectors[l]) == 0).collect())
+        .collect();
+    Some(Construction {
+        name: format!("projective plane of order {q}"),
+        switches: vectors.len(),
+        blocks,
+    })
+}
+
+/// The affine plane AG(2, q): blocks are the points (x, y), switches the
+/// lines y = m x + b and x = c.
+pub fn affine_plane(q: usize) -> Option<Construction> {
+    let f = Field::new(q)?;
+    let vertical = q * q;
+    let blocks = (0..q)
+        .flat_map(|x| (0..q).map(move |y| (x, y)))
+        .map(|(x, y)| {
+            let mut lines: Vec<usize> = (0..q)
+                .map(|m| {
+                    // b = y - m x: the b with m x + b = y.
+                    let mx = f.mul(m, x);
+                    let b = (0..q).find(|&b| f.add(mx, b) == y).expect("additive inverse");
+                    m * q + b
+                })
+                .collect();
+            lines.push(vertical + x);
+            lines
+        })
+        .collect();
+    Some(Construction {
+        name: format!("affine plane of order {q}"),
+        switches: q * q + q,
+        blocks,
+    })
+}
+
+/// Every construction whose PCs need at most `nics` NICs.
+pub fn candidates(nics: usize) -> Vec<Construction> {
+    let mut out = vec![single_switch()];
+    out.extend((3..=nics + 1).map(pairs_of_groups));
+    for q in 2..nics {
+        out.extend(projective_plane(q));
+        out.extend(affine_plane(q));
+    }
+    out
+}
+
+/// A construction laid out for a number of PCs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Built {
+    pub name: String,
+    pub design: Design,
+    /// PCs on the fullest switch.
+    pub width: u32,
+}
+
+impl Built {
+    pub fn switches(&self) -> usize {
+        self.design.switches()
+    }
+}
+
+/// Splits `pcs` PCs into the groups of `c` and writes the design; switches
+/// left with fewer than two PCs are dropped, the rest sorted fullest first.
+pub fn build(c: &Construction, pcs: usize) -> Built {
+    let sizes = group_sizes(c, pcs);
+    let mut degree = vec![0usize; c.switches];
+    for (b, &n) in sizes.iter().enumerate() {
+        for &s in &c.blocks[b] {
+            degree[s] += n;
+        }
+    }
+    let mut kept: Vec<usize> = (0..c.switches).filter(|&s| degree[s] >= 2).collect();
+    kept.sort_by_key(|&s| std::cmp::Reverse(degree[s]));
+    let mut number = vec![usize::MAX; c.switches];
+    for (i, &s) in kept.iter().enumerate() {
+        number[s] = i;
+    }
+    let mut design = Design::new(pcs, kept.len());
+    let mut pc = 0;
+    for (b, &n) in sizes.iter().enumerate() {
+        for _ in 0..n {
+            for &s in &c.blocks[b] {
+                if number[s] != usize::MAX {
+                    design.connect(pc, number[s]);
+                }
+            }
+            pc += 1;
+        }
+    }
+    let width = kept.first().map_or(0, |&s| degree[s] as u32);
+    Built {
+        name: c.name.clone(),
+        design,
+        width,
+    }
+}
+
+/// The narrowest construction for `pcs` PCs of `nics` NICs (ties: fewer
+/// switches, then fewer cables).
+pub fn best(pcs: usize, nics: usize) -> Option<Built> {
+    if pcs == 0 || nics == 0 {
+        return None;
+    }
+    candidates(nics)
+        .iter()
+        .map(|c| build(c, pcs))
+        .min_by_key(|b| (b.width, b.switches(), b.design.ports_used().iter().sum::<u32>()))
+}
+
+/// Group sizes that keep the fullest switch low: PCs go one at a time to
+/// the group whose switches are emptiest, then single PCs move between
+/// groups while that lowers the fullest switch or the number of switches
+/// that full.
+fn group_sizes(c: &Construction, pcs: usize) -> Vec<usize> {
+    let mut sizes = vec![0usize; c.blocks.len()];
+    let mut degree = vec![0usize; c.switches];
+    for _ in 0..pcs {
+        let b = (0..c.blocks.len())
+            .min_by_key(|&b| {
+                let top = c.blocks[b].iter().map(|&s| degree[s]).max().unwrap_or(0);
+                let sum: usize = c.blocks[b].iter().map(|&s| degree[s]).sum();
+                (top, sum, sizes[b])
+            })
+            .expect("at least one block");
+        sizes[b] += 1;
+        for &s in &c.blocks[b] {
+            degree[s] += 1;
+        }
+    }
+    improve(c, &mut sizes, &mut degree);
+    sizes
+}
+
+fn fullness(degree: &[usize]) -> (usize, usize) {
+    let top = degree.iter().copied().max().unwrap_or(0);
+    (top, degree.iter().filter(|&&d| d == top).count())
+}
+
+fn improve(c: &Construction, sizes: &mut [usize], degree: &mut [usize]) {
+    let mut current = fullness(degree);
+    // Each accepted move lowers (top, count), so the loop ends; the cap
+    // keeps it short on large constructions.
+    for _ in 0..4 * c.switches {
+        let mut found = None;
+        'search: for from in 0..c.blocks.len() {
+            if sizes[from] == 0 {
+                continue;
+            }
+            for to in 0..c.blocks.len() {
+                if to == from {
+                    continue;
+                }
+                shift(c, degree, from, to);
+                let after = fullness(degree);
+                shift(c, degree, to, from);
+                if after < current {
+                    found = Some((from, to, after));
+                    break 'search;
+                }
+            }
+        }
+        let Some((from, to, after)) = found else { break };
+        shift(c, degree, from, to);
+        sizes[from] -= 1;
+        sizes[to] += 1;
+        current = after;
+    }
+}
+
+fn shift(c: &Construction, degree: &mut [usize], from: usize, to: usize) {
+    for &s in &c.blocks[from] {
+        degree[s] -= 1;
+    }
+    for &s in &c.blocks[to] {
+        degree[s] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intersecting(c: &Construction) -> bool {
+        c.blocks
+            .iter()
+            .enumerate()
+            .all(|(i, a)| c.blocks[i + 1..].iter().all(|b| a.iter().any(|s| b.contains(s))))
+    }
+
+    #[test]
+    fn planes_have_their_parameters() {
+        for q in [2, 3, 4, 5, 7, 8, 9] {
+            let p = projective_plane(q).unwrap();
+            assert_eq!((p.switches, p.blocks.len(), p.nics()), (q * q + q + 1, q * q + q + 1, q + 1));
+            assert!(intersecting(&p), "PG(2,{q})");
+            let a = affine_plane(q).unwrap();
+            assert_eq!((a.switches, a.blocks.len(), a.nics()), (q * q + q, q * q, q + 1));
+            assert!(intersecting(&a), "AG(2,{q})");
+        }
+        assert!(projective_plane(6).is_none());
+        for g in 3..8 {
+            let c = pairs_of_groups(g);
+            assert_eq!((c.switches, c.nics()), (g * (g - 1) / 2, g - 1));
+            assert!(intersecting(&c));
+        }
+    }
+
+    #[test]
+    fn the_plane_meets_fureds_bound_at_1024_pcs() {
+        // PG(2,4) over 21 groups of 48 or 49: the fullest line holds 244.
+        let b = build(&projective_plane(4).unwrap(), 1024);
+        assert_eq!(b.width, 244);
+        assert_eq!(b.switches(), 21);
+        assert_eq!(best(1024, 5).unwrap().width, 244);
+    }
+
+    #[test]
+    fn fano_holds_ten_pcs_on_five_ports() {
+        let b = build(&projective_plane(2).unwrap(), 10);
+        assert_eq!(b.width, 5);
+    }
+}

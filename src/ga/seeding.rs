@@ -1,0 +1,47 @@
+//! Constructions as GA seeds (issue 6): the design-theory layouts of
+//! `design::constructions`, laid onto the cluster's real switches. The
+//! widest construction switches go on the widest real ones; PCs that do
+//! not fit (too few switches, too few ports, pins) are placed by the
+//! straightforward rule, so the seed is always a closed genome and the GA
+//! repairs whatever the truncation broke.
+
+use super::eval::Eval;
+use super::genome::Genome;
+use super::problem::Problem;
+use crate::design::constructions::{self, Built};
+use crate::spec::Coverage;
+
+/// The construction that leaves the fewest required pairs uncovered on
+/// this problem, as a genome, with its uncovered count; `None` for sparse
+/// problems (constructions cover every pair, far more than a pattern needs).
+pub fn construction_seed(problem: &Problem) -> Option<(Genome, u64)> {
+    let c = &problem.cluster;
+    if c.coverage != Coverage::Universal || c.pcs() < 3 || c.switch_count() == 0 {
+        return None;
+    }
+    let nics = c.nics.iter().copied().min().unwrap_or(0) as usize;
+    let mut slots: Vec<usize> = (0..problem.switches()).collect();
+    slots.sort_by_key(|&s| std::cmp::Reverse(c.ports(s)));
+    constructions::candidates(nics)
+        .iter()
+        .map(|k| constructions::build(k, c.pcs()))
+        .filter(|b| b.switches() > 0)
+        .map(|b| {
+            let g = lay_out(problem, &b, &slots);
+            let uncovered = Eval::full(problem, &g).terms.uncovered;
+            (g, uncovered)
+        })
+        .min_by_key(|(_, u)| *u)
+}
+
+fn lay_out(problem: &Problem, built: &Built, slots: &[usize]) -> Genome {
+    let order: Vec<usize> = (0..problem.pcs()).collect();
+    Genome::construct(problem, &order, &|pc| {
+        built
+            .design
+            .switches_of(pc)
+            .into_iter()
+            .filter_map(|s| slots.get(s).copied())
+            .collect()
+    })
+}

@@ -1,0 +1,246 @@
+//! The scalability sweep (issue 6, seed 000 §7): for each number of PCs
+//! and NICs per PC, the narrowest switches a universal FNN needs and how
+//! many, beside the lower bound.
+//!
+//! Each point starts from the best design-theory construction (exact
+//! widths, instant); when that is over the bound, the GA tries each
+//! narrower width in turn with a fixed generation budget, so results are
+//! deterministic and the GA only works where there is something to win.
+
+mod csv;
+mod svg;
+
+pub use csv::{parse_csv, to_csv};
+pub use svg::svg;
+
+use crate::design::{Metrics, bounds, constructions};
+use crate::ga::{Engine, Limits};
+use crate::spec::quick_cluster;
+use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+
+/// One size of the sweep.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Point {
+    pub pcs: usize,
+    pub nics: u32,
+    /// The lower bound on switch width (`bounds::width_bound`).
+    pub bound: u64,
+    /// The narrowest width found.
+    pub width: u32,
+    /// Switches of that design.
+    pub switches: usize,
+    /// The covering bound on switches at that width.
+    pub switch_bound: u64,
+    /// "construction: ..." or "GA".
+    pub method: String,
+    pub seconds: f64,
+}
+
+impl Point {
+    pub fn gap(&self) -> i64 {
+        self.width as i64 - self.bound as i64
+    }
+}
+
+/// How hard the GA tries below the construction's width.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Generations per width tried (0: constructions only).
+    pub generations: u64,
+    /// The GA is tried up to this many PCs; above it, tight covering
+    /// designs are beyond a short GA run and constructions decide.
+    pub max_pcs: usize,
+    pub seed: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            generations: 300,
+            max_pcs: 64,
+            seed: 1,
+        }
+    }
+}
+
+/// The narrowest universal FNN found for `pcs` PCs of `nics` NICs.
+/// `interrupted` cuts a GA attempt short (the construction's width stands).
+pub fn point(pcs: usize, nics: u32, budget: Budget, interrupted: &AtomicBool) -> Point {
+    let start = std::time::Instant::now();
+    let bound = bounds::width_bound(pcs as u64, nics as u64);
+    let built = constructions::best(pcs, nics as usize).expect("at least one PC and one NIC");
+    // Every construction is checked by the spec's own validator.
+    let verified = quick_cluster(pcs, nics, &format!("{}x{}", built.width.max(2), built.switches().max(1)))
+        .is_ok_and(|c| Metrics::compute(&built.design, &c).valid);
+    let label = if verified { "construction" } else { "construction (NOT VALID)" };
+    let mut found = (built.width, built.switches(), format!("{label}: {}", built.name));
+    for width in bound..built.width as u64 {
+        if budget.generations == 0 || pcs > budget.max_pcs {
+            break;
+        }
+        if let Some(switches) = ga_at(pcs, nics, width as u32, budget, interrupted) {
+            found = (width as u32, switches, "GA".to_string());
+            break;
+        }
+    }
+    let (width, switches, method) = found;
+    Point {
+        pcs,
+        nics,
+        bound,
+        width,
+        switches,
+        switch_bound: bounds::min_switches(pcs as u64, width as u64),
+        method,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Runs the GA on as many `width`-port switches as the NICs need; the
+/// switches a valid design uses, or `None`.
+fn ga_at(pcs: usize, nics: u32, width: u32, budget: Budget, interrupted: &AtomicBool) -> Option<usize> {
+    // A width the counting bounds refuse cannot be searched; none is
+    // below `bound`, but the flag `x*` count may still be too small.
+    let mut cluster = quick_cluster(pcs, nics, &format!("{width}x*")).ok()?;
+    cluster.ga.threads = 1;
+    cluster.ga.seed = budget.seed;
+    let mut engine = Engine::new(cluster);
+    let limits = Limits {
+        generations: budget.generations,
+        time_limit_s: 0.0,
+    };
+    engine.run(limits, interrupted, |_| {});
+    if !engine.is_valid() {
+        return None;
+    }
+    let design = engine.best_design();
+    Some(Metrics::compute(&design, engine.cluster()).switches_used)
+}
+
+/// Sweeps the sizes `todo` (pairs of PCs and NICs) on `threads` worker
+/// threads (0: all cores), largest first so the long points start early;
+/// `on_point` sees each as it finishes. Sizes not started when
+/// `interrupted` is set are skipped, and one cut short is not reported, so
+/// whatever was reported is final and a resumed sweep redoes the rest.
+pub fn run(todo: &[(usize, u32)], budget: Budget, threads: usize, interrupted: &AtomicBool, on_point: impl Fn(Point) + Sync) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut order = todo.to_vec();
+    order.sort_by_key(|&(p, n)| (std::cmp::Reverse(p), n));
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    // Plain threads, not rayon: each GA has its own one-thread pool, and a
+    // rayon worker waiting on another pool steals more points meanwhile,
+    // which would blur the per-point times.
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(order.len()).max(1) {
+            scope.spawn(|| {
+                while let Some(&(pcs, nics)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if interrupted.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let p = point(pcs, nics, budget, interrupted);
+                    if !interrupted.load(Ordering::Relaxed) {
+                        on_point(p);
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// Per NIC count: sizes, how many at the bound, the largest gap, time.
+pub fn summary(points: &[Point]) -> String {
+    let mut out = String::from("NICs  sizes  at bound  over by 1  over by more  max gap  seconds\n");
+    let mut nics: Vec<u32> = points.iter().map(|p| p.nics).collect();
+    nics.sort_unstable();
+    nics.dedup();
+    for n in nics {
+        let pts: Vec<&Point> = points.iter().filter(|p| p.nics == n).collect();
+        let count = |f: &dyn Fn(i64) -> bool| pts.iter().filter(|p| f(p.gap())).count();
+        out.push_str(&format!(
+            "{n:>4}  {:>5}  {:>8}  {:>9}  {:>12}  {:>7}  {:>7.1}\n",
+            pts.len(),
+            count(&|g| g <= 0),
+            count(&|g| g == 1),
+            count(&|g| g > 1),
+            pts.iter().map(|p| p.gap()).max().unwrap_or(0),
+            pts.iter().map(|p| p.seconds).sum::<f64>()
+        ));
+    }
+    out
+}
+
+/// Parses `3..1024`, `3..1024:8` (every 8th) or `8,16,64` into sizes.
+pub fn parse_range(text: &str, what: &str, min: usize) -> Result<Vec<usize>, String> {
+    let allowed = format!("{what}: use A..B, A..B:STEP or a comma list, values at least {min}");
+    let num = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("`{text}` is not valid for {allowed}"));
+    let values: Vec<usize> = if let Some((a, rest)) = text.split_once("..") {
+        let (b, step) = match rest.split_once(':') {
+            Some((b, s)) => (num(b)?, num(s)?),
+            None => (num(rest)?, 1),
+        };
+        let a = num(a)?;
+        if step == 0 || b < a {
+            return Err(format!("`{text}` is empty: {allowed}"));
+        }
+        let mut v: Vec<usize> = (a..=b).step_by(step).collect();
+        if v.last() != Some(&b) {
+            v.push(b);
+        }
+        v
+    } else {
+        text.split(',').map(num).collect::<Result<_, _>>()?
+    };
+    if values.is_empty() || values.iter().any(|&v| v < min) {
+        return Err(format!("`{text}`: {allowed}"));
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse() {
+        assert_eq!(parse_range("3..6", "--pcs", 3).unwrap(), vec![3, 4, 5, 6]);
+        assert_eq!(parse_range("3..10:4", "--pcs", 3).unwrap(), vec![3, 7, 10]);
+        assert_eq!(parse_range("8,16", "--pcs", 3).unwrap(), vec![8, 16]);
+        assert!(parse_range("2..6", "--pcs", 3).unwrap_err().contains("at least 3"));
+        assert!(parse_range("6..2", "--pcs", 3).is_err());
+        assert!(parse_range("a..b", "--pcs", 3).is_err());
+        assert!(parse_range("3..9:0", "--pcs", 3).is_err());
+    }
+
+    #[test]
+    fn the_ga_closes_a_gap_the_constructions_leave() {
+        // 10 PCs with 5 NICs: the constructions need 4 ports, the bound
+        // says 3 and the GA finds it (17 triangles of a 3-port design).
+        let stop = AtomicBool::new(false);
+        let p = point(10, 5, Budget::default(), &stop);
+        assert_eq!((p.bound, p.width, p.method.as_str()), (3, 3, "GA"));
+        let only = point(
+            10,
+            5,
+            Budget {
+                generations: 0,
+                ..Budget::default()
+            },
+            &stop,
+        );
+        assert_eq!(only.width, 4);
+        assert!(only.method.starts_with("construction"));
+    }
+
+    #[test]
+    fn large_points_meet_the_bound_by_construction() {
+        let stop = AtomicBool::new(false);
+        let p = point(1024, 5, Budget::default(), &stop);
+        assert_eq!((p.width, p.bound, p.switches), (244, 244, 21));
+        assert_eq!(p.switch_bound, 21);
+    }
+}

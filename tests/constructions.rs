@@ -31,10 +31,18 @@ fn check(c: &Construction, pcs: usize) {
         design = fnn_tui::design::Design::new(pcs, 1);
     }
     let m = Metrics::compute(&design, &cluster);
-    assert!(m.valid, "{} with {pcs} PCs: {:?} {} uncovered", c.name, m.violations, m.uncovered_pairs);
+    assert!(
+        m.valid,
+        "{} with {pcs} PCs: {:?} {} uncovered",
+        c.name, m.violations, m.uncovered_pairs
+    );
     let engine = Engine::new(cluster);
     assert_eq!(engine.generation(), 0);
-    assert!(engine.is_valid(), "{} with {pcs} PCs: the seeded engine is not valid", c.name);
+    assert!(
+        engine.is_valid(),
+        "{} with {pcs} PCs: the seeded engine is not valid",
+        c.name
+    );
 }
 
 #[test]
@@ -42,7 +50,13 @@ fn every_construction_is_valid_over_a_range_of_sizes() {
     for c in all_constructions() {
         let blocks = c.blocks.len();
         // Truncated (fewer PCs than groups), exact, and padded (bigger groups).
-        let mut sizes: Vec<usize> = vec![3, blocks.saturating_sub(1).max(3), blocks.max(3), blocks + 1, 2 * blocks + 3];
+        let mut sizes: Vec<usize> = vec![
+            3,
+            blocks.saturating_sub(1).max(3),
+            blocks.max(3),
+            blocks + 1,
+            2 * blocks + 3,
+        ];
         sizes.extend([50, 97, 200]);
         sizes.sort_unstable();
         sizes.dedup();
@@ -61,7 +75,11 @@ fn the_planes_meet_fureds_bound_where_it_rules() {
         for groups in [1, 2, 5, 10] {
             let pcs = l * groups;
             let b = constructions::build(&constructions::projective_plane(q).unwrap(), pcs);
-            assert_eq!(b.width as u64, bounds::width_bound(pcs as u64, n as u64), "n={n} P={pcs}");
+            assert_eq!(
+                b.width as u64,
+                bounds::width_bound(pcs as u64, n as u64),
+                "n={n} P={pcs}"
+            );
         }
     }
 }

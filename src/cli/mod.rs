@@ -2,6 +2,7 @@
 //! commands. Exit codes: 0 a valid design, 1 none found (or the table does
 //! not cover the required pairs), 2 bad input or a provably impossible spec.
 
+mod cheapest;
 mod check;
 mod compare;
 mod design;
@@ -42,6 +43,37 @@ pub enum Command {
     Compare(CompareArgs),
     /// The narrowest switches a universal FNN needs, for a range of PCs and NICs per PC (CSV and SVG); resumable.
     Sweep(SweepArgs),
+    /// The least-cost switch models, counts and NICs per PC that give a valid FNN for the spec.
+    Cheapest(CheapestArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CheapestArgs {
+    /// Spec file (TOML) giving the PCs, pattern and uplink; the built-in KLAT2 spec when omitted. Its NICs per PC is the most allowed.
+    pub spec: Option<PathBuf>,
+    #[command(flatten)]
+    pub quick: QuickArgs,
+    /// Price list (TOML: [[switches]] models, optional [nic] and cable_price); the built-in Fast Ethernet list when omitted.
+    #[arg(long)]
+    pub prices: Option<PathBuf>,
+    /// Output directory: spec.toml (the chosen hardware), switches.txt, report.json, candidates.csv.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// GA generations per candidate.
+    #[arg(long, default_value_t = 400)]
+    pub generations: u64,
+    /// Seconds per candidate (0 for no limit).
+    #[arg(long, default_value_t = 5.0)]
+    pub time_limit: f64,
+    /// GA attempts per model and NIC count below what a construction needs.
+    #[arg(long, default_value_t = 2)]
+    pub attempts: u32,
+    /// Consider at least this many NICs per PC (the spec's count is the most).
+    #[arg(long, default_value_t = 1)]
+    pub min_nics: u32,
+    /// No summary, only errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -192,6 +224,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Sweep(args)) => sweep::run(&args),
+        Some(Command::Cheapest(args)) => cheapest::run(&args),
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {

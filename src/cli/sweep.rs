@@ -40,7 +40,10 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     sweep::run(&todo, budget, args.threads, &interrupted, |p| {
         bar.inc(1);
-        bar.set_message(format!("{} PCs x {} NICs: {} ports (bound {})", p.pcs, p.nics, p.width, p.bound));
+        bar.set_message(format!(
+            "{} PCs x {} NICs: {} ports (bound {})",
+            p.pcs, p.nics, p.width, p.bound
+        ));
         let mut guard = results.lock().expect("no panics while holding the lock");
         guard.0.push(p);
         // Saved every few seconds so an interrupted sweep loses little.
@@ -57,7 +60,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     write_atomic(&svg_path, sweep::svg(&points, title).as_bytes())
         .with_context(|| format!("cannot write {}", svg_path.display()))?;
     if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!("interrupted: {} of {} sizes done; run the same command to go on", points.len(), points.len() + todo.len().saturating_sub(points.len()));
+        eprintln!(
+            "interrupted: {} of {} sizes done; run the same command to go on",
+            points.len(),
+            points.len() + todo.len().saturating_sub(points.len())
+        );
     }
     if !args.quiet {
         print!("{}", sweep::summary(&points));

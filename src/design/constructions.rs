@@ -48,17 +48,11 @@ pub fn single_switch() -> Construction {
 
 /// `g` groups, a switch for every pair of groups (g >= 3).
 pub fn pairs_of_groups(g: usize) -> Construction {
-    let mut pair = vec![vec![0usize; g]; g];
-    let mut switches = 0;
-    for i in 0..g {
-        for j in i + 1..g {
-            pair[i][j] = switches;
-            pair[j][i] = switches;
-            switches += 1;
-        }
-    }
+    // Switch k joins the k-th pair (i, j), i < j, in lexicographic order.
+    let pairs: Vec<(usize, usize)> = (0..g).flat_map(|i| (i + 1..g).map(move |j| (i, j))).collect();
+    let switches = pairs.len();
     let blocks = (0..g)
-        .map(|i| (0..g).filter(|&j| j != i).map(|j| pair[i][j]).collect())
+        .map(|i| (0..switches).filter(|&k| pairs[k].0 == i || pairs[k].1 == i).collect())
         .collect();
     Construction {
         name: format!("pairs of {g} groups"),
@@ -229,10 +223,8 @@ fn improve(c: &Construction, sizes: &mut [usize], degree: &mut [usize]) {
     // keeps it short on large constructions.
     for _ in 0..4 * c.switches {
         let mut found = None;
-        'search: for from in 0..c.blocks.len() {
-            if sizes[from] == 0 {
-                continue;
-            }
+        let nonempty: Vec<usize> = (0..c.blocks.len()).filter(|&b| sizes[b] > 0).collect();
+        'search: for &from in &nonempty {
             for to in 0..c.blocks.len() {
                 if to == from {
                     continue;
@@ -278,7 +270,10 @@ mod tests {
     fn planes_have_their_parameters() {
         for q in [2, 3, 4, 5, 7, 8, 9] {
             let p = projective_plane(q).unwrap();
-            assert_eq!((p.switches, p.blocks.len(), p.nics()), (q * q + q + 1, q * q + q + 1, q + 1));
+            assert_eq!(
+                (p.switches, p.blocks.len(), p.nics()),
+                (q * q + q + 1, q * q + q + 1, q + 1)
+            );
             assert!(intersecting(&p), "PG(2,{q})");
             let a = affine_plane(q).unwrap();
             assert_eq!((a.switches, a.blocks.len(), a.nics()), (q * q + q, q * q, q + 1));

@@ -15,10 +15,10 @@ pub fn prime_power(q: usize) -> Option<(usize, u32)> {
     if q < 2 {
         return None;
     }
-    let p = (2..=q).find(|d| q.is_multiple_of(*d))?;
+    let p = (2..=q).find(|d| q % d == 0)?;
     let mut k = 0;
     let mut r = q;
-    while r.is_multiple_of(p) {
+    while r % p == 0 {
         r /= p;
         k += 1;
     }
@@ -48,7 +48,11 @@ impl Field {
             let mut modulus: Vec<usize> = digits(low).collect();
             modulus.push(1);
             let mul = multiplication(p, k as usize, &modulus, &digits, &from, q)?;
-            Some(Field { q, add: add.clone(), mul })
+            Some(Field {
+                q,
+                add: add.clone(),
+                mul,
+            })
         })
     }
 

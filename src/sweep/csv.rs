@@ -89,7 +89,10 @@ mod tests {
         let cut = format!("{text}11,5,4,");
         assert_eq!(parse_csv(&cut, "s.csv").unwrap(), sample());
         let bad = format!("{text}11,x,4,4,0,1,1,GA,0.1\n");
-        assert_eq!(parse_csv(&bad, "s.csv").unwrap_err(), "s.csv: line 3: field `nics` is not valid");
+        assert_eq!(
+            parse_csv(&bad, "s.csv").unwrap_err(),
+            "s.csv: line 3: field `nics` is not valid"
+        );
         assert!(parse_csv("a,b\n", "s.csv").unwrap_err().contains("header"));
     }
 }

@@ -71,9 +71,17 @@ pub fn point(pcs: usize, nics: u32, budget: Budget, interrupted: &AtomicBool) ->
     let bound = bounds::width_bound(pcs as u64, nics as u64);
     let built = constructions::best(pcs, nics as usize).expect("at least one PC and one NIC");
     // Every construction is checked by the spec's own validator.
-    let verified = quick_cluster(pcs, nics, &format!("{}x{}", built.width.max(2), built.switches().max(1)))
-        .is_ok_and(|c| Metrics::compute(&built.design, &c).valid);
-    let label = if verified { "construction" } else { "construction (NOT VALID)" };
+    let verified = quick_cluster(
+        pcs,
+        nics,
+        &format!("{}x{}", built.width.max(2), built.switches().max(1)),
+    )
+    .is_ok_and(|c| Metrics::compute(&built.design, &c).valid);
+    let label = if verified {
+        "construction"
+    } else {
+        "construction (NOT VALID)"
+    };
     let mut found = (built.width, built.switches(), format!("{label}: {}", built.name));
     for width in bound..built.width as u64 {
         if budget.generations == 0 || pcs > budget.max_pcs {
@@ -123,7 +131,13 @@ fn ga_at(pcs: usize, nics: u32, width: u32, budget: Budget, interrupted: &Atomic
 /// `on_point` sees each as it finishes. Sizes not started when
 /// `interrupted` is set are skipped, and one cut short is not reported, so
 /// whatever was reported is final and a resumed sweep redoes the rest.
-pub fn run(todo: &[(usize, u32)], budget: Budget, threads: usize, interrupted: &AtomicBool, on_point: impl Fn(Point) + Sync) {
+pub fn run(
+    todo: &[(usize, u32)],
+    budget: Budget,
+    threads: usize,
+    interrupted: &AtomicBool,
+    on_point: impl Fn(Point) + Sync,
+) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut order = todo.to_vec();
     order.sort_by_key(|&(p, n)| (std::cmp::Reverse(p), n));
@@ -177,7 +191,11 @@ pub fn summary(points: &[Point]) -> String {
 /// Parses `3..1024`, `3..1024:8` (every 8th) or `8,16,64` into sizes.
 pub fn parse_range(text: &str, what: &str, min: usize) -> Result<Vec<usize>, String> {
     let allowed = format!("{what}: use A..B, A..B:STEP or a comma list, values at least {min}");
-    let num = |s: &str| s.trim().parse::<usize>().map_err(|_| format!("`{text}` is not valid for {allowed}"));
+    let num = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{text}` is not valid for {allowed}"))
+    };
     let values: Vec<usize> = if let Some((a, rest)) = text.split_once("..") {
         let (b, step) = match rest.split_once(':') {
             Some((b, s)) => (num(b)?, num(s)?),

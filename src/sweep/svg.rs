@@ -139,19 +139,24 @@ mod tests {
 
     #[test]
     fn one_panel_per_nic_count_with_both_lines() {
-        let pts: Vec<Point> = [(2u32, 9usize, 6u64, 6u32), (2, 30, 20, 20), (3, 9, 4, 5), (3, 30, 13, 13)]
-            .iter()
-            .map(|&(nics, pcs, bound, width)| Point {
-                pcs,
-                nics,
-                bound,
-                width,
-                switches: 3,
-                switch_bound: 3,
-                method: "x".into(),
-                seconds: 0.0,
-            })
-            .collect();
+        let pts: Vec<Point> = [
+            (2u32, 9usize, 6u64, 6u32),
+            (2, 30, 20, 20),
+            (3, 9, 4, 5),
+            (3, 30, 13, 13),
+        ]
+        .iter()
+        .map(|&(nics, pcs, bound, width)| Point {
+            pcs,
+            nics,
+            bound,
+            width,
+            switches: 3,
+            switch_bound: 3,
+            method: "x".into(),
+            seconds: 0.0,
+        })
+        .collect();
         let s = svg(&pts, "sweep");
         assert_eq!(s.matches("<polyline").count(), 4);
         assert!(s.contains("2 NICs/PC (2 sizes, 0 over the bound)"));

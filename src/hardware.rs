@@ -1,0 +1,398 @@
+//! The cheapest hardware for a spec (issue 6, the papers' announced
+//! "hardware costs" feature): which switch models, how many, and how many
+//! NICs per PC give a valid FNN for the least money.
+//!
+//! Candidates are (NICs per PC, switch model, count). Each gets a lower
+//! bound on its cost from the fewest switches the counting bounds allow;
+//! they are tried cheapest bound first with the GA inside (seeded by the
+//! constructions, so universal specs are usually solved at once), and the
+//! search stops when no untried candidate's bound can beat the best design.
+//! A found design is then re-priced switch by switch: each switch becomes
+//! the cheapest model with the ports it actually uses, so the answer may
+//! mix models.
+
+use crate::design::{Design, Metrics, constructions};
+use crate::ga::{Engine, Limits};
+use crate::spec::{Cluster, Coverage, NicSpec, Spec, SpecError, SwitchModel, UplinkMode, check_feasible};
+use serde::{Deserialize, Serialize};
+use std::collections::BinaryHeap;
+use std::sync::atomic::AtomicBool;
+
+/// The built-in price list: Fast Ethernet parts at KLAT2-era prices.
+pub const FAST_ETHERNET_TOML: &str = include_str!("../assets/prices/fast-ethernet.toml");
+
+/// Switch models to choose from, and optionally the NIC and cable prices
+/// (the spec's when omitted).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct PriceList {
+    pub nic: Option<NicSpec>,
+    pub cable_price: Option<f64>,
+    pub switches: Vec<SwitchModel>,
+}
+
+impl PriceList {
+    pub fn from_toml(text: &str, source: &str) -> Result<PriceList, SpecError> {
+        let list: PriceList = toml::from_str(text).map_err(|e| SpecError::Parse {
+            file: source.to_string(),
+            message: e.message().trim().replace('\n', " "),
+        })?;
+        if list.switches.is_empty() {
+            return Err(SpecError::field(
+                source,
+                "switches",
+                "at least one switch model is needed",
+            ));
+        }
+        for (i, m) in list.switches.iter().enumerate() {
+            if m.ports < 2 || !(m.price.is_finite() && m.price >= 0.0) {
+                return Err(SpecError::field(
+                    source,
+                    format!("switches[{i}]"),
+                    format!(
+                        "ports {} and price {}: use at least 2 ports and a price >= 0",
+                        m.ports, m.price
+                    ),
+                ));
+            }
+        }
+        Ok(list)
+    }
+
+    pub fn builtin() -> PriceList {
+        PriceList::from_toml(FAST_ETHERNET_TOML, "assets/prices/fast-ethernet.toml").expect("the built-in list parses")
+    }
+}
+
+/// What happened to one candidate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tried {
+    pub nics: u32,
+    pub model: String,
+    pub count: u32,
+    /// The candidate's cost with every switch of the model.
+    pub cost_bound: f64,
+    /// "valid, re-priced to X", "no valid design in the budget" or the reason it is impossible.
+    pub outcome: String,
+}
+
+pub struct Cheapest {
+    /// The spec with the chosen hardware (open it, design with it).
+    pub spec: Spec,
+    pub cluster: Cluster,
+    pub design: Design,
+    pub metrics: Metrics,
+    pub tried: Vec<Tried>,
+}
+
+/// How long each candidate's GA runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub generations: u64,
+    pub time_limit_s: f64,
+    /// GA attempts per (NICs, model) below the count a construction needs.
+    pub attempts: u32,
+    /// The fewest NICs per PC to consider (more NICs buy bandwidth).
+    pub min_nics: u32,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct Candidate {
+    cost: f64,
+    nics: u32,
+    model: usize,
+    count: u32,
+}
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Candidate {
+    /// Cheapest first in a max-heap; ties by fewer NICs, then model order.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other
+            .cost
+            .total_cmp(&self.cost)
+            .then(other.nics.cmp(&self.nics))
+            .then(other.model.cmp(&self.model))
+            .then(other.count.cmp(&self.count))
+    }
+}
+
+/// Searches the hardware of `base` (its PCs, pattern, coverage, uplink and
+/// at most its NICs per PC) over the models of `prices`.
+pub fn cheapest(base: &Spec, prices: &PriceList, budget: Budget, interrupted: &AtomicBool) -> Result<Cheapest, String> {
+    let mut base = base.clone();
+    if let Some(nic) = &prices.nic {
+        base.nic = nic.clone();
+    }
+    if let Some(c) = prices.cable_price {
+        base.cables.price = c;
+    }
+    base.pins.clear();
+    let max_nics = base.pcs.nics.max(1);
+    let min_nics = budget.min_nics.clamp(1, max_nics);
+    let mut heap = BinaryHeap::new();
+    let mut tried = Vec::new();
+    // Per (NICs, model): the counts still to try, in order.
+    let mut plans: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); prices.switches.len()]; max_nics as usize + 1];
+    for nics in min_nics..=max_nics {
+        for (m, model) in prices.switches.iter().enumerate() {
+            match plan(&base, prices, nics, model, budget.attempts) {
+                Ok(mut counts) => {
+                    let first = counts.remove(0);
+                    heap.push(Candidate {
+                        cost: bound_cost(&base, prices, nics, model, first),
+                        nics,
+                        model: m,
+                        count: first,
+                    });
+                    plans[nics as usize][m] = counts;
+                }
+                Err(reason) => tried.push(Tried {
+                    nics,
+                    model: model.model.clone(),
+                    count: 0,
+                    cost_bound: f64::NAN,
+                    outcome: reason,
+                }),
+            }
+        }
+    }
+    let mut best: Option<Cheapest> = None;
+    while let Some(c) = heap.pop() {
+        if best.as_ref().is_some_and(|b| b.metrics.cost.total <= c.cost + 1e-9) {
+            break;
+        }
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let model = &prices.switches[c.model];
+        let outcome = match realise(&base, prices, c, budget, interrupted) {
+            Some(found) => {
+                let note = format!("valid, re-priced to {:.2}", found.metrics.cost.total);
+                if best
+                    .as_ref()
+                    .is_none_or(|b| found.metrics.cost.total < b.metrics.cost.total)
+                {
+                    best = Some(found);
+                }
+                note
+            }
+            None => {
+                let rest = &mut plans[c.nics as usize][c.model];
+                if !rest.is_empty() {
+                    let count = rest.remove(0);
+                    heap.push(Candidate {
+                        cost: bound_cost(&base, prices, c.nics, model, count),
+                        count,
+                        ..c
+                    });
+                }
+                "no valid design in the budget".to_string()
+            }
+        };
+        tried.push(Tried {
+            nics: c.nics,
+            model: model.model.clone(),
+            count: c.count,
+            cost_bound: c.cost,
+            outcome,
+        });
+    }
+    let mut best = best.ok_or_else(|| "no candidate hardware gave a valid design within the budget".to_string())?;
+    best.tried = tried;
+    Ok(best)
+}
+
+/// The counts to try for one (NICs, model): the fewest the bounds allow,
+/// a few more for the GA, and the count a construction is known to need.
+fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Vec<u32>, String> {
+    let most = (base.pcs.count as u64 * nics as u64).div_ceil(2).clamp(1, 4096) as u32;
+    let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
+    // Doubling to the first feasible count, then bisection below it. Not
+    // "feasible at the most": a separate uplink switch caps the count.
+    let mut hi = 1u32;
+    let mut last_err = None;
+    loop {
+        match check(hi) {
+            Ok(()) => break,
+            Err(e) if hi >= most => {
+                last_err = Some(e);
+                break;
+            }
+            Err(e) => {
+                last_err = Some(e);
+                hi = (hi * 2).min(most);
+            }
+        }
+    }
+    if check(hi).is_err() {
+        return Err(format!(
+            "impossible: {}",
+            last_err.map_or_else(String::new, |e| e.to_string())
+        ));
+    }
+    let mut lo = hi / 2 + 1;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if check(mid).is_ok() { hi = mid } else { lo = mid + 1 }
+    }
+    let lo = hi;
+    let mut counts: Vec<u32> = (lo..lo.saturating_add(attempts.max(1)))
+        .filter(|&c| c <= most)
+        .collect();
+    if base.coverage == Coverage::Universal {
+        let usable = model.ports.saturating_sub(reserve(base));
+        if let Some(b) = constructions::best(base.pcs.count, nics as usize)
+            && b.width <= usable
+            && b.switches() as u32 >= lo
+        {
+            counts.retain(|&c| c < b.switches() as u32);
+            counts.push(b.switches() as u32);
+        }
+    }
+    Ok(counts)
+}
+
+fn reserve(spec: &Spec) -> u32 {
+    match spec.uplink.mode {
+        UplinkMode::None => 0,
+        _ => spec.uplink.ports,
+    }
+}
+
+fn candidate_spec(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, count: u32) -> Spec {
+    let mut spec = base.clone();
+    spec.pcs.nics = nics;
+    spec.pcs.overrides.clear();
+    spec.switches = vec![SwitchModel {
+        count: Some(count),
+        ..model.clone()
+    }];
+    with_uplink(&mut spec, prices);
+    spec
+}
+
+/// A separate uplink switch is the cheapest model with a port for every
+/// FNN switch and hot spare; it is listed with count 0 when it is not one
+/// of the FNN models.
+fn with_uplink(spec: &mut Spec, prices: &PriceList) {
+    if spec.uplink.mode != UplinkMode::Separate {
+        return;
+    }
+    let fnn: u64 = spec.switches.iter().map(|m| m.count.unwrap_or(0) as u64).sum();
+    let need = fnn * spec.uplink.ports as u64 + spec.pcs.hot_spares as u64;
+    let Some(m) = prices
+        .switches
+        .iter()
+        .filter(|m| m.ports as u64 >= need)
+        .min_by(|a, b| a.price.total_cmp(&b.price))
+    else {
+        return;
+    };
+    if !spec.switches.iter().any(|s| s.model == m.model) {
+        spec.switches.push(SwitchModel {
+            count: Some(0),
+            ..m.clone()
+        });
+    }
+    spec.uplink.model = m.model.clone();
+}
+
+fn candidate_cluster(
+    base: &Spec,
+    prices: &PriceList,
+    nics: u32,
+    model: &SwitchModel,
+    count: u32,
+) -> Result<Cluster, SpecError> {
+    let c = candidate_spec(base, prices, nics, model, count).resolve()?;
+    check_feasible(&c)?;
+    Ok(c)
+}
+
+fn bound_cost(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, count: u32) -> f64 {
+    match candidate_cluster(base, prices, nics, model, count) {
+        Ok(c) => c.inventory_cost(),
+        Err(_) => f64::INFINITY,
+    }
+}
+
+/// Runs the GA on one candidate and re-prices a valid design.
+fn realise(
+    base: &Spec,
+    prices: &PriceList,
+    c: Candidate,
+    budget: Budget,
+    interrupted: &AtomicBool,
+) -> Option<Cheapest> {
+    let model = &prices.switches[c.model];
+    let mut cluster = candidate_cluster(base, prices, c.nics, model, c.count).ok()?;
+    cluster.ga.generations = budget.generations;
+    cluster.ga.time_limit_s = budget.time_limit_s;
+    let mut engine = Engine::new(cluster);
+    engine.run(Limits::from_params(&engine.cluster().ga), interrupted, |_| {});
+    if !engine.is_valid() {
+        return None;
+    }
+    reprice(base, prices, &engine.best_design(), c.nics)
+}
+
+/// Each used switch becomes the cheapest model with enough ports; unused
+/// switches go. The spec lists the models in price-list order and the
+/// design is renumbered to match.
+fn reprice(base: &Spec, prices: &PriceList, design: &Design, nics: u32) -> Option<Cheapest> {
+    let reserve = reserve(base);
+    let used = design.ports_used();
+    let mut by_model: Vec<Vec<usize>> = vec![Vec::new(); prices.switches.len()];
+    for (s, &u) in used.iter().enumerate() {
+        if u < 2 {
+            continue;
+        }
+        let m = (0..prices.switches.len())
+            .filter(|&m| prices.switches[m].ports.saturating_sub(reserve) >= u)
+            .min_by(|&a, &b| prices.switches[a].price.total_cmp(&prices.switches[b].price))?;
+        by_model[m].push(s);
+    }
+    let order: Vec<usize> = by_model.iter().flatten().copied().collect();
+    let mut spec = base.clone();
+    spec.pcs.nics = (0..design.pcs())
+        .map(|pc| design.nics_used(pc))
+        .max()
+        .unwrap_or(nics)
+        .max(1);
+    spec.pcs.overrides.clear();
+    spec.switches = by_model
+        .iter()
+        .enumerate()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(m, list)| SwitchModel {
+            count: Some(list.len() as u32),
+            ..prices.switches[m].clone()
+        })
+        .collect();
+    with_uplink(&mut spec, prices);
+    let mut renumbered = Design::new(design.pcs(), order.len());
+    for (new, &old) in order.iter().enumerate() {
+        for pc in 0..design.pcs() {
+            if design.has(pc, old) {
+                renumbered.connect(pc, new);
+            }
+        }
+    }
+    let cluster = spec.resolve().ok()?;
+    let metrics = Metrics::compute(&renumbered, &cluster);
+    metrics.valid.then_some(Cheapest {
+        spec,
+        cluster,
+        design: renumbered,
+        metrics,
+        tried: Vec::new(),
+    })
+}

@@ -199,11 +199,7 @@ proptest! {
     }
 }
 
-#[test]
-fn rack_placement_never_overfills_a_rack_and_lists_every_cable() {
-    use fnn_tui::export::racks;
-    let (c, d) = klat2();
-    let p = racks::place(&c, &d).unwrap();
+fn assert_packed(p: &fnn_tui::export::racks::Placement) {
     let mut used = vec![0u32; p.racks];
     let mut cells = std::collections::HashSet::new();
     for it in &p.items {
@@ -214,6 +210,26 @@ fn rack_placement_never_overfills_a_rack_and_lists_every_cable() {
         }
     }
     assert!(used.iter().all(|&u| u <= p.units), "{used:?}");
+}
+
+#[test]
+fn tall_switches_keep_their_room_when_pcs_fill_the_racks() {
+    // 1024 1U PCs and twenty-one 8U switch fabrics in 30 racks of 42U: an
+    // even spread of PCs would leave every rack 7U, too short for any switch.
+    let spec = fnn_tui::spec::Spec::load(std::path::Path::new("assets/specs/cluster-1024.toml")).unwrap();
+    let c = spec.resolve().unwrap();
+    let d = fnn_tui::design::constructions::best(1024, 5).unwrap().design;
+    let p = fnn_tui::export::racks::place(&c, &d).unwrap();
+    assert_packed(&p);
+    assert_eq!(p.items.len(), 1024 + 21 + 1);
+}
+
+#[test]
+fn rack_placement_never_overfills_a_rack_and_lists_every_cable() {
+    use fnn_tui::export::racks;
+    let (c, d) = klat2();
+    let p = racks::place(&c, &d).unwrap();
+    assert_packed(&p);
     assert_eq!(p.items.len(), 64 + 9 + 1, "PCs, FNN switches and the uplink switch");
     assert_eq!(p.cables.len(), 256);
     for r in &p.cables {

@@ -27,7 +27,22 @@ fn code(c: KeyCode) -> KeyEvent {
 /// An app showing the KLAT2 default after `generations` generations, seed
 /// fixed, with the volatile figures (rate, clock) fixed too.
 fn app_after(generations: usize) -> (App, Engine) {
-    let spec = Spec::klat2();
+    app_for(Spec::klat2(), generations)
+}
+
+/// A spec no construction fits (64 PCs, 4 NICs, eleven 25-port switches),
+/// so the GA starts with the scaled-down phase.
+fn scaled_spec() -> Spec {
+    let flags = fnn_tui::spec::QuickFlags {
+        pcs: Some(64),
+        nics: Some(4),
+        switches: Some("25x11".into()),
+        ..Default::default()
+    };
+    flags.apply(Spec::default()).unwrap()
+}
+
+fn app_for(spec: Spec, generations: usize) -> (App, Engine) {
     let mut engine = Engine::new(spec.resolve().unwrap());
     for _ in 0..generations {
         engine.step();
@@ -100,7 +115,7 @@ fn grid_keys_move_the_cursor_and_pin_forbid_clear_the_cell() {
 
 #[test]
 fn pins_wait_for_the_full_phase() {
-    let (mut app, _) = app_after(0);
+    let (mut app, _) = app_for(scaled_spec(), 0);
     assert!(
         app.on_key(key('p')).is_empty(),
         "the scaled-down phase has no real PCs to pin"
@@ -347,7 +362,7 @@ fn snapshot_terminal_too_small() {
 
 #[test]
 fn snapshot_scaled_phase() {
-    let (app, _) = app_after(1);
+    let (app, _) = app_for(scaled_spec(), 1);
     insta::assert_snapshot!(screen(&app, 100, 30));
 }
 
@@ -388,7 +403,7 @@ fn r_toggles_the_rack_view_of_the_design() {
     insta::assert_snapshot!(screen(&app, 120, 40));
     app.on_key(key('r'));
     assert_eq!(app.view, View::Designer);
-    let (mut early, _) = app_after(0);
+    let (mut early, _) = app_for(scaled_spec(), 0);
     early.on_key(key('r'));
     assert!(matches!(&early.view, View::Racks(Err(e), _) if e.contains("scaled-down")));
 }
@@ -485,4 +500,56 @@ fn export_from_the_compare_tab_writes_the_other_systems() {
             _ => {}
         }
     }
+}
+
+#[test]
+fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
+    use fnn_tui::sweep::Budget;
+    use fnn_tui::tui::app::View;
+    use fnn_tui::tui::sweep::{SweepPlan, SweepRun};
+    let (mut app, _) = app_after(60);
+    app.on_key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT));
+    match &app.view {
+        // The plan covers 3..1024 PCs, 2..6 NICs, and marks KLAT2: 64 PCs, 4 NICs, 31 usable ports.
+        View::Sweep(run, nics) => {
+            assert_eq!(*nics, 4);
+            assert_eq!(run.plan.spec, (64, 4, 31));
+            assert_eq!((run.plan.pcs[0], *run.plan.pcs.last().unwrap()), (3, 1024));
+            assert!(run.plan.pcs.contains(&64));
+            assert_eq!(run.plan.nics, vec![2, 3, 4, 5, 6]);
+        }
+        v => panic!("expected the sweep, got {v:?}"),
+    }
+    app.on_key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT));
+    assert_eq!(app.view, View::Designer);
+    // A small sweep run to the end, so the screen is deterministic.
+    let plan = SweepPlan {
+        pcs: vec![3, 10, 20, 40, 64, 80],
+        nics: vec![3, 4, 5],
+        budget: Budget {
+            generations: 50,
+            max_pcs: 16,
+            seed: 1,
+        },
+        spec: (64, 4, 31),
+    };
+    let run = std::sync::Arc::new(SweepRun::start(plan));
+    let start = std::time::Instant::now();
+    while run.finished() < run.total() {
+        assert!(start.elapsed() < Duration::from_secs(120), "the sweep did not finish");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    app.view = View::Sweep(run, 4);
+    app.on_key(code(KeyCode::Right));
+    assert!(matches!(app.view, View::Sweep(_, 5)));
+    app.on_key(code(KeyCode::Right));
+    assert!(matches!(app.view, View::Sweep(_, 5)), "stays on the last NIC count");
+    app.on_key(code(KeyCode::Left));
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("18/18 sizes"), "{text}");
+    assert!(
+        text.contains("this spec: 64 PCs with 4 NICs need 20-port switches at least (bound 20)"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
 }

@@ -96,13 +96,29 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
     }
     // PCs in switch-set order, spread evenly so every rack keeps room for
     // switches; then each switch into the rack holding most of its PCs.
+    // Room for the switches is set aside first (largest first, each in the
+    // rack with least set aside), so PCs cannot leave every rack a few
+    // units short of a tall switch.
+    let mut reserved = vec![0u32; racks];
+    let mut tall: Vec<u32> = sw_items.iter().map(|(_, u)| *u).collect();
+    tall.sort_unstable_by(|a, b| b.cmp(a));
+    for u in tall {
+        let r = (0..racks)
+            .filter(|&r| reserved[r] + u <= units)
+            .min_by_key(|&r| (reserved[r], r.abs_diff(mid)))
+            .ok_or("the switches alone do not fit in the racks")?;
+        reserved[r] += u;
+    }
     let mut fill = vec![0u32; racks];
     let mut placed = Vec::new();
     let per_rack = items.len().div_ceil(racks).max(1);
+    let pc_room: Vec<u32> = reserved.iter().map(|r| units - r).collect();
     for (k, (item, u)) in items.into_iter().enumerate() {
         let want = (k / per_rack).min(racks - 1);
-        put(&mut fill, units, &mut placed, (want..racks).chain(0..want), item, u)?;
+        put(&mut fill, &pc_room, &mut placed, (want..racks).chain(0..want), item, u)?;
     }
+    // The set-aside room is free again for the switches to take by votes.
+    let room = vec![units; racks];
     for (item, u) in sw_items {
         let mut votes = vec![0usize; racks];
         if let Item::Switch(s) = item {
@@ -118,7 +134,7 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
         }
         let mut by_votes: Vec<usize> = (0..racks).collect();
         by_votes.sort_by_key(|&r| (std::cmp::Reverse(votes[r]), r.abs_diff(mid)));
-        put(&mut fill, units, &mut placed, by_votes.into_iter(), item, u)?;
+        put(&mut fill, &room, &mut placed, by_votes.into_iter(), item, u)?;
     }
     let mut p = Placement {
         racks,
@@ -139,13 +155,13 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
 /// Puts `item` in the first rack of `order` with room for it.
 fn put(
     fill: &mut [u32],
-    units: u32,
+    room: &[u32],
     placed: &mut Vec<Placed>,
     mut order: impl Iterator<Item = usize>,
     item: Item,
     u: u32,
 ) -> Result<(), String> {
-    let rack = order.find(|&r| fill[r] + u <= units).ok_or("no rack space left")?;
+    let rack = order.find(|&r| fill[r] + u <= room[r]).ok_or("no rack space left")?;
     placed.push(Placed {
         item,
         rack,

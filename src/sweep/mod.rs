@@ -150,8 +150,11 @@ pub fn run(
     // which would blur the per-point times.
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(order.len()).max(1) {
-            scope.spawn(|| {
+        for i in 0..threads.min(order.len()).max(1) {
+            // Named like the GA's threads, so the designer's panic hook
+            // leaves the terminal alone if one fails under the sweep tab.
+            let builder = std::thread::Builder::new().name(format!("ga-worker-sweep-{i}"));
+            let _ = builder.spawn_scoped(scope, || {
                 while let Some(&(pcs, nics)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
                     if interrupted.load(Ordering::Relaxed) {
                         return;

@@ -28,6 +28,9 @@ pub enum View {
     Racks(Result<crate::export::racks::Placement, String>, u64),
     /// The comparison table for the design shown, and the systems not built.
     Compare(Vec<crate::topology::compare::Row>, Vec<String>),
+    /// The scalability sweep, running in the background; the NIC count
+    /// highlighted (Left / Right change it).
+    Sweep(std::sync::Arc<super::sweep::SweepRun>, u32),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -318,6 +321,16 @@ impl App {
                     _ => self.placement(),
                 }
             }
+            Action::Sweep => {
+                self.view = match self.view {
+                    View::Sweep(..) => View::Designer,
+                    _ => {
+                        let plan = self.sweep_plan();
+                        let nics = plan.spec.1;
+                        View::Sweep(std::sync::Arc::new(super::sweep::SweepRun::start(plan)), nics)
+                    }
+                }
+            }
             Action::Compare => {
                 self.view = match (&self.view, &self.snapshot) {
                     (View::Compare(..), _) | (_, None) => View::Designer,
@@ -340,6 +353,23 @@ impl App {
             }
         }
         Vec::new()
+    }
+
+    /// The sweep of the tab: the open design's cluster when there is one.
+    pub fn sweep_plan(&self) -> super::sweep::SweepPlan {
+        let (pcs, nics, widest) = match &self.snapshot {
+            Some(s) => (
+                s.cluster.pcs(),
+                s.cluster.max_nics(),
+                s.cluster.switches.iter().map(|w| w.ports).max().unwrap_or(0),
+            ),
+            None => (
+                self.spec.pcs.count,
+                self.spec.pcs.nics,
+                self.spec.switches.iter().map(|m| m.ports).max().unwrap_or(0),
+            ),
+        };
+        super::sweep::SweepPlan::for_spec(pcs, nics, widest)
     }
 
     /// The rack placement of the design in the grid (full phase only).
@@ -379,6 +409,17 @@ impl App {
     }
 
     fn navigate(&mut self, action: Action) -> Vec<Command> {
+        if let View::Sweep(run, nics) = &mut self.view {
+            let counts = &run.plan.nics;
+            let i = counts.iter().position(|n| n == nics).unwrap_or(0);
+            let j = match action {
+                Action::Left | Action::Up => i.saturating_sub(1),
+                Action::Right | Action::Down => (i + 1).min(counts.len() - 1),
+                _ => i,
+            };
+            *nics = counts[j];
+            return Vec::new();
+        }
         match self.focus {
             Pane::Population => {
                 let n = self.snapshot.as_ref().map_or(0, |s| s.members.len());

@@ -33,6 +33,7 @@ pub enum Action {
     Restart,
     Racks,
     Compare,
+    Sweep,
     Help,
 }
 
@@ -117,6 +118,12 @@ impl Default for Keymap {
                     vec![c('C')],
                     "compare with fat-tree, tree, Stack-Ring, Stack-Mesh (toggle)",
                     "compare",
+                ),
+                b(
+                    Sweep,
+                    vec![c('W')],
+                    "sweep: narrowest switches for 3..1024 PCs, 2..6 NICs (toggle; Left/Right pick NICs)",
+                    "sweep",
                 ),
                 b(Help, vec![c('?')], "help", "help"),
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),

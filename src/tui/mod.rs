@@ -6,6 +6,7 @@
 pub mod app;
 pub mod config;
 pub mod keymap;
+pub mod sweep;
 pub mod theme;
 pub mod ui;
 pub mod worker;

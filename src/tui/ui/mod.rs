@@ -6,6 +6,7 @@ mod population;
 mod popups;
 mod racks;
 mod status;
+mod sweep;
 
 use super::app::App;
 use ratatui::Frame;
@@ -71,6 +72,10 @@ pub fn render(app: &App, frame: &mut Frame) {
                 Paragraph::new(lines).block(block(app, "Compare (C: back to the designer)", true)),
                 main,
             );
+        }
+        super::app::View::Sweep(run, nics) => {
+            let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
+            sweep::render(app, run, *nics, frame, main);
         }
     }
     status::render(app, frame, a.status);

@@ -1,0 +1,148 @@
+//! The sweep tab: the narrowest switch width found against PCs, one line
+//! per NIC count (the highlighted one with its lower bound), the open
+//! spec marked, and the figures for the highlighted NIC count below.
+
+use super::super::app::App;
+use super::super::sweep::SweepRun;
+use crate::sweep::Point;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::Line;
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition, Paragraph};
+
+const PALETTE: [Color; 6] = [
+    Color::LightBlue,
+    Color::LightGreen,
+    Color::LightYellow,
+    Color::LightMagenta,
+    Color::LightCyan,
+    Color::LightRed,
+];
+
+pub fn render(app: &App, run: &SweepRun, selected: u32, frame: &mut Frame, area: Rect) {
+    let [chart_area, text_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(5)]).areas(area);
+    let points = run.points();
+    let title = format!(
+        "Sweep: narrowest switches for a universal FNN, {}/{} sizes (W: back, Left/Right: NICs)",
+        run.finished(),
+        run.total()
+    );
+    let block = super::block(app, &title, true);
+    let t = &app.theme;
+    let series: Vec<(u32, Vec<(f64, f64)>)> = run
+        .plan
+        .nics
+        .iter()
+        .map(|&n| (n, line(&points, n, |p| p.width as f64)))
+        .collect();
+    let bound = line(&points, selected, |p| p.bound as f64);
+    let (spec_pcs, _, widest) = run.plan.spec;
+    let mark = [(spec_pcs as f64, widest as f64)];
+    let x1 = run.plan.pcs.iter().copied().max().unwrap_or(1).max(spec_pcs) as f64;
+    let y1 = points
+        .iter()
+        .map(|p| p.width as f64)
+        .fold(widest as f64, f64::max)
+        .max(2.0);
+    let names: Vec<String> = series.iter().map(|(n, _)| format!("{n} NICs")).collect();
+    let mut datasets: Vec<Dataset> = Vec::new();
+    datasets.push(
+        Dataset::default()
+            .name(format!("bound, {selected} NICs"))
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(t.muted)
+            .data(&bound),
+    );
+    for (i, ((n, data), name)) in series.iter().zip(&names).enumerate() {
+        let mut style = if t.color {
+            Style::new().fg(PALETTE[i % PALETTE.len()])
+        } else {
+            Style::new()
+        };
+        if *n == selected {
+            style = style.add_modifier(Modifier::BOLD);
+        }
+        datasets.push(
+            Dataset::default()
+                .name(name.as_str())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(style)
+                .data(data),
+        );
+    }
+    datasets.push(
+        Dataset::default()
+            .name("this spec")
+            .marker(Marker::Block)
+            .graph_type(GraphType::Scatter)
+            .style(t.problem)
+            .data(&mark),
+    );
+    let chart = Chart::new(datasets)
+        .block(block)
+        .legend_position(Some(LegendPosition::TopLeft))
+        .x_axis(
+            Axis::default()
+                .title("PCs")
+                .style(t.muted)
+                .bounds([0.0, x1])
+                .labels(vec![
+                    Line::from("0"),
+                    Line::from(format!("{:.0}", x1 / 2.0)),
+                    Line::from(format!("{x1:.0}")),
+                ]),
+        )
+        .y_axis(
+            Axis::default()
+                .title("ports")
+                .style(t.muted)
+                .bounds([0.0, y1])
+                .labels(vec![
+                    Line::from("0"),
+                    Line::from(format!("{:.0}", y1 / 2.0)),
+                    Line::from(format!("{y1:.0}")),
+                ]),
+        );
+    frame.render_widget(chart, chart_area);
+    frame.render_widget(Paragraph::new(figures(&points, selected, run.plan.spec)), text_area);
+}
+
+fn line(points: &[Point], nics: u32, y: impl Fn(&Point) -> f64) -> Vec<(f64, f64)> {
+    points
+        .iter()
+        .filter(|p| p.nics == nics)
+        .map(|p| (p.pcs as f64, y(p)))
+        .collect()
+}
+
+/// The highlighted NIC count's figures and the open spec's own point.
+fn figures(points: &[Point], selected: u32, spec: (usize, u32, u32)) -> Vec<Line<'static>> {
+    let pts: Vec<&Point> = points.iter().filter(|p| p.nics == selected).collect();
+    let at = pts.iter().filter(|p| p.gap() <= 0).count();
+    let ga = pts.iter().filter(|p| p.method == "GA").count();
+    let largest = pts.iter().max_by_key(|p| p.pcs);
+    let mut lines = vec![Line::from(format!(
+        " {selected} NICs/PC: {} sizes done, {at} at the lower bound, {} over it; {ga} narrowed by the GA",
+        pts.len(),
+        pts.len() - at
+    ))];
+    if let Some(p) = largest {
+        lines.push(Line::from(format!(
+            " largest so far: {} PCs need {}-port switches (bound {}), {} switches (covering bound {}), {}",
+            p.pcs, p.width, p.bound, p.switches, p.switch_bound, p.method
+        )));
+    }
+    let (pcs, nics, widest) = spec;
+    match points.iter().find(|p| p.pcs == pcs && p.nics == nics) {
+        Some(p) => lines.push(Line::from(format!(
+            " this spec: {pcs} PCs with {nics} NICs need {}-port switches at least (bound {}); its widest has {widest} usable ports",
+            p.width, p.bound
+        ))),
+        None => lines.push(Line::from(format!(" this spec: {pcs} PCs with {nics} NICs, widest switch {widest} usable ports (not swept yet)"))),
+    }
+    lines
+}

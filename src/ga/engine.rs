@@ -247,7 +247,9 @@ impl Engine {
                     if k > 0 {
                         // Spread the rest of the population by mutation.
                         let mut rng = Rng::seed_from_u64(seed);
-                        let moves = rng.random_range(1..=problem.pcs().max(1));
+                        // Up to 64 moves: enough to spread the population, and
+                        // cheap at 1024 PCs when it starts from a valid seed.
+                        let moves = rng.random_range(1..=problem.pcs().clamp(1, 64));
                         for _ in 0..moves {
                             operators::swap_connection(&problem, &mut m.genome, &mut m.eval, &mut rng, 0.0);
                         }

@@ -35,6 +35,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
     };
     let interrupted = super::design::interrupt_flag();
+    let total = done.len() + todo.len();
     let bar = progress_bar(!args.quiet, todo.len() as u64);
     let results = Mutex::new((done, Instant::now()));
     let start = Instant::now();

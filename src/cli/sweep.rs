@@ -62,9 +62,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot write {}", svg_path.display()))?;
     if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
         eprintln!(
-            "interrupted: {} of {} sizes done; run the same command to go on",
-            points.len(),
-            points.len() + todo.len().saturating_sub(points.len())
+            "interrupted: {} of {total} sizes done; run the same command to go on",
+            points.len()
         );
     }
     if !args.quiet {

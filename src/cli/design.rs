@@ -45,7 +45,11 @@ fn exit_code(report: &Report) -> ExitCode {
 pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
     let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
-    let bar = progress_bar(show_progress, limits.generations);
+    let bar = progress_bar(
+        show_progress,
+        limits.generations,
+        "{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}",
+    );
     let start = Instant::now();
     let mut engine = Engine::new(cluster);
     let stop = engine.run(limits, &interrupted, |e| {
@@ -82,12 +86,14 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     interrupted
 }
 
-fn progress_bar(show: bool, generations: u64) -> ProgressBar {
+/// A progress bar on stderr when it is a terminal (hidden otherwise), in
+/// indicatif's `template`.
+pub fn progress_bar(show: bool, len: u64, template: &str) -> ProgressBar {
     if !show || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(generations);
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}") {
+    let bar = ProgressBar::new(len);
+    if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar

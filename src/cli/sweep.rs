@@ -6,9 +6,7 @@ use super::SweepArgs;
 use anyhow::Context;
 use fnn_tui::atomic::write_atomic;
 use fnn_tui::sweep::{self, Budget, Point};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::HashSet;
-use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -36,7 +34,11 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     };
     let interrupted = super::design::interrupt_flag();
     let total = done.len() + todo.len();
-    let bar = progress_bar(!args.quiet, todo.len() as u64);
+    let bar = super::design::progress_bar(
+        !args.quiet,
+        todo.len() as u64,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} sizes, eta {eta} {msg}",
+    );
     let results = Mutex::new((done, Instant::now()));
     let start = Instant::now();
     sweep::run(&todo, budget, args.threads, &interrupted, |p| {
@@ -90,15 +92,4 @@ fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {
 fn save(path: &Path, points: &mut [Point]) -> anyhow::Result<()> {
     points.sort_by_key(|p| (p.nics, p.pcs));
     write_atomic(path, sweep::to_csv(points).as_bytes()).with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn progress_bar(show: bool, len: u64) -> ProgressBar {
-    if !show || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} sizes, eta {eta} {msg}") {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
 }

@@ -336,6 +336,9 @@ fn realise(
     let mut cluster = candidate_cluster(base, prices, c.nics, model, c.count).ok()?;
     cluster.ga.generations = budget.generations;
     cluster.ga.time_limit_s = budget.time_limit_s;
+    // Candidates below the answer are often impossible; the budget was set
+    // for the papers' GA, whose generations cost the same at any width.
+    cluster.ga.local_search = 0;
     let mut engine = Engine::new(cluster);
     engine.run(Limits::from_params(&engine.cluster().ga), interrupted, |_| {});
     if !engine.is_valid() {

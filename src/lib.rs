@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod design;
 pub mod export;
 pub mod ga;
+pub mod hard_specs;
 pub mod hardware;
 pub mod patterns;
 pub mod report;

@@ -237,7 +237,7 @@ fn check_dims<'a>(dims: &'a [usize], pcs: usize, file: &str, field: &str) -> Res
 }
 
 /// Row-major coordinates of index `i`.
-fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
+pub fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
     let mut c = vec![0; dims.len()];
     let mut rest = i;
     for (k, &d) in dims.iter().enumerate().rev() {
@@ -247,7 +247,7 @@ fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
     c
 }
 
-fn index(c: &[usize], dims: &[usize]) -> usize {
+pub fn index(c: &[usize], dims: &[usize]) -> usize {
     c.iter().zip(dims).fold(0, |acc, (&x, &d)| acc * d + x)
 }
 

@@ -24,6 +24,9 @@ pub struct Report {
     pub evaluations: u64,
     pub elapsed_s: f64,
     pub stop_reason: Option<StopReason>,
+    /// When the search first held a valid design (none: never, or no search).
+    pub first_valid_generation: Option<u64>,
+    pub first_valid_s: Option<f64>,
     /// Counting bounds for a universal FNN of this size, and the design's gap to them.
     pub bounds: crate::design::bounds::Bounds,
     /// The evaluation terms of the reported design, when it came from a search.
@@ -39,8 +42,27 @@ pub struct RunInfo {
     pub evaluations: u64,
     pub elapsed_s: f64,
     pub stop_reason: Option<StopReason>,
+    pub first_valid_generation: Option<u64>,
+    pub first_valid_s: Option<f64>,
     pub terms: Option<Terms>,
     pub fitness: Option<f64>,
+}
+
+impl RunInfo {
+    /// What an engine has done so far, its best member's terms included.
+    pub fn of_engine(engine: &crate::ga::Engine, elapsed_s: f64, stop_reason: Option<StopReason>) -> RunInfo {
+        let best = engine.best();
+        RunInfo {
+            generations: engine.generation(),
+            evaluations: engine.evaluations(),
+            elapsed_s,
+            stop_reason,
+            first_valid_generation: engine.first_valid(),
+            first_valid_s: None,
+            terms: Some(*best.terms()),
+            fitness: Some(best.fitness()),
+        }
+    }
 }
 
 impl Report {
@@ -70,6 +92,8 @@ impl Report {
             evaluations: run.evaluations,
             elapsed_s: run.elapsed_s,
             stop_reason: run.stop_reason,
+            first_valid_generation: run.first_valid_generation,
+            first_valid_s: run.first_valid_s,
             terms: run.terms,
             fitness: run.fitness,
             metrics,
@@ -152,6 +176,9 @@ impl Report {
                     .map(|r| format!(", stopped: {r:?}"))
                     .unwrap_or_default()
             );
+        }
+        if let (Some(g), Some(t)) = (self.first_valid_generation, self.first_valid_s) {
+            let _ = writeln!(s, "  first valid          generation {g}, after {t:.3} s");
         }
         s
     }

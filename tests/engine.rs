@@ -55,8 +55,10 @@ fn the_scaled_phase_comes_first_and_is_marked() {
 fn without_scaling_the_full_problem_is_solved_directly() {
     let mut c = common::quick(64, 4, "31x8,8");
     c.ga.scale_down = false;
+    common::papers_ga(&mut c);
     let mut e = Engine::new(c);
     assert_eq!(e.phase(), Phase::Full);
+    assert!(!e.is_valid(), "no construction: the GA starts from the straightforward wiring");
     common::run(&mut e, 3000);
     assert!(e.is_valid(), "uncovered {}", e.best().terms().uncovered);
 }

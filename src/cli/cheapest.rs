@@ -37,12 +37,8 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
         &best.cluster,
         best.metrics.clone(),
         RunInfo {
-            generations: 0,
-            evaluations: 0,
             elapsed_s: start.elapsed().as_secs_f64(),
-            stop_reason: None,
-            terms: None,
-            fitness: None,
+            ..RunInfo::default()
         },
     );
     let mut candidates = String::from("nics,model,count,cost_bound,outcome\n");

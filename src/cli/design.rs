@@ -45,15 +45,30 @@ fn exit_code(report: &Report) -> ExitCode {
 pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
     let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
-    let bar = progress_bar(
-        show_progress,
-        limits.generations,
-        "{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}",
-    );
+    // The bar follows whichever limit is set: generations, else seconds.
+    let by_time = limits.generations == 0;
+    let (len, template) = if by_time {
+        (
+            (limits.time_limit_s * 10.0) as u64,
+            "{elapsed_precise} [{bar:30}] {msg}",
+        )
+    } else {
+        (limits.generations, "{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}")
+    };
+    let bar = progress_bar(show_progress, len, template);
     let start = Instant::now();
     let mut engine = Engine::new(cluster);
+    // Time to valid, measured where the clock is: the engine counts generations.
+    let mut first_valid_s = engine.is_valid().then(|| start.elapsed().as_secs_f64());
     let stop = engine.run(limits, &interrupted, |e| {
-        bar.set_position(e.generation());
+        if first_valid_s.is_none() && e.is_valid() {
+            first_valid_s = Some(start.elapsed().as_secs_f64());
+        }
+        bar.set_position(if by_time {
+            (start.elapsed().as_secs_f64() * 10.0) as u64
+        } else {
+            e.generation()
+        });
         if e.generation() % 8 == 0 {
             bar.set_message(progress_message(e));
         }
@@ -62,16 +77,11 @@ pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, 
     if stop == StopReason::Interrupted {
         eprintln!("interrupted: writing the best design so far");
     }
-    let best = engine.best();
-    let design = best.genome.design(engine.problem());
+    let design = engine.best_design();
     let metrics = Metrics::compute(&design, engine.cluster());
     let run = RunInfo {
-        generations: engine.generation(),
-        evaluations: engine.evaluations(),
-        elapsed_s: start.elapsed().as_secs_f64(),
-        stop_reason: Some(stop),
-        terms: Some(*best.terms()),
-        fitness: Some(best.fitness()),
+        first_valid_s,
+        ..RunInfo::of_engine(&engine, start.elapsed().as_secs_f64(), Some(stop))
     };
     Ok((Report::new(engine.cluster(), metrics, run), format_table(&design)))
 }
@@ -105,5 +115,10 @@ fn progress_message(e: &Engine) -> String {
         Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
         Phase::Full => "full".into(),
     };
-    format!("{phase} best {:.3} uncovered {}", top.fitness(), top.terms().uncovered)
+    format!(
+        "gen {} {phase} best {:.3} uncovered {}",
+        e.generation(),
+        top.fitness(),
+        top.terms().uncovered
+    )
 }

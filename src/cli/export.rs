@@ -73,14 +73,7 @@ fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
         let path = find_session(name, &session_dirs()).ok_or_else(|| anyhow!("no session `{name}`"))?;
         let session = Session::load(&path)?;
         let (cluster, engine) = session.restore()?;
-        let best = engine.best();
-        let run = RunInfo {
-            generations: engine.generation(),
-            evaluations: engine.evaluations(),
-            terms: Some(*best.terms()),
-            fitness: Some(best.fitness()),
-            ..RunInfo::default()
-        };
+        let run = RunInfo::of_engine(&engine, 0.0, None);
         return Ok((cluster, engine.best_design(), run));
     }
     let table = args

@@ -18,6 +18,8 @@ pub fn quick_flags(q: &QuickArgs, o: &SearchArgs) -> QuickFlags {
         generations: o.generations,
         time_limit: o.time_limit,
         threads: o.threads,
+        no_constructions: o.no_constructions,
+        local_search: o.local_search,
     }
 }
 

@@ -136,6 +136,12 @@ pub struct SearchArgs {
     /// Worker threads (0 for all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The GA on its own: no design-theory construction seeds it (`ga.constructions = false`).
+    #[arg(long)]
+    pub no_constructions: bool,
+    /// Tabu-search moves per improved member each generation (0: the papers' GA alone).
+    #[arg(long, value_name = "MOVES")]
+    pub local_search: Option<u64>,
 }
 
 #[derive(Args, Debug)]

@@ -36,6 +36,18 @@ impl Design {
         }
     }
 
+    /// A design from the PCs on each switch (switch `s` holds `blocks[s]`);
+    /// PCs past `pcs` are ignored.
+    pub fn from_blocks(pcs: usize, blocks: &[Vec<usize>]) -> Self {
+        let mut d = Design::new(pcs, blocks.len());
+        for (s, block) in blocks.iter().enumerate() {
+            for &pc in block.iter().filter(|&&pc| pc < pcs) {
+                d.connect(pc, s);
+            }
+        }
+        d
+    }
+
     pub fn pcs(&self) -> usize {
         self.pcs
     }

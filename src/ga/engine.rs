@@ -15,7 +15,7 @@ use super::genome::Genome;
 use super::problem::Problem;
 use super::scale::{self, Scaled};
 use super::seeding;
-use super::{Rng, operators};
+use super::{Rng, local, operators};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
@@ -67,6 +67,8 @@ pub struct GenStats {
 pub enum StopReason {
     /// A valid design and nothing else to optimise.
     Valid,
+    /// A valid design that stopped improving (`ga.stall_generations`).
+    Stalled,
     Generations,
     TimeLimit,
     Interrupted,
@@ -92,6 +94,8 @@ pub struct Engine {
     best: Option<Member>,
     /// The generation the first valid full-size design appeared.
     first_valid: Option<u64>,
+    /// The generation the best full-size design last improved.
+    improved_at: u64,
     /// The pairwise-bandwidth bound of the hardware (seed 002).
     bandwidth_bound: f64,
     /// The best construction laid onto the hardware (issue 6): the initial
@@ -115,7 +119,11 @@ impl Engine {
                     .expect("a one-thread pool")
             });
         let full = Problem::new(cluster);
-        let seed = seeding::construction_seed(&full);
+        let seed = if ga.constructions {
+            seeding::construction_seed(&full)
+        } else {
+            None
+        };
         let seeded_valid = seed.as_ref().is_some_and(|(_, uncovered)| *uncovered == 0);
         let c = &full.cluster;
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
@@ -143,6 +151,7 @@ impl Engine {
             phase_changes: Vec::new(),
             best: None,
             first_valid: None,
+            improved_at: 0,
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
             pool,
@@ -220,7 +229,8 @@ impl Engine {
 
     /// Runs one generation.
     pub fn step(&mut self) {
-        let next = self.next_generation();
+        let mut next = self.next_generation();
+        self.local_search(&mut next);
         self.population = next;
         self.generation += 1;
         if self.scaled.is_some() {
@@ -317,6 +327,59 @@ impl Engine {
         next
     }
 
+    /// The local search inside the GA (issue 10): every generation the
+    /// best member and `local_members - 1` random kept ones that still
+    /// leave pairs uncovered get `local_search` tabu moves each, in
+    /// parallel from seeds drawn in order; the results replace the worst
+    /// members, so the parents stay and diversity with them.
+    fn local_search(&mut self, next: &mut Vec<Member>) {
+        let ga = &self.full.cluster.ga;
+        let members = ga.local_members.min(next.len());
+        // A walk goes on while it finds better designs (its pair weights
+        // are what it learnt), up to 8 times its patience; the patience
+        // doubles with every generation the best has not improved (up to
+        // 8 times), since a plateau needs a longer walk. So one generation
+        // costs at most 64 x local_search moves per member.
+        let stalled = (self.generation - self.improved_at.min(self.generation)).min(3) as u32;
+        let patience = ga.local_search.saturating_mul(1 << stalled);
+        let budget = local::Budget {
+            patience,
+            max: patience.saturating_mul(8),
+        };
+        if patience == 0 || members == 0 || next[0].eval.terms.uncovered == 0 {
+            return;
+        }
+        let keep = ga.keep.clamp(1, next.len());
+        let mut picks = vec![0];
+        while picks.len() < members.min(keep) {
+            let k = self.rng.random_range(0..keep);
+            if !picks.contains(&k) {
+                picks.push(k);
+            }
+        }
+        let seeds: Vec<u64> = picks.iter().map(|_| self.rng.next_u64()).collect();
+        let problem = self.active().clone();
+        let required = local::Required::new(&problem);
+        let improved: Vec<Member> = self.pool.install(|| {
+            picks
+                .par_iter()
+                .zip(&seeds)
+                .filter(|(k, _)| next[**k].eval.terms.uncovered > 0)
+                .map(|(&k, &seed)| {
+                    let mut g = next[k].genome.clone();
+                    local::improve(&problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
+                    Member::new(&problem, g)
+                })
+                .collect()
+        });
+        self.evaluations += improved.len() as u64;
+        let n = next.len();
+        for (slot, m) in (0..n).rev().zip(improved) {
+            next[slot] = m;
+        }
+        sort(next);
+    }
+
     fn record(&mut self) {
         let n = self.population.len().max(1) as f64;
         let best = &self.population[0];
@@ -390,6 +453,7 @@ impl Engine {
         let top = &self.population[0];
         if self.best.as_ref().is_none_or(|b| top.eval.total > b.eval.total) {
             self.best = Some(top.clone());
+            self.improved_at = self.generation;
         }
         if self.first_valid.is_none() && self.is_valid() {
             self.first_valid = Some(self.generation);
@@ -451,6 +515,9 @@ impl Engine {
     /// hardware's bound (all ports used, seed 002 "Performance") or the
     /// polish budget ran out.
     pub fn done(&self) -> bool {
+        if self.stalled() {
+            return true;
+        }
         if !self.is_valid() || self.full.cluster.has_secondary_objective() {
             return false;
         }
@@ -462,6 +529,18 @@ impl Engine {
             .first_valid
             .is_some_and(|at| self.generation - at >= self.full.cluster.ga.polish_generations);
         at_bound || polished || !self.full.cluster.pattern.is_empty()
+    }
+
+    /// Whether a valid design has stopped improving: no better best for
+    /// `ga.stall_generations` generations.
+    pub fn stalled(&self) -> bool {
+        let stall = self.full.cluster.ga.stall_generations;
+        self.is_valid() && stall > 0 && self.generation - self.improved_at >= stall
+    }
+
+    /// The generation the first valid full-size design appeared.
+    pub fn first_valid(&self) -> Option<u64> {
+        self.first_valid
     }
 
     /// The hardware's bound on average pairwise links.
@@ -498,6 +577,7 @@ fn sort(pop: &mut [Member]) {
 /// When a headless search stops.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// 0 means none.
     pub generations: u64,
     /// Seconds; 0 means none.
     pub time_limit_s: f64,
@@ -524,13 +604,16 @@ impl Engine {
     ) -> StopReason {
         let start = std::time::Instant::now();
         loop {
+            if self.stalled() {
+                return StopReason::Stalled;
+            }
             if self.done() {
                 return StopReason::Valid;
             }
             if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
                 return StopReason::Interrupted;
             }
-            if self.generation >= limits.generations {
+            if limits.generations > 0 && self.generation >= limits.generations {
                 return StopReason::Generations;
             }
             if limits.time_limit_s > 0.0 && start.elapsed().as_secs_f64() >= limits.time_limit_s {
@@ -553,6 +636,9 @@ pub struct EngineState {
     pub rng: String,
     pub scaled: Option<ScaledProgress>,
     pub first_valid: Option<u64>,
+    /// When the best last improved (absent in older sessions).
+    #[serde(default)]
+    pub improved_at: Option<u64>,
     pub phase_changes: Vec<u64>,
     pub history: Vec<GenStats>,
     pub population: Vec<MemberState>,
@@ -625,6 +711,7 @@ impl Engine {
                 solved_at: s.solved_at,
             }),
             first_valid: self.first_valid,
+            improved_at: Some(self.improved_at),
             phase_changes: self.phase_changes.clone(),
             history: self.history.clone(),
             population: self.population.iter().map(MemberState::of).collect(),
@@ -667,6 +754,7 @@ impl Engine {
         engine.generation = state.generation;
         engine.evaluations = state.evaluations;
         engine.first_valid = state.first_valid;
+        engine.improved_at = state.improved_at.unwrap_or(state.generation);
         engine.phase_changes = state.phase_changes.clone();
         engine.history = state.history.clone();
         Ok(engine)

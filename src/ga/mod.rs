@@ -16,6 +16,7 @@
 pub mod engine;
 pub mod eval;
 pub mod genome;
+pub mod local;
 pub mod operators;
 pub mod problem;
 pub mod scale;

@@ -317,6 +317,7 @@ pub struct GaParams {
     /// Share of mutations that swap two PCs' whole connection sets (the
     /// rest swap single connections).
     pub pc_swap_rate: f64,
+    /// Generations to run at most; 0 means no limit (the time limit governs).
     pub generations: u64,
     /// Seconds; 0 means no limit.
     pub time_limit_s: f64,
@@ -334,6 +335,17 @@ pub struct GaParams {
     /// With nothing but coverage to optimise, generations to keep pushing a
     /// valid design toward the pairwise-bandwidth bound before stopping.
     pub polish_generations: u64,
+    /// Stop once the design is valid and the best has not improved for
+    /// this many generations (0: never stop for that).
+    pub stall_generations: u64,
+    /// Seed the search with design-theory constructions (issue 6); off,
+    /// the GA searches on its own, as in the papers.
+    pub constructions: bool,
+    /// Tabu-search moves given to each of `local_members` members every
+    /// generation (0: the papers' GA alone).
+    pub local_search: u64,
+    /// Members improved by the local search each generation.
+    pub local_members: usize,
 }
 
 impl Default for GaParams {
@@ -346,7 +358,7 @@ impl Default for GaParams {
             max_mutations: 4,
             focus: 0.75,
             pc_swap_rate: 0.1,
-            generations: 5000,
+            generations: 0,
             time_limit_s: 60.0,
             seed: 1,
             threads: 0,
@@ -355,6 +367,10 @@ impl Default for GaParams {
             scale_attempts: 3,
             settle_generations: 5,
             polish_generations: 300,
+            stall_generations: 500,
+            constructions: true,
+            local_search: 10_000,
+            local_members: 2,
         }
     }
 }

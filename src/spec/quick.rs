@@ -18,6 +18,8 @@ pub struct QuickFlags {
     pub generations: Option<u64>,
     pub time_limit: Option<f64>,
     pub threads: Option<usize>,
+    pub no_constructions: bool,
+    pub local_search: Option<u64>,
 }
 
 impl QuickFlags {
@@ -81,6 +83,12 @@ impl QuickFlags {
         }
         if let Some(t) = self.threads {
             ga.threads = t;
+        }
+        if self.no_constructions {
+            ga.constructions = false;
+        }
+        if let Some(m) = self.local_search {
+            ga.local_search = m;
         }
         Ok(spec)
     }

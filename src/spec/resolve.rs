@@ -194,7 +194,25 @@ impl Spec {
                 format!("{} is not allowed: use a probability from 0 to 1", g.focus),
             );
         }
+        if !(0.0..=1.0).contains(&g.pc_swap_rate) {
+            return bad(
+                "pc_swap_rate",
+                format!("{} is not allowed: use a probability from 0 to 1", g.pc_swap_rate),
+            );
+        }
         non_negative("ga.time_limit_s", g.time_limit_s)?;
+        if g.local_members > g.population {
+            return bad(
+                "local_members",
+                format!("{} is not allowed: use 0 to ga.population ({})", g.local_members, g.population),
+            );
+        }
+        if g.local_search > 100_000_000 {
+            return bad(
+                "local_search",
+                format!("{} is not allowed: use 0 (off) to 100000000 moves", g.local_search),
+            );
+        }
         if g.threads > 1024 {
             return bad(
                 "threads",

@@ -113,6 +113,9 @@ fn ga_at(pcs: usize, nics: u32, width: u32, budget: Budget, interrupted: &Atomic
     let mut cluster = quick_cluster(pcs, nics, &format!("{width}x*")).ok()?;
     cluster.ga.threads = 1;
     cluster.ga.seed = budget.seed;
+    // The generation budget was set for the papers' GA: with the local
+    // search a generation can cost far more at widths that are impossible.
+    cluster.ga.local_search = 0;
     let mut engine = Engine::new(cluster);
     let limits = Limits {
         generations: budget.generations,

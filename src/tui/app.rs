@@ -591,6 +591,7 @@ impl App {
                 f("ga.pc_swap_rate", g.pc_swap_rate.to_string()),
                 f("ga.focus", g.focus.to_string()),
                 f("ga.generations", g.generations.to_string()),
+                f("ga.local_search", g.local_search.to_string()),
             ],
             cursor: 0,
             error: None,
@@ -655,6 +656,7 @@ impl App {
                 "ga.pc_swap_rate" => g.pc_swap_rate = num()?,
                 "ga.focus" => g.focus = num()?,
                 "ga.generations" => g.generations = int()?,
+                "ga.local_search" => g.local_search = int()?,
                 _ => {}
             }
         }

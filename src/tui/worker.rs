@@ -159,12 +159,20 @@ struct State {
     baseline: Option<Design>,
 }
 
+/// The generation a run stops at: `ga.generations` more, or none (0).
+fn generation_limit(engine: &Engine) -> u64 {
+    match engine.cluster().ga.generations {
+        0 => u64::MAX,
+        g => engine.generation().saturating_add(g),
+    }
+}
+
 /// Snapshots are sent at most this often while running flat out.
 const SEND_EVERY: Duration = Duration::from_millis(40);
 
 impl State {
     fn new(spec: Spec, engine: Engine, name: String, running: bool, tx: Sender<Event>) -> State {
-        let limit = engine.generation() + engine.cluster().ga.generations.max(1);
+        let limit = generation_limit(&engine);
         let evals = engine.evaluations();
         State {
             spec,
@@ -219,7 +227,13 @@ impl State {
         let t = Instant::now();
         self.engine.step();
         self.run_time += t.elapsed();
-        if self.engine.done() {
+        if self.engine.stalled() {
+            self.running = false;
+            self.stopped = Some(format!(
+                "valid; no better design in {} generations",
+                self.engine.cluster().ga.stall_generations
+            ));
+        } else if self.engine.done() {
             self.running = false;
             self.stopped = Some("valid, nothing else to optimise".into());
         } else if self.engine.generation() >= self.limit {
@@ -233,7 +247,7 @@ impl State {
             Command::Pause => self.running = false,
             Command::Resume => {
                 if self.engine.generation() >= self.limit {
-                    self.limit = self.engine.generation() + self.engine.cluster().ga.generations.max(1);
+                    self.limit = generation_limit(&self.engine);
                 }
                 self.stopped = None;
                 self.running = true;
@@ -246,12 +260,8 @@ impl State {
             }
             Command::SetWeights(w) => self.engine.set_weights(w),
             Command::SetGa(ga) => {
-                self.limit = self
-                    .engine
-                    .generation()
-                    .max(self.limit - self.engine.cluster().ga.generations)
-                    + ga.generations;
                 self.engine.set_ga(ga);
+                self.limit = generation_limit(&self.engine);
             }
             Command::Pin { pc, switch, pin } => {
                 let mut pins = self.engine.cluster().pins.clone();
@@ -264,7 +274,7 @@ impl State {
             }
             Command::Restart(seed) => {
                 self.engine.restart(seed);
-                self.limit = self.engine.cluster().ga.generations.max(1);
+                self.limit = generation_limit(&self.engine);
                 self.run_time = Duration::ZERO;
                 self.stopped = None;
             }
@@ -295,7 +305,7 @@ impl State {
                         self.name = session.name.clone();
                         self.engine = engine;
                         self.baseline = Some(self.engine.best_design());
-                        self.limit = self.engine.generation() + self.engine.cluster().ga.generations.max(1);
+                        self.limit = generation_limit(&self.engine);
                         self.selected = 0;
                         self.stopped = None;
                         Ok(session.name.clone())
@@ -316,14 +326,7 @@ impl State {
         let report = Report::new(
             self.engine.cluster(),
             metrics,
-            RunInfo {
-                generations: self.engine.generation(),
-                evaluations: self.engine.evaluations(),
-                elapsed_s: self.run_time.as_secs_f64(),
-                stop_reason: None,
-                terms: Some(*best.terms()),
-                fitness: Some(best.fitness()),
-            },
+            RunInfo::of_engine(&self.engine, self.run_time.as_secs_f64(), None),
         );
         crate::export::write_all(
             dir,

@@ -32,3 +32,9 @@ pub fn run(e: &mut fnn_tui::ga::Engine, generations: u64) -> fnn_tui::ga::StopRe
         |_| {},
     )
 }
+
+/// The papers' GA alone (seed 002): no construction, no local search.
+pub fn papers_ga(c: &mut Cluster) {
+    c.ga.constructions = false;
+    c.ga.local_search = 0;
+}

@@ -1,0 +1,129 @@
+//! The hard-spec benchmark of issue 10: time to a valid design over
+//! several seeds for each spec of `fnn_tui::hard_specs` (sparse, every
+//! port used, mixed NICs, pins, KASY0 as built), with the median, the
+//! worst and the failures, as BENCHMARKS.md reports them.
+//!
+//! ```sh
+//! cargo run --release --example hard_specs                 # all, 10 seeds, 60 s each
+//! cargo run --release --example hard_specs -- --seeds 3 torus3d-512
+//! cargo run --release --example hard_specs -- --local-search 0   # the papers' GA alone
+//! cargo run --release --example hard_specs -- --write     # (re)write assets/specs/hard/*.toml
+//! ```
+
+use fnn_tui::ga::Engine;
+use fnn_tui::hard_specs::{self, HardSpec};
+use std::time::Instant;
+
+struct Options {
+    seeds: u64,
+    time_limit_s: f64,
+    local_search: Option<u64>,
+    threads: usize,
+    write: bool,
+    names: Vec<String>,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        seeds: 10,
+        time_limit_s: 60.0,
+        local_search: None,
+        threads: 0,
+        write: false,
+        names: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
+        match a.as_str() {
+            "--seeds" => o.seeds = value("--seeds")?.parse().map_err(|e| format!("--seeds: {e}"))?,
+            "--time-limit" => o.time_limit_s = value("--time-limit")?.parse().map_err(|e| format!("--time-limit: {e}"))?,
+            "--local-search" => {
+                o.local_search = Some(value("--local-search")?.parse().map_err(|e| format!("--local-search: {e}"))?)
+            }
+            "--threads" => o.threads = value("--threads")?.parse().map_err(|e| format!("--threads: {e}"))?,
+            "--write" => o.write = true,
+            name if !name.starts_with('-') => o.names.push(name.to_string()),
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    Ok(o)
+}
+
+/// Seconds to the first valid design, or None within the limit.
+fn time_to_valid(h: &HardSpec, seed: u64, o: &Options) -> Result<(Option<f64>, u64), String> {
+    let mut spec = h.spec.clone();
+    spec.ga.seed = seed;
+    spec.ga.threads = o.threads;
+    if let Some(m) = o.local_search {
+        spec.ga.local_search = m;
+    }
+    let cluster = spec.resolve().map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let mut engine = Engine::new(cluster);
+    while !engine.is_valid() {
+        if start.elapsed().as_secs_f64() >= o.time_limit_s {
+            return Ok((None, engine.generation()));
+        }
+        engine.step();
+    }
+    Ok((Some(start.elapsed().as_secs_f64()), engine.generation()))
+}
+
+fn main() -> Result<(), String> {
+    let o = options()?;
+    let specs: Vec<HardSpec> = hard_specs::all()
+        .into_iter()
+        .filter(|h| o.names.is_empty() || o.names.iter().any(|n| n == h.name))
+        .collect();
+    if o.write {
+        for h in &specs {
+            let path = format!("assets/specs/hard/{}.toml", h.name);
+            std::fs::write(&path, h.toml()).map_err(|e| format!("{path}: {e}"))?;
+            println!("wrote {path}");
+        }
+        return Ok(());
+    }
+    println!("| spec | PCs | NICs | required pairs | median s | worst s | failures | median generations |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for h in &specs {
+        let pairs = h
+            .spec
+            .resolve()
+            .map(|c| c.pattern.pair_count())
+            .map_err(|e| e.to_string())?;
+        let mut times = Vec::new();
+        let mut gens = Vec::new();
+        let mut failures = 0;
+        for seed in 1..=o.seeds {
+            let (t, g) = time_to_valid(h, seed, &o)?;
+            eprintln!("{} seed {seed}: {} ({g} generations)", h.name, t.map_or("FAILED".into(), |t| format!("{t:.3} s")));
+            match t {
+                Some(t) => times.push(t),
+                None => failures += 1,
+            }
+            gens.push(g);
+        }
+        let worst = if failures > 0 {
+            format!("> {:.0}", o.time_limit_s)
+        } else {
+            format!("{:.2}", times.iter().cloned().fold(0.0, f64::max))
+        };
+        // Failures count as the limit: the median is honest about them.
+        let mut all: Vec<f64> = times.clone();
+        all.extend(std::iter::repeat_n(f64::INFINITY, failures));
+        all.sort_by(f64::total_cmp);
+        gens.sort_unstable();
+        let median = all.get(all.len() / 2).copied().unwrap_or(f64::NAN);
+        let median = if median.is_finite() { format!("{median:.2}") } else { "—".into() };
+        println!(
+            "| {} | {} | {} | {pairs} | {median} | {worst} | {failures}/{} | {} |",
+            h.name,
+            h.spec.pcs.count,
+            h.spec.pcs.nics,
+            o.seeds,
+            gens.get(gens.len() / 2).copied().unwrap_or(0)
+        );
+    }
+    Ok(())
+}

@@ -511,3 +511,43 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
         .code(2)
         .stderr(predicate::str::contains("prices.toml").and(predicate::str::contains("switches[0]")));
 }
+
+#[test]
+fn no_constructions_makes_the_ga_search_and_the_report_says_when_it_was_valid() {
+    let run = |extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = vec!["design", "--pcs", "64", "--nics", "4", "--switches", "20x13", "--seed", "2", "-q", "-o"];
+        let out = dir.path().to_str().unwrap().to_string();
+        args.push(&out);
+        args.extend_from_slice(extra);
+        fnn().args(&args).assert().code(0);
+        report(dir.path())
+    };
+    // PG(2,3) over groups is valid at once on thirteen 20-port switches...
+    let built = run(&[]);
+    assert_eq!(built["first_valid_generation"], 0);
+    assert!(built["first_valid_s"].as_f64().is_some());
+    // ...the GA alone has to find it, and the report shows it did.
+    let searched = run(&["--no-constructions"]);
+    assert_eq!(searched["valid"], true);
+    assert!(searched["first_valid_generation"].as_u64().unwrap() > 0, "{searched}");
+    assert!(searched["first_valid_s"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn a_spec_without_a_generation_limit_stops_when_it_stalls() {
+    // A ring on 4 PCs is valid at once and can never reach a bandwidth
+    // bound; without `ga.generations` only the stall rule ends it.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("ring.toml");
+    std::fs::write(
+        &spec,
+        "[pcs]\ncount = 4\nnics = 2\n[[switches]]\nports = 4\ncount = 2\n[uplink]\nmode = \"none\"\n[[patterns]]\nkind = \"ring\"\n[ga]\nstall_generations = 40\ntime_limit_s = 0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    fnn().args(["design", spec.to_str().unwrap(), "-q", "-o", out.to_str().unwrap()]).assert().code(0);
+    let r = report(&out);
+    assert_eq!(r["stop_reason"], "Stalled");
+    assert!(r["generations"].as_u64().unwrap() <= 50, "{r}");
+}

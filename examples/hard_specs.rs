@@ -37,9 +37,17 @@ fn options() -> Result<Options, String> {
         let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
         match a.as_str() {
             "--seeds" => o.seeds = value("--seeds")?.parse().map_err(|e| format!("--seeds: {e}"))?,
-            "--time-limit" => o.time_limit_s = value("--time-limit")?.parse().map_err(|e| format!("--time-limit: {e}"))?,
+            "--time-limit" => {
+                o.time_limit_s = value("--time-limit")?
+                    .parse()
+                    .map_err(|e| format!("--time-limit: {e}"))?
+            }
             "--local-search" => {
-                o.local_search = Some(value("--local-search")?.parse().map_err(|e| format!("--local-search: {e}"))?)
+                o.local_search = Some(
+                    value("--local-search")?
+                        .parse()
+                        .map_err(|e| format!("--local-search: {e}"))?,
+                )
             }
             "--threads" => o.threads = value("--threads")?.parse().map_err(|e| format!("--threads: {e}"))?,
             "--write" => o.write = true,
@@ -97,7 +105,11 @@ fn main() -> Result<(), String> {
         let mut failures = 0;
         for seed in 1..=o.seeds {
             let (t, g) = time_to_valid(h, seed, &o)?;
-            eprintln!("{} seed {seed}: {} ({g} generations)", h.name, t.map_or("FAILED".into(), |t| format!("{t:.3} s")));
+            eprintln!(
+                "{} seed {seed}: {} ({g} generations)",
+                h.name,
+                t.map_or("FAILED".into(), |t| format!("{t:.3} s"))
+            );
             match t {
                 Some(t) => times.push(t),
                 None => failures += 1,
@@ -115,7 +127,11 @@ fn main() -> Result<(), String> {
         all.sort_by(f64::total_cmp);
         gens.sort_unstable();
         let median = all.get(all.len() / 2).copied().unwrap_or(f64::NAN);
-        let median = if median.is_finite() { format!("{median:.2}") } else { "—".into() };
+        let median = if median.is_finite() {
+            format!("{median:.2}")
+        } else {
+            "—".into()
+        };
         println!(
             "| {} | {} | {} | {pairs} | {median} | {worst} | {failures}/{} | {} |",
             h.name,

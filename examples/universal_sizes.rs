@@ -45,7 +45,10 @@ fn main() {
             let (width, switches) = if nics <= 6 {
                 let b = constructions::best(pcs, nics as usize).expect("a construction");
                 let w = b.width.max(2);
-                (w, (b.switches() as u64).max((pcs as u64 * nics as u64).div_ceil(w as u64)))
+                (
+                    w,
+                    (b.switches() as u64).max((pcs as u64 * nics as u64).div_ceil(w as u64)),
+                )
             } else {
                 let w = bound + 1;
                 let need = (pcs as u64 * nics as u64).div_ceil(w as u64);
@@ -78,5 +81,11 @@ fn main() {
             p0, p1, slowest.0, slowest.1
         );
     }
-    println!("{done} sizes, {} failures {failures:?}, worst {:.2} s at {} PCs x {} NICs, total {total:.1} s", failures.len(), worst.0, worst.1, worst.2);
+    println!(
+        "{done} sizes, {} failures {failures:?}, worst {:.2} s at {} PCs x {} NICs, total {total:.1} s",
+        failures.len(),
+        worst.0,
+        worst.1,
+        worst.2
+    );
 }

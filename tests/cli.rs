@@ -516,7 +516,19 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
 fn no_constructions_makes_the_ga_search_and_the_report_says_when_it_was_valid() {
     let run = |extra: &[&str]| {
         let dir = tempfile::tempdir().unwrap();
-        let mut args = vec!["design", "--pcs", "64", "--nics", "4", "--switches", "20x13", "--seed", "2", "-q", "-o"];
+        let mut args = vec![
+            "design",
+            "--pcs",
+            "64",
+            "--nics",
+            "4",
+            "--switches",
+            "20x13",
+            "--seed",
+            "2",
+            "-q",
+            "-o",
+        ];
         let out = dir.path().to_str().unwrap().to_string();
         args.push(&out);
         args.extend_from_slice(extra);
@@ -546,7 +558,10 @@ fn a_spec_without_a_generation_limit_stops_when_it_stalls() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    fnn().args(["design", spec.to_str().unwrap(), "-q", "-o", out.to_str().unwrap()]).assert().code(0);
+    fnn()
+        .args(["design", spec.to_str().unwrap(), "-q", "-o", out.to_str().unwrap()])
+        .assert()
+        .code(0);
     let r = report(&out);
     assert_eq!(r["stop_reason"], "Stalled");
     assert!(r["generations"].as_u64().unwrap() <= 50, "{r}");

@@ -58,7 +58,10 @@ fn without_scaling_the_full_problem_is_solved_directly() {
     common::papers_ga(&mut c);
     let mut e = Engine::new(c);
     assert_eq!(e.phase(), Phase::Full);
-    assert!(!e.is_valid(), "no construction: the GA starts from the straightforward wiring");
+    assert!(
+        !e.is_valid(),
+        "no construction: the GA starts from the straightforward wiring"
+    );
     common::run(&mut e, 3000);
     assert!(e.is_valid(), "uncovered {}", e.best().terms().uncovered);
 }

@@ -167,9 +167,20 @@ fn klat2_default_runs_both_phases_of_the_papers_ga() {
     let change = engine.phase_changes()[0];
     let scaled: Vec<_> = engine.history().iter().filter(|g| !g.full).collect();
     // Generation 0 is the initial population; the step that scales up is full.
-    assert_eq!(scaled.len() as u64 + 1, change, "every generation before the change was scaled");
-    assert!(scaled.iter().any(|g| g.best_uncovered == 0), "the GA solved the scaled problem");
-    assert!(engine.first_valid().is_some_and(|g| g >= change), "first valid {:?}, change {change}", engine.first_valid());
+    assert_eq!(
+        scaled.len() as u64 + 1,
+        change,
+        "every generation before the change was scaled"
+    );
+    assert!(
+        scaled.iter().any(|g| g.best_uncovered == 0),
+        "the GA solved the scaled problem"
+    );
+    assert!(
+        engine.first_valid().is_some_and(|g| g >= change),
+        "first valid {:?}, change {change}",
+        engine.first_valid()
+    );
 }
 
 #[test]

@@ -48,8 +48,14 @@ fn crossover_children_take_connection_sets_from_the_other_parent() {
             .filter(|&pc| child.mask(&p, pc) == b.mask(&p, pc) && a.mask(&p, pc) != b.mask(&p, pc))
             .count();
     }
-    assert!(differs >= 18, "only {differs} of 20 children differ from their first parent");
-    assert!(from_b >= 20, "children took only {from_b} connection sets from the second parent");
+    assert!(
+        differs >= 18,
+        "only {differs} of 20 children differ from their first parent"
+    );
+    assert!(
+        from_b >= 20,
+        "children took only {from_b} connection sets from the second parent"
+    );
 }
 
 #[test]
@@ -111,7 +117,10 @@ fn steered_mutations_start_at_problem_spots() {
         at_spots += u64::from(changed.iter().any(|pc| spots.contains(pc)));
     }
     // Unsteered, a mutation touches a spot about |spots|/64 of the time.
-    assert!(at_spots * 10 >= tries * 9, "{at_spots} of {tries} mutations touched a problem spot");
+    assert!(
+        at_spots * 10 >= tries * 9,
+        "{at_spots} of {tries} mutations touched a problem spot"
+    );
 }
 
 #[test]
@@ -153,7 +162,10 @@ fn generations_to_valid(name: &str, local_search: Option<u64>, limit: u64) -> Op
 fn the_local_search_solves_full_port_specs_the_papers_ga_cannot() {
     for name in ["torus3d-256", "mixed-nics-256", "pinned-torus3d-256"] {
         let with = generations_to_valid(name, None, 10);
-        assert!(with.is_some(), "{name}: not valid in 10 generations with the local search");
+        assert!(
+            with.is_some(),
+            "{name}: not valid in 10 generations with the local search"
+        );
         assert_eq!(
             generations_to_valid(name, Some(0), 10),
             None,
@@ -168,7 +180,13 @@ fn every_hard_spec_is_feasible_by_its_certificate_and_shipped_as_toml() {
         let cluster = h.spec.resolve().unwrap_or_else(|e| panic!("{}: {e}", h.name));
         let design = h.certificate().unwrap_or_else(|e| panic!("{}: {e}", h.name));
         let m = Metrics::compute(&design, &cluster);
-        assert!(m.valid, "{}: certificate invalid: {:?} {:?}", h.name, m.violations, &m.uncovered[..m.uncovered.len().min(5)]);
+        assert!(
+            m.valid,
+            "{}: certificate invalid: {:?} {:?}",
+            h.name,
+            m.violations,
+            &m.uncovered[..m.uncovered.len().min(5)]
+        );
         assert!(m.uncovered_pairs == 0 && m.required_pairs > 0, "{}", h.name);
         if h.blocks.is_some() {
             // Constructions use every port: the specs are as tight as they look.
@@ -177,7 +195,11 @@ fn every_hard_spec_is_feasible_by_its_certificate_and_shipped_as_toml() {
         }
         let path = format!("{}/assets/specs/hard/{}.toml", env!("CARGO_MANIFEST_DIR"), h.name);
         let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        assert_eq!(shipped, h.toml(), "{path} is stale: run the hard_specs example with --write");
+        assert_eq!(
+            shipped,
+            h.toml(),
+            "{path} is stale: run the hard_specs example with --write"
+        );
     }
 }
 
@@ -185,7 +207,9 @@ fn every_hard_spec_is_feasible_by_its_certificate_and_shipped_as_toml() {
 fn a_valid_run_with_nothing_left_to_improve_stops_by_itself() {
     // A 4-PC ring is valid at once; its bandwidth term can never reach a
     // bound, so only the stall rule stops it, long before any limit.
-    let mut c = common::quick_with(4, 2, "4x2", |s| s.patterns.push(PatternSpec::Ring { k: 1, weight: 1.0 }));
+    let mut c = common::quick_with(4, 2, "4x2", |s| {
+        s.patterns.push(PatternSpec::Ring { k: 1, weight: 1.0 })
+    });
     c.ga.generations = 0;
     c.ga.stall_generations = 50;
     let mut e = Engine::new(c);

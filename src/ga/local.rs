@@ -283,7 +283,12 @@ impl<'a> Search<'a> {
             let k = self.g.entries()[ek];
             if k == FREE {
                 for &(eu, _, (du, pu)) in &gives {
-                    let m = Move { eu, ek, delta: du, plain: pu };
+                    let m = Move {
+                        eu,
+                        ek,
+                        delta: du,
+                        plain: pu,
+                    };
                     self.consider(m, u_tabu, aspiration, rng, best);
                 }
                 continue;
@@ -390,9 +395,7 @@ impl<'a> Search<'a> {
         let (x, y) = (p.switch_of(m.eu), p.switch_of(m.ek));
         let u = self.g.entries()[m.eu] as usize;
         let k = self.g.entries()[m.ek];
-        let touched: Vec<usize> = std::iter::once(u)
-            .chain((k != FREE).then_some(k as usize))
-            .collect();
+        let touched: Vec<usize> = std::iter::once(u).chain((k != FREE).then_some(k as usize)).collect();
         self.count(&touched, -1);
         self.g.swap(p, m.eu, m.ek);
         self.count(&touched, 1);

@@ -204,7 +204,10 @@ impl Spec {
         if g.local_members > g.population {
             return bad(
                 "local_members",
-                format!("{} is not allowed: use 0 to ga.population ({})", g.local_members, g.population),
+                format!(
+                    "{} is not allowed: use 0 to ga.population ({})",
+                    g.local_members, g.population
+                ),
             );
         }
         if g.local_search > 100_000_000 {

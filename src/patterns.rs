@@ -112,6 +112,12 @@ impl PairWeights {
         (&self.partners[r.clone()], &self.weights[r])
     }
 
+    /// Where `pc`'s row starts among all rows' entries (rows are laid end
+    /// to end, `2 x pair_count()` entries in all).
+    pub fn row_start(&self, pc: usize) -> usize {
+        self.offsets.get(pc).map_or(self.partners.len(), |&o| o as usize)
+    }
+
     /// Explicit pattern partners of `pc`.
     pub fn required_degree(&self, pc: usize) -> usize {
         self.row(pc).0.len()

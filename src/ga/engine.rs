@@ -358,8 +358,8 @@ impl Engine {
             }
         }
         let seeds: Vec<u64> = picks.iter().map(|_| self.rng.next_u64()).collect();
-        let problem = self.active().clone();
-        let required = local::Required::new(&problem);
+        let problem = self.active();
+        let required = local::Required::new(problem);
         let improved: Vec<Member> = self.pool.install(|| {
             picks
                 .par_iter()
@@ -367,8 +367,8 @@ impl Engine {
                 .filter(|(k, _)| next[**k].eval.terms.uncovered > 0)
                 .map(|(&k, &seed)| {
                     let mut g = next[k].genome.clone();
-                    local::improve(&problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
-                    Member::new(&problem, g)
+                    local::improve(problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
+                    Member::new(problem, g)
                 })
                 .collect()
         });

@@ -19,69 +19,55 @@ use super::Rng;
 use super::genome::{FREE, Genome};
 use super::problem::{DUMMY_SWITCH, Problem};
 use crate::design::bits;
+use crate::patterns::PairWeights;
 use crate::spec::Coverage;
 use rand::RngExt;
 
-/// The required partners of every PC, as the local search reads them.
-pub struct Required {
-    /// `None` for universal coverage (every other PC).
-    lists: Option<Vec<Vec<u32>>>,
-    /// Where each PC's partners start in the flat list of pair weights.
-    offsets: Vec<usize>,
-    pcs: usize,
+/// The required partners of every PC, as the local search reads them:
+/// every other PC, or the pattern's own rows (sorted, weights > 0).
+/// A pair's weight slot is its place among all rows' entries.
+pub enum Required<'a> {
+    Universal { pcs: usize },
+    Sparse(&'a PairWeights),
 }
 
-impl Required {
-    pub fn new(problem: &Problem) -> Required {
+impl<'a> Required<'a> {
+    pub fn new(problem: &'a Problem) -> Required<'a> {
         let c = &problem.cluster;
-        let lists: Option<Vec<Vec<u32>>> = match c.coverage {
-            Coverage::Universal => None,
-            Coverage::Sparse => Some(
-                (0..c.pcs())
-                    .map(|pc| {
-                        let (partners, weights) = c.pattern.row(pc);
-                        partners
-                            .iter()
-                            .zip(weights)
-                            .filter(|&(&j, &w)| w > 0 && j as usize != pc)
-                            .map(|(&j, _)| j)
-                            .collect()
-                    })
-                    .collect(),
-            ),
-        };
-        let p = c.pcs();
-        let offsets = match &lists {
-            Some(lists) => std::iter::once(0)
-                .chain(lists.iter().scan(0, |at, l| {
-                    *at += l.len();
-                    Some(*at)
-                }))
-                .collect(),
-            None => (0..=p).map(|a| a * p).collect(),
-        };
-        Required { lists, offsets, pcs: p }
+        match c.coverage {
+            Coverage::Universal => Required::Universal { pcs: c.pcs() },
+            Coverage::Sparse => Required::Sparse(&c.pattern),
+        }
     }
 
     /// Calls `f(partner, weight slot)` for every required partner of `pc`.
     fn each(&self, pc: usize, mut f: impl FnMut(usize, usize)) {
-        let base = self.offsets[pc];
-        match &self.lists {
-            Some(lists) => lists[pc].iter().enumerate().for_each(|(k, &j)| f(j as usize, base + k)),
-            None => (0..self.pcs).filter(|&j| j != pc).for_each(|j| f(j, base + j)),
+        match self {
+            Required::Sparse(pw) => {
+                let base = pw.row_start(pc);
+                pw.row(pc)
+                    .0
+                    .iter()
+                    .enumerate()
+                    .for_each(|(k, &j)| f(j as usize, base + k))
+            }
+            Required::Universal { pcs } => (0..*pcs).filter(|&j| j != pc).for_each(|j| f(j, pc * pcs + j)),
         }
     }
 
     /// The weight slot of the pair (a, b) in a's row, if it is required.
     fn slot(&self, a: usize, b: usize) -> Option<usize> {
-        match &self.lists {
-            Some(lists) => lists[a].binary_search(&(b as u32)).ok().map(|k| self.offsets[a] + k),
-            None => (a != b).then(|| self.offsets[a] + b),
+        match self {
+            Required::Sparse(pw) => pw.row(a).0.binary_search(&(b as u32)).ok().map(|k| pw.row_start(a) + k),
+            Required::Universal { pcs } => (a != b).then(|| a * pcs + b),
         }
     }
 
     fn slots(&self) -> usize {
-        self.offsets.last().copied().unwrap_or(0)
+        match self {
+            Required::Sparse(pw) => 2 * pw.pair_count(),
+            Required::Universal { pcs } => pcs * pcs,
+        }
     }
 }
 
@@ -110,7 +96,7 @@ type Delta = (i64, i64);
 
 struct Search<'a> {
     problem: &'a Problem,
-    req: &'a Required,
+    req: &'a Required<'a>,
     g: Genome,
     /// Pair weights (breakout): a pair that stays uncovered where no move
     /// helps grows heavier, until covering it pays for what it uncovers.
@@ -139,7 +125,7 @@ pub struct Budget {
 /// budget runs out, and leaves in `g` the best design it saw (never one
 /// with more uncovered pairs than it started with). A walk that keeps
 /// finding better designs goes on: its pair weights are what it learnt.
-pub fn improve(problem: &Problem, req: &Required, g: &mut Genome, budget: Budget, rng: &mut Rng) -> Outcome {
+pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Budget, rng: &mut Rng) -> Outcome {
     let mut s = Search::new(problem, req, g.clone());
     let before = s.uncovered;
     let mut best = (s.uncovered, s.g.clone());
@@ -168,7 +154,7 @@ pub fn improve(problem: &Problem, req: &Required, g: &mut Genome, budget: Budget
 }
 
 impl<'a> Search<'a> {
-    fn new(problem: &'a Problem, req: &'a Required, g: Genome) -> Search<'a> {
+    fn new(problem: &'a Problem, req: &'a Required<'a>, g: Genome) -> Search<'a> {
         let p = problem.pcs();
         let mut s = Search {
             problem,
@@ -450,18 +436,23 @@ mod tests {
         Problem::new(spec.resolve().unwrap())
     }
 
+    /// A sparse torus of `dims` on 2 NICs and `switches`.
+    fn torus(dims: [usize; 2], switches: &str) -> Problem {
+        problem(dims[0] * dims[1], 2, switches, |s| {
+            s.coverage = Coverage::Sparse;
+            s.patterns = vec![PatternSpec::Grid {
+                dims: dims.to_vec(),
+                torus: true,
+                weight: 1.0,
+            }];
+        })
+    }
+
     /// The search's own count agrees with the full evaluation after every
     /// move, and it never ends worse than it began.
     #[test]
     fn counts_stay_exact_move_after_move() {
-        let p = problem(48, 2, "4x24", |s| {
-            s.coverage = Coverage::Sparse;
-            s.patterns = vec![PatternSpec::Grid {
-                dims: vec![6, 8],
-                torus: true,
-                weight: 1.0,
-            }];
-        });
+        let p = torus([6, 8], "4x24");
         let req = Required::new(&p);
         let mut rng = Rng::seed_from_u64(7);
         let mut s = Search::new(&p, &req, Genome::straightforward(&p));
@@ -482,14 +473,7 @@ mod tests {
     #[test]
     fn solves_a_full_port_torus_the_straightforward_wiring_leaves_uncovered() {
         // An 8x8 torus, 2 NICs, thirty-two 4-port switches: every port used.
-        let p = problem(64, 2, "4x32", |s| {
-            s.coverage = Coverage::Sparse;
-            s.patterns = vec![PatternSpec::Grid {
-                dims: vec![8, 8],
-                torus: true,
-                weight: 1.0,
-            }];
-        });
+        let p = torus([8, 8], "4x32");
         let req = Required::new(&p);
         let mut g = Genome::straightforward(&p);
         let start = Eval::full(&p, &g).terms.uncovered;

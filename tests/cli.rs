@@ -549,12 +549,13 @@ fn no_constructions_makes_the_ga_search_and_the_report_says_when_it_was_valid() 
 #[test]
 fn a_spec_without_a_generation_limit_stops_when_it_stalls() {
     // A ring on 4 PCs is valid at once and can never reach a bandwidth
-    // bound; without `ga.generations` only the stall rule ends it.
+    // bound; without `ga.generations` only the stall rule ends it (the
+    // time limit is a backstop: a broken rule stops there and fails).
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("ring.toml");
     std::fs::write(
         &spec,
-        "[pcs]\ncount = 4\nnics = 2\n[[switches]]\nports = 4\ncount = 2\n[uplink]\nmode = \"none\"\n[[patterns]]\nkind = \"ring\"\n[ga]\nstall_generations = 40\ntime_limit_s = 0\n",
+        "[pcs]\ncount = 4\nnics = 2\n[[switches]]\nports = 4\ncount = 2\n[uplink]\nmode = \"none\"\n[[patterns]]\nkind = \"ring\"\n[ga]\nstall_generations = 40\ntime_limit_s = 20\n",
     )
     .unwrap();
     let out = dir.path().join("out");

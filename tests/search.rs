@@ -213,9 +213,11 @@ fn a_valid_run_with_nothing_left_to_improve_stops_by_itself() {
     c.ga.generations = 0;
     c.ga.stall_generations = 50;
     let mut e = Engine::new(c);
+    // A backstop far beyond the stall rule, so a broken rule fails here
+    // instead of running for ever.
     let stop = e.run(
         fnn_tui::ga::Limits {
-            generations: 0,
+            generations: 2000,
             time_limit_s: 0.0,
         },
         &std::sync::atomic::AtomicBool::new(false),

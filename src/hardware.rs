@@ -35,8 +35,14 @@ impl PriceList {
     pub fn from_toml(text: &str, source: &str) -> Result<PriceList, SpecError> {
         let list: PriceList = toml::from_str(text).map_err(|e| SpecError::Parse {
             file: source.to_string(),
-            message: e.message().trim().replace('\n', " "),
+            message: crate::spec::one_line_toml_error(text, &e),
         })?;
+        if let Some(n) = &list.nic {
+            crate::spec::text::check_label(source, "nic.model", &n.model, false)?;
+        }
+        for (i, m) in list.switches.iter().enumerate() {
+            crate::spec::text::check_label(source, &format!("switches[{i}].model"), &m.model, false)?;
+        }
         if list.switches.is_empty() {
             return Err(SpecError::field(
                 source,

@@ -6,10 +6,12 @@
 
 pub mod atomic;
 pub mod design;
+pub mod escape;
 pub mod export;
 pub mod ga;
 pub mod hard_specs;
 pub mod hardware;
+pub mod input;
 pub mod patterns;
 pub mod report;
 pub mod routing;

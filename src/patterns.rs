@@ -66,11 +66,21 @@ impl PairWeights {
         for (i, spec) in specs.iter().enumerate() {
             let field = format!("patterns[{i}]");
             let weight = spec_weight(spec);
-            if !(weight.is_finite() && weight >= 0.0) {
+            if !(weight.is_finite() && (0.0..=MAX_PATTERN_WEIGHT).contains(&weight)) {
                 return Err(SpecError::field(
                     file,
                     format!("{field}.weight"),
-                    format!("{weight} is not allowed: use a number >= 0"),
+                    format!("{weight} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"),
+                ));
+            }
+            let size = pairs_before_expanding(spec, pcs);
+            if pairs.len() as u64 + size > MAX_PATTERN_PAIRS as u64 {
+                return Err(SpecError::field(
+                    file,
+                    &field,
+                    format!(
+                        "the patterns name more than {MAX_PATTERN_PAIRS} pairs in all; use all-to-all (or universal coverage) for dense patterns"
+                    ),
                 ));
             }
             let milli = (weight * WEIGHT_SCALE).round() as i64;
@@ -78,7 +88,8 @@ impl PairWeights {
                 all += milli;
                 continue;
             }
-            for (a, b, w) in expand(spec, pcs, file, &field, base)? {
+            let budget = MAX_PATTERN_PAIRS - pairs.len();
+            for (a, b, w) in expand(spec, pcs, file, &field, base, budget)? {
                 pairs.push((a, b, (w * milli as f64).round() as i64));
             }
         }
@@ -145,6 +156,26 @@ impl PairWeights {
     }
 }
 
+/// Pairs all patterns may name together: far past any real pattern (a
+/// 3D torus of 65536 PCs names 196608), and small enough to hold.
+pub const MAX_PATTERN_PAIRS: usize = 8_000_000;
+/// A pattern's (or a pair's) weight at most.
+pub const MAX_PATTERN_WEIGHT: f64 = 1e6;
+
+/// How many pairs a pattern will name, known before building them (0 for
+/// lists and files, which are counted as they are read).
+fn pairs_before_expanding(spec: &PatternSpec, pcs: usize) -> u64 {
+    let p = pcs as u64;
+    match spec {
+        PatternSpec::Ring { k, .. } => p.saturating_mul(*k as u64),
+        PatternSpec::Lines { dims, .. } => {
+            let n: u64 = dims.iter().map(|&d| d as u64).fold(1, u64::saturating_mul);
+            n.saturating_mul(dims.iter().map(|&d| (d as u64).saturating_sub(1)).sum::<u64>()) / 2
+        }
+        _ => 0,
+    }
+}
+
 fn spec_weight(spec: &PatternSpec) -> f64 {
     match spec {
         PatternSpec::AllToAll { weight }
@@ -166,16 +197,19 @@ fn expand(
     file: &str,
     field: &str,
     base: Option<&Path>,
+    budget: usize,
 ) -> Result<Vec<(usize, usize, f64)>, SpecError> {
     let unit = |v: Vec<(usize, usize)>| v.into_iter().map(|(a, b)| (a, b, 1.0)).collect();
     Ok(match spec {
         PatternSpec::AllToAll { .. } => Vec::new(),
         PatternSpec::Ring { k, .. } => {
-            if *k == 0 {
+            // Beyond half the ring every pair is a neighbour already.
+            let most = (pcs / 2).max(1);
+            if *k == 0 || *k > most {
                 return Err(SpecError::field(
                     file,
                     format!("{field}.k"),
-                    "0 is not allowed: use 1 or more",
+                    format!("{k} is not allowed: use 1 to {most} (half the {pcs} PCs; all-to-all beyond)"),
                 ));
             }
             unit(
@@ -219,6 +253,13 @@ fn expand(
             )
         }
         PatternSpec::Pairs { pairs, .. } => {
+            if pairs.len() > budget {
+                return Err(SpecError::field(
+                    file,
+                    format!("{field}.pairs"),
+                    format!("more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"),
+                ));
+            }
             let mut out = Vec::with_capacity(pairs.len());
             for (k, p) in pairs.iter().enumerate() {
                 let f = format!("{field}.pairs[{k}]");
@@ -226,7 +267,7 @@ fn expand(
             }
             out
         }
-        PatternSpec::PairFile { path, .. } => read_pair_file(path, pcs, file, field, base)?,
+        PatternSpec::PairFile { path, .. } => read_pair_file(path, pcs, file, field, base, budget)?,
     })
 }
 
@@ -307,56 +348,89 @@ fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, 
     };
     match p {
         [a, b] => Ok((as_pc(*a)?, as_pc(*b)?, 1.0)),
-        [a, b, w] if w.is_finite() && *w >= 0.0 => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
+        [a, b, w] if w.is_finite() && (0.0..=MAX_PATTERN_WEIGHT).contains(w) => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
         [_, _, w] => Err(SpecError::field(
             file,
             field,
-            format!("weight {w} is not allowed: use a number >= 0"),
+            format!("weight {w} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"),
         )),
         _ => Err(SpecError::field(file, field, "a pair is [a, b] or [a, b, weight]")),
     }
 }
 
-/// Reads lines `a b [weight]`; `#` starts a comment.
+/// Reads lines `a b [weight]`; `#` starts a comment. The file is streamed
+/// (it may be long) and refused past `budget` pairs or the size limits.
 pub fn read_pair_file(
     path: &str,
     pcs: usize,
     file: &str,
     field: &str,
     base: Option<&Path>,
+    budget: usize,
 ) -> Result<Vec<(usize, usize, f64)>, SpecError> {
     let full = match base {
         Some(b) if Path::new(path).is_relative() => b.join(path),
         _ => Path::new(path).to_path_buf(),
     };
     let shown = full.display().to_string();
-    let text = std::fs::read_to_string(&full).map_err(|e| {
-        SpecError::field(
-            file,
-            format!("{field}.path"),
-            format!("cannot read pair file {shown}: {e}"),
-        )
-    })?;
-    parse_pairs(&text, pcs, &shown)
+    let mut out = Vec::new();
+    let mut failure = None;
+    let read = crate::input::for_each_line(
+        &full,
+        crate::input::MAX_PAIR_FILE_BYTES,
+        |n, raw| match parse_pair_line(raw, n, pcs, &shown) {
+            Ok(None) => Ok(()),
+            Ok(Some(_)) if out.len() >= budget => Err(format!(
+                "{shown}: line {n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
+            )),
+            Ok(Some(p)) => {
+                out.push(p);
+                Ok(())
+            }
+            Err(e) => {
+                let message = e.to_string();
+                failure = Some(e);
+                Err(message)
+            }
+        },
+    );
+    match (read, failure) {
+        (Ok(()), _) => Ok(out),
+        (Err(_), Some(e)) => Err(e),
+        (Err(message), None) => Err(SpecError::field(file, format!("{field}.path"), message)),
+    }
+}
+
+/// One line `a b [weight]` of a pair list (`None` when blank or a comment).
+fn parse_pair_line(
+    raw: &str,
+    line_no: usize,
+    pcs: usize,
+    source: &str,
+) -> Result<Option<(usize, usize, f64)>, SpecError> {
+    let line = raw.split('#').next().unwrap_or("").trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let nums: Result<Vec<f64>, _> = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(str::parse::<f64>)
+        .collect();
+    let field = format!("line {line_no}");
+    let shown = crate::spec::text::shown(line);
+    let nums =
+        nums.map_err(|_| SpecError::field(source, &field, format!("{shown} is not `a b [weight]` (numbers)")))?;
+    pair_entry(&nums, pcs, source, &field).map(Some)
 }
 
 /// Parses a pair list; errors name the pair file and line.
 pub fn parse_pairs(text: &str, pcs: usize, source: &str) -> Result<Vec<(usize, usize, f64)>, SpecError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
+        if let Some(p) = parse_pair_line(raw, i + 1, pcs, source)? {
+            out.push(p);
         }
-        let nums: Result<Vec<f64>, _> = line
-            .split(|c: char| c.is_whitespace() || c == ',')
-            .filter(|t| !t.is_empty())
-            .map(str::parse::<f64>)
-            .collect();
-        let field = format!("line {}", i + 1);
-        let nums =
-            nums.map_err(|_| SpecError::field(source, &field, format!("`{line}` is not `a b [weight]` (numbers)")))?;
-        out.push(pair_entry(&nums, pcs, source, &field)?);
     }
     Ok(out)
 }

@@ -14,10 +14,13 @@ use thiserror::Error;
 
 /// The session format this build writes and the newest it reads.
 pub const VERSION: u32 = 1;
+/// A session holds the population: far larger than a spec, still bounded.
+pub const MAX_SESSION_BYTES: u64 = 128 << 20;
 
 #[derive(Debug, Error)]
 pub enum SessionError {
-    #[error("{path}: {message}")]
+    /// `message` names the file and the reason.
+    #[error("{message}")]
     Read { path: String, message: String },
     #[error(
         "{path}: written by a newer fnn-tui (session version {found}; this one reads up to {VERSION}); not opened, and it will not be overwritten"
@@ -101,9 +104,9 @@ impl Session {
 
     pub fn load(path: &Path) -> Result<Session, SessionError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| SessionError::Read {
+        let text = crate::input::read_text_limited(path, MAX_SESSION_BYTES).map_err(|message| SessionError::Read {
             path: shown.clone(),
-            message: e.to_string(),
+            message,
         })?;
         Session::from_toml(&text, &shown)
     }
@@ -158,6 +161,7 @@ fn self_contained(spec: &Spec) -> Spec {
                 &spec.source,
                 "pair-file",
                 spec.base_dir.as_deref(),
+                crate::patterns::MAX_PATTERN_PAIRS,
             )
         {
             *p = PatternSpec::Pairs {

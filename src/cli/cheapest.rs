@@ -18,7 +18,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     spec.resolve()?;
     let prices = match &args.prices {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = fnn_tui::input::read_text(path).map_err(anyhow::Error::msg)?;
             PriceList::from_toml(&text, &path.display().to_string())?
         }
         None => PriceList::builtin(),

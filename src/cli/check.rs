@@ -3,13 +3,12 @@
 
 use super::CheckArgs;
 use super::inputs;
-use anyhow::Context;
 use fnn_tui::design::{Metrics, parse_table};
 use fnn_tui::report::{Report, RunInfo};
 use std::process::ExitCode;
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.table).with_context(|| format!("cannot read {}", args.table.display()))?;
+    let text = fnn_tui::input::read_text(&args.table).map_err(anyhow::Error::msg)?;
     let source = args.table.display().to_string();
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;

@@ -3,9 +3,10 @@
 
 use super::ExportArgs;
 use super::inputs;
-use anyhow::{Context, anyhow};
+use anyhow::anyhow;
 use fnn_tui::design::{Design, Metrics, parse_table};
 use fnn_tui::export::{ARTIFACTS, Options, write_all};
+use fnn_tui::input::read_text;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::routing::{Interfaces, MacTable};
 use fnn_tui::session::{Session, find_session, session_dirs};
@@ -32,7 +33,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     });
     let macs = match &args.macs {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = read_text(path).map_err(anyhow::Error::msg)?;
             let names = |s: &str| (0..cluster.pcs()).find(|&pc| cluster.pc_name(pc) == s);
             Some(MacTable::parse(&text, &path.display().to_string(), &names, &ifaces).map_err(|e| anyhow!(e))?)
         }
@@ -40,7 +41,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let from = match &args.from {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let text = read_text(path).map_err(anyhow::Error::msg)?;
             Some(parse_table(
                 &text,
                 &path.display().to_string(),
@@ -80,7 +81,7 @@ fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
         .table
         .as_ref()
         .ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
-    let text = std::fs::read_to_string(table).with_context(|| format!("cannot read {}", table.display()))?;
+    let text = read_text(table).map_err(anyhow::Error::msg)?;
     let source = table.display().to_string();
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;

@@ -73,7 +73,13 @@ pub fn inferred_spec(design: &Design, source: &str) -> Spec {
     let used = design.ports_used();
     let max_nics = (0..design.pcs()).map(|pc| design.nics_used(pc)).max().unwrap_or(0);
     let mut spec = Spec {
-        name: format!("{source} (hardware inferred from the table)"),
+        // The name reaches every exported file: only the file's name, made safe.
+        name: fnn_tui::spec::text::sanitize_label(&format!(
+            "{} (inferred)",
+            Path::new(source)
+                .file_name()
+                .map_or(source.into(), |n| n.to_string_lossy())
+        )),
         source: source.to_string(),
         ..Spec::default()
     };

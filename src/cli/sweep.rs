@@ -82,11 +82,12 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => sweep::parse_csv(&text, &path.display().to_string()).map_err(anyhow::Error::msg),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    if !path.exists() {
+        return Ok(Vec::new());
     }
+    let text =
+        fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_PAIR_FILE_BYTES).map_err(anyhow::Error::msg)?;
+    sweep::parse_csv(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
 }
 
 fn save(path: &Path, points: &mut [Point]) -> anyhow::Result<()> {

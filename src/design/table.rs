@@ -33,9 +33,12 @@ pub fn format_table(design: &Design) -> String {
     out
 }
 
-/// Parses a table. `#` starts a comment; blank lines are ignored. The design
-/// has `max(pcs_hint, highest PC + 1)` PCs and `max(switches_hint, highest
-/// switch + 1)` switches, so a spec can fix the sizes.
+/// Parses a table. `#` starts a comment; blank lines are ignored. With
+/// sizes from a spec (`pcs_hint`, `switches_hint` > 0) every number must
+/// fall inside them; a 0 hint lets the table imply that size (the highest
+/// number + 1), up to [`MAX_IMPLIED`]. Numbers are checked as they are
+/// read, so a typo like PC 100000 is refused at once, not after building
+/// a design that size.
 pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint: usize) -> Result<Design, TableError> {
     let err = |line: usize, message: String| TableError {
         source_name: source_name.to_string(),
@@ -55,12 +58,7 @@ pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint
                 format!("expected `S: p p p` (switch number, colon, PC numbers), found `{line}`"),
             )
         })?;
-        let switch = parse_number(head.trim()).ok_or_else(|| {
-            err(
-                line_no,
-                format!("switch number `{}` is not a whole number", head.trim()),
-            )
-        })?;
+        let switch = parse_number(head.trim(), "switch", switches_hint).map_err(|m| err(line_no, m))?;
         if let Some((first, _)) = rows.get(&switch) {
             return Err(err(
                 line_no,
@@ -72,12 +70,8 @@ pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())
         {
-            let pc = parse_number(tok).ok_or_else(|| {
-                err(
-                    line_no,
-                    format!("PC number `{tok}` on switch {switch} is not a whole number"),
-                )
-            })?;
+            let pc =
+                parse_number(tok, "PC", pcs_hint).map_err(|m| err(line_no, format!("{m} (on switch {switch})")))?;
             if pcs.contains(&pc) {
                 return Err(err(
                     line_no,
@@ -100,11 +94,26 @@ pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint
     Ok(design)
 }
 
-/// Numbers are bounded so that a typo cannot ask for a gigantic design.
-const MAX_INDEX: usize = 1 << 20;
+/// PCs and switches a table may imply without a spec: a typo must not
+/// ask for a gigantic design (the metrics are quadratic in PCs).
+pub const MAX_IMPLIED: usize = 1 << 14;
 
-fn parse_number(tok: &str) -> Option<usize> {
-    tok.parse::<usize>().ok().filter(|&n| n < MAX_INDEX)
+/// A PC or switch number, range-checked against the spec's size (`hint`)
+/// or, with none, against [`MAX_IMPLIED`].
+fn parse_number(tok: &str, what: &str, hint: usize) -> Result<usize, String> {
+    let shown = crate::spec::text::shown(tok);
+    if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{what} number {shown} is not a whole number (0, 1, 2, ...)"));
+    }
+    let n = tok.parse::<usize>().unwrap_or(usize::MAX);
+    match hint {
+        0 if n >= MAX_IMPLIED => Err(format!(
+            "{what} {tok} is out of range: without a spec a table may have {what}s 0..{} (give --spec or --pcs/--switches for more)",
+            MAX_IMPLIED - 1
+        )),
+        h if h > 0 && n >= h => Err(format!("{what} {tok} is out of range 0..{}", h - 1)),
+        _ => Ok(n),
+    }
 }
 
 #[cfg(test)]
@@ -133,13 +142,24 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(e.to_string().starts_with("x.txt:2: switch 0 is listed twice"));
         let e = parse_table("0: 1 two\n", "x.txt", 0, 0).unwrap_err();
-        assert!(e.message.contains("`two`"), "{e}");
+        assert!(e.message.contains("\"two\" is not a whole number"), "{e}");
         let e = parse_table("0 1 2\n", "x.txt", 0, 0).unwrap_err();
         assert!(e.message.contains("expected `S: p p p`"), "{e}");
         let e = parse_table("0: 1 1\n", "x.txt", 0, 0).unwrap_err();
         assert!(e.message.contains("listed twice on switch 0"), "{e}");
         let e = parse_table("0: 99999999999\n", "x.txt", 0, 0).unwrap_err();
-        assert!(e.message.contains("not a whole number"), "{e}");
+        assert!(e.message.contains("out of range: without a spec"), "{e}");
+    }
+
+    /// Issue 11: ids are checked against the spec while parsing.
+    #[test]
+    fn numbers_outside_the_spec_are_refused_with_the_range() {
+        let e = parse_table("0: 1 2\n1: 3 99\n", "t.txt", 64, 8).unwrap_err();
+        assert_eq!(e.to_string(), "t.txt:2: PC 99 is out of range 0..63 (on switch 1)");
+        let e = parse_table("999999: 1\n", "t.txt", 64, 8).unwrap_err();
+        assert_eq!(e.to_string(), "t.txt:1: switch 999999 is out of range 0..7");
+        assert!(parse_table("0: 16383\n", "t", 0, 0).is_ok());
+        assert!(parse_table("16384: 0\n", "t", 0, 0).is_err());
     }
 
     #[test]

@@ -1,29 +1,39 @@
 //! The design as Graphviz DOT, CSV and JSON, with its metrics.
 
 use crate::design::{Design, Metrics};
+use crate::escape::dot_string;
 use crate::spec::Cluster;
 use serde::Serialize;
 use std::fmt::Write as _;
 
 /// PCs and switches as nodes, one edge per NIC cable in its colour.
+/// Every text is a DOT string, quoted by DOT's rules.
 pub fn dot(cluster: &Cluster, design: &Design) -> String {
     let mut d = format!(
-        "graph \"{}\" {{\n  layout=neato; overlap=false; splines=true;\n",
-        cluster.name.replace('"', "'")
+        "graph {} {{\n  layout=neato; overlap=false; splines=true;\n",
+        dot_string(&cluster.name)
     );
     for s in 0..design.switches() {
         let c = super::colors::cable(&cluster.cable_colors, s);
         let _ = writeln!(
             d,
-            "  s{s} [shape=box, style=filled, fillcolor=\"{}\", label=\"switch {s}\"];",
-            c.base.hex
+            "  s{s} [shape=box, style=filled, fillcolor={}, label=\"switch {s}\"];",
+            dot_string(&c.base.hex)
         );
     }
     for pc in 0..design.pcs() {
-        let _ = writeln!(d, "  p{pc} [shape=ellipse, label=\"{}\"];", cluster.pc_name(pc));
+        let _ = writeln!(
+            d,
+            "  p{pc} [shape=ellipse, label={}];",
+            dot_string(&cluster.pc_name(pc))
+        );
         for (nic, s) in design.switches_of(pc).into_iter().enumerate() {
             let c = super::colors::cable(&cluster.cable_colors, s);
-            let _ = writeln!(d, "  p{pc} -- s{s} [color=\"{}\", tooltip=\"NIC {nic}\"];", c.base.hex);
+            let _ = writeln!(
+                d,
+                "  p{pc} -- s{s} [color={}, tooltip=\"NIC {nic}\"];",
+                dot_string(&c.base.hex)
+            );
         }
     }
     d.push_str("}\n");
@@ -32,19 +42,21 @@ pub fn dot(cluster: &Cluster, design: &Design) -> String {
 
 /// One row per cable: PC, NIC, switch, colour, port.
 pub fn csv(cluster: &Cluster, design: &Design) -> String {
-    let mut c = String::from("pc,pc_name,nic,switch,color,port\n");
-    for pc in 0..design.pcs() {
-        for (nic, s) in design.switches_of(pc).into_iter().enumerate() {
+    let head = ["pc", "pc_name", "nic", "switch", "color", "port"].map(String::from);
+    let rows = (0..design.pcs()).flat_map(|pc| {
+        design.switches_of(pc).into_iter().enumerate().map(move |(nic, s)| {
             let port = super::labels::port_of(design, s, pc).unwrap_or(0);
-            let _ = writeln!(
-                c,
-                "{pc},{},{nic},{s},{},{port}",
+            [
+                pc.to_string(),
                 cluster.pc_name(pc),
-                super::colors::cable(&cluster.cable_colors, s).name()
-            );
-        }
-    }
-    c
+                nic.to_string(),
+                s.to_string(),
+                super::colors::cable(&cluster.cable_colors, s).name(),
+                port.to_string(),
+            ]
+        })
+    });
+    crate::escape::csv(std::iter::once(head).chain(rows))
 }
 
 #[derive(Serialize)]

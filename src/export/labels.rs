@@ -21,12 +21,7 @@ pub fn port_of(design: &Design, switch: usize, pc: usize) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+use crate::escape::{one_line, xml as esc};
 
 fn patch(c: &Cable) -> String {
     let fill = match &c.stripe {
@@ -151,7 +146,8 @@ td, th {{ border: 0.2mm solid #444; padding: 0.8mm 2mm; font-size: 9pt; }}
 /// The same information as plain text.
 pub fn text(cluster: &Cluster, design: &Design) -> String {
     let colors = &cluster.cable_colors;
-    let mut t = format!("{}: NIC cable labels\n\n", cluster.name);
+    // Plain text, one label a line: names cannot end a line early.
+    let mut t = format!("{}: NIC cable labels\n\n", one_line(&cluster.name));
     for pc in 0..design.pcs() {
         let nics: Vec<String> = design
             .switches_of(pc)
@@ -160,20 +156,20 @@ pub fn text(cluster: &Cluster, design: &Design) -> String {
             .map(|(nic, s)| {
                 let c = cable(colors, s);
                 let tr = if c.base.transparent { " ▲▼" } else { "" };
-                format!("NIC {nic}: {}{tr} (switch {s})", c.name())
+                format!("NIC {nic}: {}{tr} (switch {s})", one_line(&c.name()))
             })
             .collect();
-        let _ = writeln!(t, "{:<8} {}", cluster.pc_name(pc), nics.join(" | "));
+        let _ = writeln!(t, "{:<8} {}", one_line(&cluster.pc_name(pc)), nics.join(" | "));
     }
     t.push_str("\nSwitch port sheets\n");
     for (s, pcs) in design.pcs_on_switches().iter().enumerate() {
-        let _ = writeln!(t, "\nswitch {s} ({}):", cable(colors, s).name());
+        let _ = writeln!(t, "\nswitch {s} ({}):", one_line(&cable(colors, s).name()));
         for (i, &pc) in pcs.iter().enumerate() {
             let _ = writeln!(
                 t,
                 "  port {:>3}  {} NIC {}",
                 i + 1,
-                cluster.pc_name(pc),
+                one_line(&cluster.pc_name(pc)),
                 design.nic_on(pc, s).unwrap_or(0)
             );
         }

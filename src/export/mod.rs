@@ -3,16 +3,17 @@
 //! TUI's export menu or `fnn-tui export`.
 
 pub mod colors;
+mod files;
 pub mod formats;
 pub mod labels;
 pub mod racks;
 pub mod rewire;
 
-use crate::atomic::write_atomic;
 use crate::design::{Design, format_table};
 use crate::report::Report;
 use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, scripts};
 use crate::spec::Cluster;
+pub use files::{INCOMPLETE_MARKER, is_plain_relative, write_files};
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).
@@ -33,8 +34,8 @@ pub struct Options {
 /// Writes the artifacts; returns the files written.
 pub fn write_all(dir: &Path, c: &Cluster, d: &Design, report: &Report, o: &Options) -> Result<Vec<PathBuf>, String> {
     let want = |a: &str| o.only.is_empty() || o.only.iter().any(|x| x == a);
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
-    let mut add = |rel: &str, text: String| files.push((dir.join(rel), text));
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut add = |rel: &str, text: String| files.push((rel.to_string(), text));
     if want("table") {
         add("switches.txt", format_table(d));
     }
@@ -115,11 +116,5 @@ pub fn write_all(dir: &Path, c: &Cluster, d: &Design, report: &Report, o: &Optio
         let cable = |s: usize| colors::cable(&c.cable_colors, s).name();
         add("rewire.txt", rewire::text(&p, &|pc| c.pc_name(pc), &cable));
     }
-    for (path, text) in &files {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        }
-        write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(files.into_iter().map(|(p, _)| p).collect())
+    write_files(dir, &files)
 }

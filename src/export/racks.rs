@@ -11,6 +11,7 @@
 
 use super::colors::cable;
 use crate::design::Design;
+use crate::escape::xml;
 use crate::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
@@ -277,7 +278,7 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
     let h = p.units as f64 * uh + 80.0;
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"10\">\n<title>{}: rack placement</title>\n",
-        c.name
+        xml(&c.name)
     );
     for r in 0..p.racks {
         let x = gap + r as f64 * (uw + gap);
@@ -300,6 +301,7 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
             Item::Switch(sw) => (format!("switch {sw}"), cable(&c.cable_colors, sw).base.hex),
             Item::Uplink => ("uplink switch".into(), "#222222".into()),
         };
+        let (label, fill) = (xml(&label), xml(&fill));
         let text = if matches!(it.item, Item::Uplink) {
             "#fff"
         } else {
@@ -327,20 +329,18 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
 
 /// The cable list as CSV, then the totals.
 pub fn cable_list(p: &Placement, c: &Cluster) -> String {
-    let mut s = String::from("pc,nic,switch,color,length_m,crosses_racks\n");
-    for r in &p.cables {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{:.1},{}",
+    let head = ["pc", "nic", "switch", "color", "length_m", "crosses_racks"].map(String::from);
+    let rows = p.cables.iter().map(|r| {
+        [
             c.pc_name(r.pc),
-            r.nic,
-            r.switch,
-            r.color,
-            r.length_m,
-            r.crosses
-        );
-    }
-    s
+            r.nic.to_string(),
+            r.switch.to_string(),
+            r.color.clone(),
+            format!("{:.1}", r.length_m),
+            r.crosses.to_string(),
+        ]
+    });
+    crate::escape::csv(std::iter::once(head).chain(rows))
 }
 
 pub fn totals(p: &Placement) -> String {

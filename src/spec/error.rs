@@ -5,7 +5,8 @@ use thiserror::Error;
 /// impossible spec breaks.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum SpecError {
-    #[error("{file}: {message}")]
+    /// `message` names the file and the operating system's reason.
+    #[error("{message}")]
     Io { file: String, message: String },
     #[error("{file}: {message}")]
     Parse { file: String, message: String },

@@ -9,6 +9,7 @@ mod feasibility;
 mod model;
 mod quick;
 mod resolve;
+pub mod text;
 
 pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
 pub use error::SpecError;
@@ -29,15 +30,23 @@ impl Spec {
     pub fn from_toml(text: &str, source: &str) -> Result<Spec, SpecError> {
         toml::from_str(text).map_err(|e| SpecError::Parse {
             file: source.to_string(),
-            message: one_line_toml_error(text, &e),
+            message: match pattern_error(text) {
+                Some(m) => {
+                    let line = e
+                        .span()
+                        .map_or(0, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+                    format!("line {line}: {m}")
+                }
+                None => one_line_toml_error(text, &e),
+            },
         })
     }
 
     pub fn load(path: &Path) -> Result<Spec, SpecError> {
         let source = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| SpecError::Io {
+        let text = crate::input::read_text(path).map_err(|message| SpecError::Io {
             file: source.clone(),
-            message: e.to_string(),
+            message,
         })?;
         let mut spec = Spec::from_toml(&text, &source)?;
         spec.base_dir = path.parent().map(|p| p.to_path_buf());
@@ -56,8 +65,37 @@ impl Spec {
     }
 }
 
+/// A `[[patterns]]` entry is read by its `kind` tag, and serde then loses
+/// the field and line of a bad value ("expected usize" at the header).
+/// Find the entry and the field: the field is the one whose removal
+/// changes the error.
+fn pattern_error(text: &str) -> Option<String> {
+    use serde::Deserialize;
+    let table: toml::Table = text.parse().ok()?;
+    let patterns = table.get("patterns")?.as_array()?;
+    for (i, p) in patterns.iter().enumerate() {
+        let Err(e) = PatternSpec::deserialize(p.clone()) else {
+            continue;
+        };
+        let message = e.message().trim().replace('\n', " ");
+        let kind = p.get("kind").and_then(|k| k.as_str()).unwrap_or("?");
+        let field = p.as_table().and_then(|t| {
+            t.keys().filter(|k| *k != "kind").find(|k| {
+                let mut without = t.clone();
+                without.remove(*k);
+                PatternSpec::deserialize(toml::Value::Table(without))
+                    .err()
+                    .is_none_or(|e2| e2.message().trim().replace('\n', " ") != message)
+            })
+        });
+        let at = field.map_or(String::new(), |f| format!(".{f}"));
+        return Some(format!("field `patterns[{i}]{at}` (kind \"{kind}\"): {message}"));
+    }
+    None
+}
+
 /// `line L, column C: message`, so a bad spec gets a one-line reason.
-fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
+pub(crate) fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim().replace('\n', " ");
     match e.span() {
         Some(span) => {

@@ -299,6 +299,21 @@ impl Default for Weights {
     }
 }
 
+impl Weights {
+    /// Every weight with its field name.
+    pub fn named(&self) -> [(&'static str, f64); 7] {
+        [
+            ("uncovered", self.uncovered),
+            ("bandwidth", self.bandwidth),
+            ("weakest", self.weakest),
+            ("balance", self.balance),
+            ("cost", self.cost),
+            ("redundancy", self.redundancy),
+            ("rack_crossings", self.rack_crossings),
+        ]
+    }
+}
+
 /// GA parameters, named as in seed 002 ("The Genetic Algorithm Itself").
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]

@@ -4,6 +4,7 @@
 use super::cluster::{Cluster, Pins, SwitchSlot, Uplink};
 use super::error::SpecError;
 use super::model::{Coverage, PinKind, Spec, UplinkMode};
+use super::text;
 use crate::patterns::PairWeights;
 
 /// Sizes past these are typos, not clusters; refusing them early keeps a
@@ -12,6 +13,12 @@ const MAX_PCS: usize = 1 << 16;
 const MAX_NICS: u32 = 64;
 const MAX_SWITCHES: u64 = 1 << 14;
 const MAX_PORTS: u32 = 1 << 16;
+/// Weights past this only drown the others (and fill the screen).
+pub const MAX_WEIGHT: f64 = 1e6;
+/// Prices and lengths.
+const MAX_AMOUNT: f64 = 1e9;
+/// 10 Tb/s.
+const MAX_SPEED_MBPS: f64 = 1e7;
 
 impl Spec {
     /// Validates the spec and resolves it into the engine's [`Cluster`].
@@ -25,6 +32,17 @@ impl Spec {
                 format!("{pcs} is not allowed: use 1 to {MAX_PCS}"),
             ));
         }
+        if self.pcs.overrides.len() > pcs {
+            return Err(SpecError::field(
+                f,
+                "pcs.overrides",
+                format!(
+                    "{} overrides for {pcs} PCs is not allowed: at most one per PC",
+                    self.pcs.overrides.len()
+                ),
+            ));
+        }
+        self.check_text()?;
         let nics = self.resolve_nics()?;
         self.check_prices_and_ga()?;
         let (models, mut switches) = self.resolve_switch_inventory(&nics)?;
@@ -106,45 +124,69 @@ impl Spec {
         Ok(nics)
     }
 
+    /// Every name a writer will copy into a script, header, SVG or file
+    /// name: labels, the host-name prefix and `#rrggbb` colours.
+    fn check_text(&self) -> Result<(), SpecError> {
+        let f = self.source.as_str();
+        text::check_label(f, "name", &self.name, false)?;
+        text::check_prefix(f, "pcs.name_prefix", &self.pcs.name_prefix)?;
+        text::check_label(f, "nic.model", &self.nic.model, false)?;
+        text::check_label(f, "uplink.model", &self.uplink.model, true)?;
+        for (i, m) in self.switches.iter().enumerate() {
+            text::check_label(f, &format!("switches[{i}].model"), &m.model, false)?;
+        }
+        if self.cables.colors.len() > 1024 {
+            return Err(SpecError::field(
+                f,
+                "cables.colors",
+                "more than 1024 colours is not allowed",
+            ));
+        }
+        for (i, c) in self.cables.colors.iter().enumerate() {
+            text::check_label(f, &format!("cables.colors[{i}].name"), &c.name, false)?;
+            text::check_hex_color(f, &format!("cables.colors[{i}].hex"), &c.hex)?;
+        }
+        Ok(())
+    }
+
     fn check_prices_and_ga(&self) -> Result<(), SpecError> {
         let f = self.source.as_str();
-        let non_negative = |field: &str, v: f64| {
-            if v.is_finite() && v >= 0.0 {
+        let in_range = |field: &str, v: f64, lo_open: bool, hi: f64| {
+            let lo_ok = if lo_open { v > 0.0 } else { v >= 0.0 };
+            if v.is_finite() && lo_ok && v <= hi {
                 Ok(())
             } else {
+                let lo = if lo_open { "above 0" } else { "from 0" };
                 Err(SpecError::field(
                     f,
                     field,
-                    format!("{v} is not allowed: use a number >= 0"),
+                    format!("{v} is not allowed: use a number {lo} to {hi:e}"),
                 ))
             }
         };
-        let positive = |field: &str, v: f64| {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                Err(SpecError::field(
-                    f,
-                    field,
-                    format!("{v} is not allowed: use a number > 0"),
-                ))
-            }
-        };
+        let non_negative = |field: &str, v: f64| in_range(field, v, false, MAX_AMOUNT);
+        let positive = |field: &str, v: f64| in_range(field, v, true, MAX_SPEED_MBPS);
         non_negative("nic.price", self.nic.price)?;
         positive("nic.speed_mbps", self.nic.speed_mbps)?;
         positive("uplink.speed_mbps", self.uplink.speed_mbps)?;
         non_negative("cables.price", self.cables.price)?;
+        non_negative("cables.length_m", self.cables.length_m)?;
+        in_range("racks.width_m", self.racks.width_m, false, 100.0)?;
+        let counts = [
+            ("pcs.hot_spares", self.pcs.hot_spares as u64, MAX_PCS as u64),
+            ("pcs.rack_units", self.pcs.rack_units as u64, 100),
+            ("racks.count", self.racks.count as u64, MAX_PCS as u64),
+            ("racks.units", self.racks.units as u64, 1000),
+            ("uplink.ports", self.uplink.ports as u64, MAX_PORTS as u64),
+        ];
+        for (field, v, hi) in counts {
+            if v > hi {
+                return Err(SpecError::field(f, field, format!("{v} is not allowed: use 0 to {hi}")));
+            }
+        }
         let w = &self.weights;
-        for (name, v) in [
-            ("uncovered", w.uncovered),
-            ("bandwidth", w.bandwidth),
-            ("weakest", w.weakest),
-            ("balance", w.balance),
-            ("cost", w.cost),
-            ("redundancy", w.redundancy),
-            ("rack_crossings", w.rack_crossings),
-        ] {
-            non_negative(&format!("weights.{name}"), v)?;
+        for (name, v) in w.named() {
+            in_range(&format!("weights.{name}"), v, false, MAX_WEIGHT)?;
         }
         let g = &self.ga;
         let bad = |field: &str, msg: String| Err(SpecError::field(f, format!("ga.{field}"), msg));
@@ -200,7 +242,7 @@ impl Spec {
                 format!("{} is not allowed: use a probability from 0 to 1", g.pc_swap_rate),
             );
         }
-        non_negative("ga.time_limit_s", g.time_limit_s)?;
+        in_range("ga.time_limit_s", g.time_limit_s, false, 1e7)?;
         if g.local_members > g.population {
             return bad(
                 "local_members",

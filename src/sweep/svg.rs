@@ -129,9 +129,7 @@ fn ticks(max: f64) -> Vec<f64> {
     (0..).map(|i| i as f64 * step).take_while(|v| *v <= max).collect()
 }
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
+use crate::escape::xml as escape;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 
 use super::fattree::Shape;
 use super::stacks;
-use crate::atomic::write_atomic;
+use crate::escape::one_line;
 use crate::spec::Cluster;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -22,7 +22,8 @@ pub fn fat_tree(c: &Cluster) -> Result<(String, String), String> {
     let n = c.pcs() as u32;
     let mut w = format!(
         "# {}: non-blocking fat-tree of {}-port switches (seed 004 Algorithm 1)\n",
-        c.name, m.ports
+        one_line(&c.name),
+        m.ports
     );
     let (edges, cores) = match t.shape {
         Shape::TwoLevel {
@@ -37,7 +38,7 @@ pub fn fat_tree(c: &Cluster) -> Result<(String, String), String> {
                 let _ = writeln!(
                     w,
                     "{} -> edge {} port {}",
-                    c.pc_name(pc as usize),
+                    one_line(&c.pc_name(pc as usize)),
                     pc / to_nodes,
                     pc % to_nodes + 1
                 );
@@ -57,34 +58,39 @@ pub fn fat_tree(c: &Cluster) -> Result<(String, String), String> {
         }
         _ => {
             for pc in 0..n {
-                let _ = writeln!(w, "{} -> switch 0 port {}", c.pc_name(pc as usize), pc + 1);
+                let _ = writeln!(w, "{} -> switch 0 port {}", one_line(&c.pc_name(pc as usize)), pc + 1);
             }
             (1, 0)
         }
     };
-    let mut bom = String::from("item,count,unit_price,total\n");
-    let _ = writeln!(
-        bom,
-        "\"{} (edge)\",{edges},{:.2},{:.2}",
-        m.model,
-        m.price,
-        edges as f64 * m.price
-    );
-    let _ = writeln!(
-        bom,
-        "\"{} (core)\",{cores},{:.2},{:.2}",
-        m.model,
-        m.price,
-        cores as f64 * m.price
-    );
-    let _ = writeln!(
-        bom,
-        "\"{}\",{n},{:.2},{:.2}",
-        c.nic.model,
-        c.nic.price,
-        n as f64 * c.nic.price
-    );
-    let _ = writeln!(bom, "cable,{},{:.2},{:.2}", t.cables, c.cable_price, t.cable_cost);
+    let money = |v: f64| format!("{v:.2}");
+    let bom = crate::escape::csv([
+        ["item".into(), "count".into(), "unit_price".into(), "total".into()],
+        [
+            format!("{} (edge)", m.model),
+            edges.to_string(),
+            money(m.price),
+            money(edges as f64 * m.price),
+        ],
+        [
+            format!("{} (core)", m.model),
+            cores.to_string(),
+            money(m.price),
+            money(cores as f64 * m.price),
+        ],
+        [
+            c.nic.model.clone(),
+            n.to_string(),
+            money(c.nic.price),
+            money(n as f64 * c.nic.price),
+        ],
+        [
+            "cable".into(),
+            t.cables.to_string(),
+            money(c.cable_price),
+            money(t.cable_cost),
+        ],
+    ]);
     Ok((w, bom))
 }
 
@@ -95,12 +101,16 @@ pub fn stack_ring(c: &Cluster) -> (String, String) {
     let stages = c.pcs().div_ceil(per_stage).max(2) as u32;
     let mut plan = format!(
         "# {}: Stack-Ring of {stages} stages (seed 003); East on 10.10.stage.x, West on 10.10.(stage-1).(127+x)\n",
-        c.name
+        one_line(&c.name)
     );
     for pc in 0..c.pcs() {
         let (stage, x) = ((pc / per_stage) as u32, (pc % per_stage + 1) as u32);
         let (e, w) = stacks::ring_addresses(stage, x, stages);
-        let _ = writeln!(plan, "{} stage {stage} node {x}: E {e}  W {w}", c.pc_name(pc));
+        let _ = writeln!(
+            plan,
+            "{} stage {stage} node {x}: E {e}  W {w}",
+            one_line(&c.pc_name(pc))
+        );
     }
     let mut tables = String::new();
     for stage in 0..stages {
@@ -121,12 +131,16 @@ pub fn stack_mesh(c: &Cluster) -> (String, String) {
     let k = (c.pcs().div_ceil(per_group) as f64).sqrt().ceil().max(2.0) as u32;
     let mut plan = format!(
         "# {}: Stack-Mesh of {k}x{k} groups (seed 003); node (x, i, j) is 10.j.i.x\n",
-        c.name
+        one_line(&c.name)
     );
     for pc in 0..c.pcs() {
         let g = (pc / per_group) as u32;
         let (i, j, x) = (g % k, g / k, pc % per_group + 1);
-        let _ = writeln!(plan, "{} group ({i},{j}) node {x}: 10.{j}.{i}.{x}", c.pc_name(pc));
+        let _ = writeln!(
+            plan,
+            "{} group ({i},{j}) node {x}: 10.{j}.{i}.{x}",
+            one_line(&c.pc_name(pc))
+        );
     }
     let mut tables = String::new();
     for src in 0..k * k {
@@ -206,27 +220,21 @@ pub fn clex_stats(c: &Cluster) -> String {
 
 /// Writes every system's artifacts under `dir`; returns the files.
 pub fn write_all(dir: &Path, c: &Cluster) -> Result<Vec<PathBuf>, String> {
-    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    let mut files: Vec<(String, String)> = Vec::new();
     if let Ok((wiring, bom)) = fat_tree(c) {
-        files.push((dir.join("fat-tree/wiring.txt"), wiring));
-        files.push((dir.join("fat-tree/bom.csv"), bom));
+        files.push(("fat-tree/wiring.txt".into(), wiring));
+        files.push(("fat-tree/bom.csv".into(), bom));
     }
     if let Ok((svg, summary)) = fat_tree_racks(c) {
-        files.push((dir.join("fat-tree/racks.svg"), svg));
-        files.push((dir.join("fat-tree/racks.txt"), summary));
+        files.push(("fat-tree/racks.svg".into(), svg));
+        files.push(("fat-tree/racks.txt".into(), summary));
     }
-    files.push((dir.join("clex/stats.txt"), clex_stats(c)));
+    files.push(("clex/stats.txt".into(), clex_stats(c)));
     let (plan, tables) = stack_ring(c);
-    files.push((dir.join("stack-ring/ip-plan.txt"), plan));
-    files.push((dir.join("stack-ring/forwarding.txt"), tables));
+    files.push(("stack-ring/ip-plan.txt".into(), plan));
+    files.push(("stack-ring/forwarding.txt".into(), tables));
     let (plan, tables) = stack_mesh(c);
-    files.push((dir.join("stack-mesh/ip-plan.txt"), plan));
-    files.push((dir.join("stack-mesh/forwarding.txt"), tables));
-    for (path, text) in &files {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        }
-        write_atomic(path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(files.into_iter().map(|(p, _)| p).collect())
+    files.push(("stack-mesh/ip-plan.txt".into(), plan));
+    files.push(("stack-mesh/forwarding.txt".into(), tables));
+    crate::export::write_files(dir, &files)
 }

@@ -29,8 +29,9 @@ pub fn load(path: Option<&Path>, no_color: bool) -> Result<(Keymap, Theme), Stri
         return Ok((keymap, theme));
     };
     let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-    let file: ConfigFile = toml::from_str(&text).map_err(|e| format!("{shown}: {}", e.message()))?;
+    let text = crate::input::read_text(path)?;
+    let file: ConfigFile =
+        toml::from_str(&text).map_err(|e| format!("{shown}: {}", crate::spec::one_line_toml_error(&text, &e)))?;
     keymap
         .apply_overrides(&file.keys)
         .map_err(|e| format!("{shown}: keys: {e}"))?;

@@ -1,0 +1,152 @@
+//! Reading what a user hands us: regular files only, bounded in size, with
+//! the operating system's reason in every error (issue 11).
+//!
+//! A spec, table or pair file is text a person wrote; anything far larger
+//! is a mistake (`/dev/zero`, a log file passed by accident) and must be
+//! refused before it is read into memory. A FIFO or a device would block
+//! or never end, so only regular files are read.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// Specs, sessions, tables, price lists, MAC and interface files.
+pub const MAX_TEXT_BYTES: u64 = 16 << 20;
+/// Pair files are streamed; this bounds their length.
+pub const MAX_PAIR_FILE_BYTES: u64 = 256 << 20;
+/// Lines of a pair file, and of any streamed file.
+pub const MAX_LINES: usize = 10_000_000;
+/// Characters in one line of a streamed file.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// Opens `path` if it is a regular file no larger than `max` bytes.
+fn open_regular(path: &Path, max: u64) -> Result<std::fs::File, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", reason(&e)))?;
+    if !meta.is_file() {
+        return Err(format!(
+            "cannot read {shown}: not a regular file (a directory, device or pipe); give a file"
+        ));
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "cannot read {shown}: {} bytes is more than the {} MiB allowed for this kind of file",
+            meta.len(),
+            max >> 20
+        ));
+    }
+    std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {}", reason(&e)))
+}
+
+/// The whole text of a regular file of at most `max` bytes, as UTF-8.
+pub fn read_text_limited(path: &Path, max: u64) -> Result<String, String> {
+    let f = open_regular(path, max)?;
+    let mut bytes = Vec::new();
+    // The file may grow between the check and the read: read one byte
+    // past the limit to notice.
+    f.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {}", path.display(), reason(&e)))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "cannot read {}: more than the {} MiB allowed for this kind of file",
+            path.display(),
+            max >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!(
+            "cannot read {}: line {line} is not valid UTF-8 text (byte {at}); is this the right file?",
+            path.display()
+        )
+    })
+}
+
+/// [`read_text_limited`] with the limit for hand-written text files.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    read_text_limited(path, MAX_TEXT_BYTES)
+}
+
+/// Calls `f(line number, line)` for every line of a regular file, never
+/// holding more than one line: for files that may be long (pair files).
+pub fn for_each_line(
+    path: &Path,
+    max_bytes: u64,
+    mut f: impl FnMut(usize, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    let shown = path.display();
+    let mut r = BufReader::new(open_regular(path, max_bytes)?.take(max_bytes + 1));
+    let mut buf = Vec::new();
+    let mut line_no = 0;
+    loop {
+        buf.clear();
+        let n = (&mut r)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("cannot read {shown}: {}", reason(&e)))?;
+        if n == 0 {
+            return Ok(());
+        }
+        line_no += 1;
+        if line_no > MAX_LINES {
+            return Err(format!("{shown}: more than {MAX_LINES} lines"));
+        }
+        if buf.len() > MAX_LINE_BYTES && !buf.ends_with(b"\n") {
+            return Err(format!(
+                "{shown}: line {line_no} is longer than {MAX_LINE_BYTES} characters"
+            ));
+        }
+        let text = std::str::from_utf8(&buf)
+            .map_err(|_| format!("{shown}: line {line_no} is not valid UTF-8 text; is this the right file?"))?;
+        f(line_no, text.trim_end_matches(['\n', '\r']))?;
+    }
+}
+
+/// The OS reason without Rust's "(os error 2)" suffix.
+fn reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_lowercase(),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_devices_big_files_and_bad_utf8_with_reasons() {
+        let e = read_text(Path::new("/dev/zero")).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = read_text(Path::new("/nonexistent/x.toml")).unwrap_err();
+        assert!(e.contains("/nonexistent/x.toml") && e.contains("no such file"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.txt");
+        std::fs::write(&big, vec![b'a'; 2000]).unwrap();
+        let e = read_text_limited(&big, 1000).unwrap_err();
+        assert!(e.contains("2000 bytes"), "{e}");
+        let bad = dir.path().join("bad.txt");
+        std::fs::write(&bad, b"ok\n\xff\xfe\n").unwrap();
+        let e = read_text(&bad).unwrap_err();
+        assert!(e.contains("line 2 is not valid UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn streams_lines_and_caps_their_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("p.txt");
+        std::fs::write(&p, "0 1\r\n1 2\n").unwrap();
+        let mut seen = Vec::new();
+        for_each_line(&p, 1 << 20, |n, l| {
+            seen.push((n, l.to_string()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, vec![(1, "0 1".to_string()), (2, "1 2".to_string())]);
+        std::fs::write(&p, vec![b'7'; MAX_LINE_BYTES + 10]).unwrap();
+        let e = for_each_line(&p, 1 << 20, |_, _| Ok(())).unwrap_err();
+        assert!(e.contains("line 1 is longer"), "{e}");
+    }
+}

@@ -1,0 +1,158 @@
+//! What text a spec may hold (issue 11). Names reach root boot scripts,
+//! compiled headers, SVG opened in browsers and file names, so they are
+//! limited at load to characters no output format treats specially; the
+//! writers escape as well (`crate::escape`), so a field added later
+//! without a rule here still cannot break out of its place.
+
+use super::error::SpecError;
+
+/// Longest label (names, models, colour names).
+pub const MAX_LABEL: usize = 64;
+/// Longest host-name prefix.
+pub const MAX_PREFIX: usize = 32;
+
+/// The characters of a label besides ASCII letters and digits.
+pub const LABEL_PUNCTUATION: &str = " ._,+-/()";
+
+/// Describes the label rule for messages and the README.
+pub fn label_rule() -> String {
+    format!(
+        "up to {MAX_LABEL} characters: ASCII letters, digits, spaces and {}, not starting or ending with a space",
+        LABEL_PUNCTUATION
+            .trim_start()
+            .chars()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+/// Whether `s` is a label: a name, model or colour name.
+pub fn is_label(s: &str) -> bool {
+    s.len() <= MAX_LABEL
+        && s.trim() == s
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || LABEL_PUNCTUATION.contains(c))
+}
+
+/// Whether `s` is a host-name prefix: a letter, then letters, digits or
+/// `-`. Host names are the prefix plus a number, and name files
+/// (`fnn-setup-<host>.sh`) and lines of /etc/hosts.
+pub fn is_prefix(s: &str) -> bool {
+    let mut chars = s.chars();
+    s.len() <= MAX_PREFIX
+        && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+/// Whether `s` is a colour `#rrggbb`.
+pub fn is_hex_color(s: &str) -> bool {
+    s.len() == 7 && s.starts_with('#') && s[1..].chars().all(|c| c.is_ascii_hexdigit())
+}
+
+/// `value` as a label, or an error naming the field and the rule.
+pub fn check_label(file: &str, field: &str, value: &str, allow_empty: bool) -> Result<(), SpecError> {
+    if is_label(value) && (allow_empty || !value.is_empty()) {
+        return Ok(());
+    }
+    Err(SpecError::field(
+        file,
+        field,
+        format!("{} is not allowed: use {}", shown(value), label_rule()),
+    ))
+}
+
+pub fn check_prefix(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
+    if is_prefix(value) {
+        return Ok(());
+    }
+    Err(SpecError::field(
+        file,
+        field,
+        format!(
+            "{} is not allowed: use up to {MAX_PREFIX} characters, a letter first, then letters, digits or `-` (host names are the prefix plus a number)",
+            shown(value)
+        ),
+    ))
+}
+
+pub fn check_hex_color(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
+    if is_hex_color(value) {
+        return Ok(());
+    }
+    Err(SpecError::field(
+        file,
+        field,
+        format!(
+            "{} is not allowed: use a colour `#rrggbb` (six hex digits)",
+            shown(value)
+        ),
+    ))
+}
+
+/// A value quoted for a message, control characters made visible and cut
+/// short so a hostile value cannot flood or rewrite the terminal.
+pub fn shown(value: &str) -> String {
+    let cut: String = value.chars().take(40).collect();
+    let more = if value.chars().count() > 40 { "…" } else { "" };
+    format!("{:?}{more}", cut)
+}
+
+/// A label made from arbitrary text (a file name, say): characters
+/// outside the rule become `_`, and it is cut to length.
+pub fn sanitize_label(s: &str) -> String {
+    let mapped: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || LABEL_PUNCTUATION.contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(MAX_LABEL)
+        .collect();
+    let t = mapped.trim().to_string();
+    if t.is_empty() { "cluster".into() } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_prefixes_and_colours() {
+        for ok in [
+            "KLAT2",
+            "modular, 1 line card (18 ports)",
+            "RealTek-based 100Mb/s Fast Ethernet",
+            "",
+        ] {
+            assert!(is_label(ok), "{ok}");
+        }
+        for bad in [
+            "k\ntouch pwned #",
+            "x */ int pwned = 1; /*",
+            "a\"b",
+            "a'b",
+            "$(id)",
+            " lead",
+            "<b>",
+            &"x".repeat(65),
+        ] {
+            assert!(!is_label(bad), "{bad}");
+        }
+        for ok in ["k", "node", "rack-a"] {
+            assert!(is_prefix(ok), "{ok}");
+        }
+        for bad in ["", "../../x", "1n", "a b", "n_1", "k\n", &"k".repeat(33)] {
+            assert!(!is_prefix(bad), "{bad}");
+        }
+        assert!(is_hex_color("#1f4fD1"));
+        for bad in ["#1f4fd1\"><script>", "1f4fd1", "#12345", "#gggggg"] {
+            assert!(!is_hex_color(bad), "{bad}");
+        }
+        assert_eq!(sanitize_label("../t\"x\n.txt"), "../t_x_.txt");
+        assert_eq!(shown("a\nb"), "\"a\\nb\"");
+    }
+}

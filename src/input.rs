@@ -9,8 +9,12 @@
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-/// Specs, sessions, tables, price lists, MAC and interface files.
+/// Tables, MAC and interface files, sweep CSVs (read line by line).
 pub const MAX_TEXT_BYTES: u64 = 16 << 20;
+/// Specs, price lists and configuration (TOML): parsing TOML takes ~90
+/// times the file's size in memory, so a 4 MiB spec peaks near 400 MB.
+/// Long pair lists belong in pair files, which are streamed.
+pub const MAX_TOML_BYTES: u64 = 4 << 20;
 /// Pair files are streamed; this bounds their length.
 pub const MAX_PAIR_FILE_BYTES: u64 = 256 << 20;
 /// Lines of a pair file, and of any streamed file.

@@ -14,8 +14,9 @@ use thiserror::Error;
 
 /// The session format this build writes and the newest it reads.
 pub const VERSION: u32 = 1;
-/// A session holds the population: far larger than a spec, still bounded.
-pub const MAX_SESSION_BYTES: u64 = 128 << 20;
+/// A session holds the population: larger than a spec (a 1024-PC session
+/// is a few MiB), still bounded, since TOML takes ~90x its size to parse.
+pub const MAX_SESSION_BYTES: u64 = 32 << 20;
 
 #[derive(Debug, Error)]
 pub enum SessionError {

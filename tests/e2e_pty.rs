@@ -197,3 +197,87 @@ fn a_bad_resume_is_refused_before_the_terminal_is_touched() {
         "version = 7\n"
     );
 }
+
+fn send_signal(pid: u32, signal: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([format!("-{signal}"), pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{signal} {pid}");
+}
+
+/// Issue 11: SIGTERM and SIGHUP are Ctrl-C: the terminal is restored
+/// (main screen, no mouse capture) and the unsaved run is saved.
+#[test]
+fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
+    for signal in ["TERM", "HUP"] {
+        let home = tempfile::tempdir().unwrap();
+        let h = home.path();
+        let mut tui = Tui::start(&[], h);
+        tui.wait_for("full │ gen");
+        {
+            let parser = tui.screen.lock().unwrap();
+            assert!(
+                parser.screen().alternate_screen(),
+                "the designer runs on the alternate screen"
+            );
+        }
+        send_signal(tui.child.process_id().unwrap(), signal);
+        assert!(tui.exit_status().success(), "SIG{signal}");
+        let text = tui.wait_for("unsaved work saved to");
+        let parser = tui.screen.lock().unwrap();
+        assert!(
+            !parser.screen().alternate_screen(),
+            "SIG{signal}: left on the alternate screen:\n{text}"
+        );
+        assert_eq!(
+            parser.screen().mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "SIG{signal}: the mouse is still captured"
+        );
+        let saved = h.join("data/fnn-tui/sessions/autosave.toml");
+        let session =
+            std::fs::read_to_string(&saved).unwrap_or_else(|e| panic!("SIG{signal}: {}: {e}", saved.display()));
+        assert!(fnn_tui::session::Session::from_toml(&session, "autosave.toml").is_ok());
+    }
+}
+
+/// Issue 11: when the session file cannot be written any more, Ctrl-C
+/// saves the work to a recovery file and says where.
+#[test]
+fn an_unwritable_session_falls_back_to_a_recovery_file() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys("S");
+    tui.wait_for("Save session as");
+    tui.keys(&format!("{BACKSPACES}s/k.toml\r"));
+    tui.wait_for("saved s/k.toml");
+    let saved_at = status_generation(&tui.text());
+    // Root may write anywhere, so make the folder a file instead.
+    std::fs::rename(h.join("s"), h.join("s-moved")).unwrap();
+    std::fs::write(h.join("s"), "not a folder").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while status_generation(&tui.text()) <= saved_at {
+        assert!(Instant::now() < deadline, "the run did not go on:\n{}", tui.text());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tui.keys("\x03");
+    assert!(tui.exit_status().success());
+    let text = tui.wait_for("recovery file");
+    let dir = h.join("data/fnn-tui/sessions/recovery");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{text}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let session = std::fs::read_to_string(&files[0]).unwrap();
+    let s = fnn_tui::session::Session::from_toml(&session, "r.toml").unwrap();
+    assert!(s.engine.generation > saved_at, "the recovery file has the newer work");
+    assert!(
+        text.contains(&files[0].display().to_string()),
+        "the message says where:\n{text}"
+    );
+}

@@ -18,7 +18,8 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     spec.resolve()?;
     let prices = match &args.prices {
         Some(path) => {
-            let text = fnn_tui::input::read_text(path).map_err(anyhow::Error::msg)?;
+            let text =
+                fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_TOML_BYTES).map_err(anyhow::Error::msg)?;
             PriceList::from_toml(&text, &path.display().to_string())?
         }
         None => PriceList::builtin(),

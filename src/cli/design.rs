@@ -60,7 +60,7 @@ pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, 
     let mut engine = Engine::new(cluster);
     // Time to valid, measured where the clock is: the engine counts generations.
     let mut first_valid_s = engine.is_valid().then(|| start.elapsed().as_secs_f64());
-    let stop = engine.run(limits, &interrupted, |e| {
+    let stop = engine.run_since(limits, start, &interrupted, |e| {
         if first_valid_s.is_none() && e.is_valid() {
             first_valid_s = Some(start.elapsed().as_secs_f64());
         }

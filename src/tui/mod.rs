@@ -93,43 +93,86 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     );
     let baseline = start.session_path.as_ref().map(|_| start.engine.best_design());
     let worker = Worker::spawn(start.spec, start.engine, start.name, true, baseline);
+    clean_stale_temps();
     install_panic_hook();
     let mut terminal = setup_terminal().context("cannot set up the terminal")?;
     let input = spawn_input();
     let result = event_loop(&mut terminal, &mut app, &worker, &input, None);
     restore_terminal();
-    let saved_to = if app.interrupted && app.unsaved() {
-        autosave_now(&app, &worker)
+    // A failed draw (a terminal hung up) ends the loop too: save then.
+    let saved = if (app.interrupted || result.is_err()) && app.unsaved() {
+        Some(autosave_now(&app, &worker))
     } else {
         None
     };
     drop(worker);
     result?;
-    if let Some(msg) = saved_to {
-        eprintln!("{msg}");
+    match saved {
+        Some(Ok(msg)) => eprintln!("{msg}"),
+        Some(Err(msg)) => {
+            eprintln!("{msg}");
+            return Ok(ExitCode::FAILURE);
+        }
+        None => {}
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Ctrl-C never loses work: the session is saved before leaving.
-fn autosave_now(app: &App, worker: &Worker) -> Option<String> {
-    let path = app
+/// Removes what a crashed save left in the session folders.
+fn clean_stale_temps() {
+    for d in session_dirs().into_iter().chain(data_dir()) {
+        crate::atomic::clean_stale_temps(&d);
+        crate::atomic::clean_stale_temps(&d.join("recovery"));
+    }
+}
+
+/// Ctrl-C (or SIGTERM, SIGHUP) never loses work: the session is saved
+/// before leaving; when its file cannot be written, to a recovery file in
+/// the data folder (or the temporary folder), and the message says where.
+fn autosave_now(app: &App, worker: &Worker) -> Result<String, String> {
+    let primary = app
         .session_path
         .clone()
-        .or_else(|| data_dir().map(|d| d.join("autosave.toml")))?;
+        .or_else(|| data_dir().map(|d| d.join("autosave.toml")));
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let file = format!("{}-{stamp}.toml", crate::escape::file_component(&app.session_name));
+    let recovery = [
+        data_dir().map(|d| d.join("recovery").join(&file)),
+        Some(std::env::temp_dir().join(format!("fnn-tui-recovery-{file}"))),
+    ];
+    let mut failed: Vec<String> = Vec::new();
+    for path in primary.into_iter().chain(recovery.into_iter().flatten()) {
+        match save_and_wait(worker, &path, &app.session_name) {
+            Ok(()) if failed.is_empty() => return Ok(format!("unsaved work saved to {}", path.display())),
+            Ok(()) => {
+                return Ok(format!(
+                    "could not save unsaved work to {}; saved it to the recovery file {} (open it with --resume)",
+                    failed.join("; "),
+                    path.display()
+                ));
+            }
+            Err(e) => failed.push(format!("{} ({e})", path.display())),
+        }
+    }
+    Err(format!("could not save unsaved work anywhere: {}", failed.join("; ")))
+}
+
+fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), String> {
     worker.send(Command::Save {
-        path: path.clone(),
-        name: app.session_name.clone(),
+        path: path.to_path_buf(),
+        name: name.to_string(),
     });
     let deadline = Instant::now() + Duration::from_secs(10);
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {
         match ev {
-            Event::Saved(Ok(_)) => return Some(format!("unsaved work saved to {}", path.display())),
-            Event::Saved(Err(e)) => return Some(format!("could not save unsaved work: {e}")),
+            Event::Saved(Ok(_)) => return Ok(()),
+            Event::Saved(Err(e)) => return Err(e),
             _ => {}
         }
     }
-    None
+    Err("the GA worker did not answer".into())
 }
 
 fn setup_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout>>> {
@@ -161,8 +204,23 @@ fn install_panic_hook() {
     }));
 }
 
+/// Terminal input, with SIGTERM, SIGHUP and SIGINT turned into Ctrl-C:
+/// all of them restore the terminal and save before leaving.
 fn spawn_input() -> Receiver<CtEvent> {
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let (tx, rx) = crossbeam_channel::unbounded();
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) {
+        let tx = tx.clone();
+        let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+            for _ in signals.forever() {
+                let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+                if tx.send(CtEvent::Key(ctrl_c)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
     std::thread::Builder::new()
         .name("input".into())
         .spawn(move || {

@@ -167,7 +167,8 @@ pub const MAX_PATTERN_WEIGHT: f64 = 1e6;
 fn pairs_before_expanding(spec: &PatternSpec, pcs: usize) -> u64 {
     let p = pcs as u64;
     match spec {
-        PatternSpec::Ring { k, .. } => p.saturating_mul(*k as u64),
+        // An out-of-range k is refused with its range by `expand`.
+        PatternSpec::Ring { k, .. } if *k <= pcs / 2 => p.saturating_mul(*k as u64),
         PatternSpec::Lines { dims, .. } => {
             let n: u64 = dims.iter().map(|&d| d as u64).fold(1, u64::saturating_mul);
             n.saturating_mul(dims.iter().map(|&d| (d as u64).saturating_sub(1)).sum::<u64>()) / 2

@@ -216,6 +216,40 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
 }
 
 #[test]
+/// Issue 11: out-of-range weights and GA fields are refused in the form
+/// with the spec's own message (a probability of 2.0 used to kill the
+/// GA worker with a panic).
+#[test]
+fn weights_form_refuses_out_of_range_values_with_the_range() {
+    let (mut app, _) = app_after(20);
+    let mut set = |app: &mut App, field: usize, value: &str| {
+        app.on_key(key('w'));
+        for _ in 0..field {
+            app.on_key(code(KeyCode::Down));
+        }
+        for _ in 0..12 {
+            app.on_key(code(KeyCode::Backspace));
+        }
+        value.chars().for_each(|c| {
+            app.on_key(key(c));
+        });
+        let cmds = app.on_key(code(KeyCode::Enter));
+        let error = match &app.mode {
+            Mode::Form(f) => f.error.clone().unwrap_or_default(),
+            m => panic!("the form closed on {value}: {m:?}"),
+        };
+        assert!(cmds.is_empty());
+        app.on_key(code(KeyCode::Esc));
+        error
+    };
+    // weights.bandwidth is the second field, ga.pc_swap_rate the 13th.
+    let e = set(&mut app, 1, "1e300");
+    assert!(e.contains("weights.bandwidth") && e.contains("from 0 to 1e6"), "{e}");
+    let e = set(&mut app, 12, "2.0");
+    assert!(e.contains("ga.pc_swap_rate") && e.contains("from 0 to 1"), "{e}");
+}
+
+#[test]
 fn export_and_save_as_prompts_send_their_commands() {
     let (mut app, _) = app_after(60);
     app.on_key(key('e'));

@@ -57,7 +57,8 @@ pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, 
     };
     let bar = progress_bar(show_progress, len, template);
     let start = Instant::now();
-    let mut engine = Engine::new(cluster);
+    let deadline = (limits.time_limit_s > 0.0).then(|| start + std::time::Duration::from_secs_f64(limits.time_limit_s));
+    let mut engine = Engine::new_until(cluster, deadline);
     // Time to valid, measured where the clock is: the engine counts generations.
     let mut first_valid_s = engine.is_valid().then(|| start.elapsed().as_secs_f64());
     let stop = engine.run_since(limits, start, &interrupted, |e| {

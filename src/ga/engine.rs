@@ -102,10 +102,20 @@ pub struct Engine {
     /// design when it is already valid, else added at the scale-up.
     seed: Option<Genome>,
     pool: rayon::ThreadPool,
+    /// While building the first population: past this, the remaining
+    /// members stay copies of the first (a time limit holds from the start).
+    build_deadline: Option<std::time::Instant>,
 }
 
 impl Engine {
     pub fn new(cluster: Cluster) -> Engine {
+        Engine::new_until(cluster, None)
+    }
+
+    /// [`Engine::new`], building the first population only until
+    /// `deadline`: the members not spread by then are copies of the first.
+    /// The search spreads them later; a run whose time is up stops at once.
+    pub fn new_until(cluster: Cluster, deadline: Option<std::time::Instant>) -> Engine {
         let ga = cluster.ga.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
@@ -155,6 +165,7 @@ impl Engine {
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
             pool,
+            build_deadline: deadline,
         };
         engine.population = engine.initial_population();
         engine.note_best();
@@ -252,13 +263,15 @@ impl Engine {
         // so building the population costs no more than its mutations (a
         // full evaluation each took 7 s at 8192 PCs).
         let first = Member::new(&problem, base);
+        let deadline = self.build_deadline.take();
         let mut pop: Vec<Member> = self.pool.install(|| {
             seeds
                 .par_iter()
                 .enumerate()
                 .map(|(k, &seed)| {
                     let mut m = first.clone();
-                    if k > 0 {
+                    let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
+                    if k > 0 && !late {
                         // Spread the rest of the population by mutation.
                         let mut rng = Rng::seed_from_u64(seed);
                         // Up to 64 moves: enough to spread the population, and

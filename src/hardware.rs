@@ -12,7 +12,6 @@
 //! mix models.
 
 use crate::design::{Design, Metrics, constructions};
-use crate::ga::{Engine, Limits};
 use crate::spec::{Cluster, Coverage, NicSpec, Spec, SpecError, SwitchModel, UplinkMode, check_feasible};
 use serde::{Deserialize, Serialize};
 use std::collections::BinaryHeap;
@@ -345,8 +344,9 @@ fn realise(
     // Candidates below the answer are often impossible; the budget was set
     // for the papers' GA, whose generations cost the same at any width.
     cluster.ga.local_search = 0;
-    let mut engine = Engine::new(cluster);
-    engine.run(Limits::from_params(&engine.cluster().ga), interrupted, |_| {});
+    let mut run = crate::ga::Run::of_cluster(base.clone(), cluster);
+    run.run(interrupted, |_| {});
+    let engine = run.engine();
     if !engine.is_valid() {
         return None;
     }

@@ -173,7 +173,7 @@ impl Report {
                 self.evaluations,
                 self.elapsed_s,
                 self.stop_reason
-                    .map(|r| format!(", stopped: {r:?}"))
+                    .map(|r| format!(", stopped: {}", r.words()))
                     .unwrap_or_default()
             );
         }

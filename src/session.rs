@@ -182,10 +182,17 @@ fn one_line(s: &str) -> String {
 pub fn session_dirs() -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     if let Some(d) = data_dir() {
-        dirs.push(d);
+        dirs.push(d.clone());
+        dirs.push(d.join("recovery"));
     }
     dirs.push(PathBuf::from("saves"));
     dirs
+}
+
+/// Where the designer's autosave keeps a recovery file per run: the data
+/// folder's `recovery/` (the open list shows them).
+pub fn recovery_dir() -> Option<PathBuf> {
+    data_dir().map(|d| d.join("recovery"))
 }
 
 /// The user's session folder (`$XDG_DATA_HOME/fnn-tui/sessions` on Linux).
@@ -223,6 +230,55 @@ pub fn list_sessions(dirs: &[PathBuf]) -> Vec<SessionEntry> {
 
 /// A `--resume` argument: a path to a file, or a session name looked up in
 /// the session folders.
+/// The example sessions shipped in `saves/`, embedded so `--resume klat2`
+/// works from any directory.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("klat2", include_str!("../saves/klat2.toml")),
+    ("kasy0-sparse", include_str!("../saves/kasy0-sparse.toml")),
+];
+
+/// Whether `text` is a shipped example, unmodified: such a file is opened
+/// read-only (a save goes to the data folder), so the repository's copy is
+/// never rewritten.
+pub fn is_example(text: &str) -> bool {
+    EXAMPLES.iter().any(|(_, t)| *t == text)
+}
+
+/// A `--resume` or open-list argument: the session and the file its saves
+/// go to (`None` for a shipped example, which is opened read-only). A name
+/// is looked up in the session folders, then among the shipped examples.
+pub fn open_session(arg: &str, dirs: &[PathBuf]) -> Result<(Session, Option<PathBuf>), SessionError> {
+    let path = find_session(arg, dirs);
+    let (text, path) = match (&path, EXAMPLES.iter().find(|(n, _)| *n == arg)) {
+        (Some(p), _) => {
+            let text = crate::input::read_text_limited(p, MAX_SESSION_BYTES).map_err(|message| SessionError::Read {
+                path: p.display().to_string(),
+                message,
+            })?;
+            (text, Some(p.clone()))
+        }
+        (None, Some((_, text))) => (text.to_string(), None),
+        (None, None) => {
+            let where_: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+            let names: Vec<&str> = EXAMPLES.iter().map(|(n, _)| *n).collect();
+            return Err(SessionError::Read {
+                path: arg.to_string(),
+                message: format!(
+                    "no session `{arg}`: give a session file, a name saved in {}, or a shipped example ({})",
+                    where_.join(", "),
+                    names.join(", ")
+                ),
+            });
+        }
+    };
+    let shown = path
+        .as_ref()
+        .map_or(format!("example {arg}"), |p| p.display().to_string());
+    let session = Session::from_toml(&text, &shown)?;
+    let writable = path.filter(|_| !is_example(&text));
+    Ok((session, writable))
+}
+
 pub fn find_session(arg: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
     let p = Path::new(arg);
     if p.is_file() {

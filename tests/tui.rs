@@ -5,10 +5,10 @@
 use fnn_tui::ga::Engine;
 use fnn_tui::session::Session;
 use fnn_tui::spec::{PinKind, Spec};
-use fnn_tui::tui::app::{App, Mode, Pane, PromptKind};
+use fnn_tui::tui::app::{App, Discard, Mode, Pane, PromptKind};
 use fnn_tui::tui::keymap::Keymap;
 use fnn_tui::tui::theme::Theme;
-use fnn_tui::tui::worker::{Command, Event, snapshot};
+use fnn_tui::tui::worker::{Command, Event, Worker, snapshot};
 use fnn_tui::tui::{config, ui};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -194,7 +194,7 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
     app.on_key(key('7'));
     let cmds = app.on_key(code(KeyCode::Enter));
     match cmds.as_slice() {
-        [Command::SetWeights(w), Command::SetGa(_)] => assert_eq!(w.redundancy, 7.0),
+        [Command::Tune { weights, .. }] => assert_eq!(weights.redundancy, 7.0),
         _ => panic!("enter applies weights and GA parameters"),
     }
     assert_eq!(app.mode, Mode::Normal);
@@ -222,7 +222,7 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
 #[test]
 fn weights_form_refuses_out_of_range_values_with_the_range() {
     let (mut app, _) = app_after(20);
-    let mut set = |app: &mut App, field: usize, value: &str| {
+    let set = |app: &mut App, field: usize, value: &str| {
         app.on_key(key('w'));
         for _ in 0..field {
             app.on_key(code(KeyCode::Down));
@@ -278,11 +278,128 @@ fn export_and_save_as_prompts_send_their_commands() {
     assert!(matches!(app.on_key(key('s')).as_slice(), [Command::Save { .. }]));
 }
 
+/// Issue 12, problem 3: `o` and `R` threw unsaved work away unasked.
+#[test]
+fn open_and_restart_ask_first_when_work_is_unsaved() {
+    let (mut app, _) = app_after(10);
+    assert!(app.unsaved());
+    assert!(app.on_key(key('R')).is_empty(), "no restart before the answer");
+    assert_eq!(app.mode, Mode::Confirm(Discard::Restart));
+    app.on_key(key('n'));
+    assert_eq!(app.mode, Mode::Normal);
+    app.on_key(key('R'));
+    assert!(matches!(app.on_key(key('y')).as_slice(), [Command::Restart(_)]));
+    app.on_key(key('o'));
+    assert_eq!(app.mode, Mode::Confirm(Discard::Open));
+    app.on_key(key('y'));
+    assert!(matches!(app.mode, Mode::Open(_)));
+    // Save first, then the restart goes ahead.
+    let (mut app, _) = app_after(10);
+    app.session_path = Some("/tmp/r.toml".into());
+    app.on_key(key('R'));
+    assert!(matches!(
+        app.on_key(key('s')).as_slice(),
+        [Command::Save { autosave: false, .. }]
+    ));
+    let after = app.on_event(Event::Saved(Ok(("/tmp/r.toml".into(), 10))));
+    assert!(matches!(after.as_slice(), [Command::Restart(_)]), "restarts once saved");
+}
+
+/// Issue 12, problem 2: the autosave renamed an untitled run "autosave"
+/// and the next run's autosave overwrote it.
+#[test]
+fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
+    let (mut app, _) = app_after(10);
+    let name = app.session_name.clone();
+    let later = std::time::Instant::now() + fnn_tui::tui::app::AUTOSAVE_EVERY * 2;
+    let Some(Command::Save {
+        path,
+        name: saved_as,
+        autosave,
+    }) = app.autosave(later)
+    else {
+        panic!("an autosave is due")
+    };
+    assert!(autosave);
+    assert_eq!(saved_as, name);
+    assert!(path.parent().unwrap().ends_with("recovery"), "{}", path.display());
+    app.on_event(Event::Autosaved(Ok((path.clone(), 10))));
+    assert_eq!(app.session_name, name, "the run keeps its name");
+    assert_eq!(app.session_path, None, "and stays untitled");
+    assert!(app.unsaved(), "a recovery file is not a save");
+    let (mut other, _) = app_after(10);
+    let Some(Command::Save { path: other_path, .. }) = other.autosave(later) else {
+        panic!()
+    };
+    assert_ne!(other_path, path, "each run has its own recovery file");
+}
+
+/// Issue 12, problem 1: a pin beyond a PC's NICs was accepted; now the
+/// run refuses it and the status says why.
+#[test]
+fn a_refused_pin_is_reported_and_not_shown() {
+    let spec = fnn_tui::spec::QuickFlags {
+        pcs: Some(16),
+        nics: Some(4),
+        switches: Some("16x8".into()),
+        ..Default::default()
+    }
+    .apply(Spec::default())
+    .unwrap();
+    let engine = Engine::new(spec.resolve().unwrap());
+    let worker = Worker::spawn(spec, engine, "t".into(), false, None);
+    for s in 0..5 {
+        worker.send(Command::Pin {
+            pc: 0,
+            switch: s,
+            pin: Some(PinKind::Must),
+        });
+    }
+    let mut applied = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while applied.len() < 5 {
+        match worker.rx.recv_deadline(deadline).expect("the worker answers every pin") {
+            Event::Applied(r) => applied.push(r),
+            _ => {}
+        }
+    }
+    assert!(applied[..4].iter().all(|r| r.is_ok()), "{applied:?}");
+    let e = applied[4].as_ref().unwrap_err();
+    assert!(e.contains("PC 0"), "{e}");
+    let mut app = App::new(Spec::klat2(), "t".into(), None, Keymap::default(), Theme::plain());
+    app.on_event(Event::Applied(Err(e.clone())));
+    assert!(
+        app.status
+            .as_ref()
+            .is_some_and(|(m, error)| *error && m.contains("refused"))
+    );
+}
+
+/// Issue 12, problem 3: after a restart the rate read 4027793844752.4M/s.
+#[test]
+fn the_rate_after_a_restart_is_sane() {
+    let (spec, engine) = {
+        let (_, e) = app_after(30);
+        (Spec::klat2(), e)
+    };
+    let worker = Worker::spawn(spec, engine, "t".into(), true, None);
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    worker.send(Command::Restart(9));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let mut worst = 0.0f64;
+    while let Ok(ev) = worker.rx.recv_deadline(deadline) {
+        if let Event::Snapshot(s) = ev {
+            worst = worst.max(s.evals_per_sec);
+        }
+    }
+    assert!(worst < 1e9, "{worst} evaluations per second");
+}
+
 #[test]
 fn quit_asks_when_unsaved_and_ctrl_c_always_leaves() {
     let (mut app, _) = app_after(10);
     app.on_key(key('q'));
-    assert_eq!(app.mode, Mode::ConfirmQuit);
+    assert_eq!(app.mode, Mode::Confirm(Discard::Quit));
     app.on_key(key('n'));
     assert!(!app.quit && app.mode == Mode::Normal);
     app.on_key(key('q'));
@@ -322,6 +439,8 @@ fn help_open_and_messages() {
     std::fs::write(dir.path().join("b-broken.toml"), "version = 1\nname = ").unwrap();
     app.session_dirs = vec![dir.path().to_path_buf()];
     app.on_key(key('o'));
+    assert_eq!(app.mode, Mode::Confirm(Discard::Open), "the run is unsaved: asks first");
+    app.on_key(key('y'));
     assert!(matches!(&app.mode, Mode::Open(l) if l.entries.len() == 2));
     assert!(matches!(
         app.on_key(code(KeyCode::Enter)).as_slice(),
@@ -406,13 +525,24 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     let spec = Spec::klat2();
     let engine = Engine::new(spec.resolve().unwrap());
     let worker = Worker::spawn(spec, engine, "t".into(), false, None);
-    // The UI never sends a PC that does not exist; the worker would panic.
+    // A PC that does not exist is refused, not a crash.
     worker.send(Command::Pin {
         pc: 10_000,
         switch: 0,
         pin: Some(PinKind::Must),
     });
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match worker.rx.recv_deadline(deadline) {
+            Ok(Event::Applied(r)) => {
+                assert!(r.unwrap_err().contains("outside the design"));
+                break;
+            }
+            Ok(_) => continue,
+            Err(e) => panic!("no answer to the pin: {e}"),
+        }
+    }
+    worker.send(Command::Crash);
     loop {
         match worker.rx.recv_deadline(deadline) {
             Ok(Event::Failed(msg)) => {

@@ -11,7 +11,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
-    let (_, table) = super::design::search(cluster.clone(), false)?;
+    let (_, table) = super::design::search(spec.clone(), cluster.clone(), true)?;
     let design = parse_table(&table, "search", cluster.pcs(), cluster.switch_count())?;
     let (rows, skipped) = compare(&cluster, &design);
     if let Some(dir) = &args.out {

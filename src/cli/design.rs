@@ -4,10 +4,10 @@ use super::DesignArgs;
 use super::inputs;
 use anyhow::Context;
 use fnn_tui::atomic::write_atomic;
-use fnn_tui::design::{Metrics, format_table};
-use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
-use fnn_tui::report::{Report, RunInfo};
-use fnn_tui::spec::Cluster;
+use fnn_tui::design::format_table;
+use fnn_tui::ga::{Engine, Limits, Phase, Run, StopReason};
+use fnn_tui::report::Report;
+use fnn_tui::spec::{Cluster, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -19,7 +19,7 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
-    let (report, table) = search(cluster, !args.quiet)?;
+    let (report, table) = search(spec, cluster, !args.quiet)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let table_path = args.out.join("switches.txt");
     let report_path = args.out.join("report.json");
@@ -41,8 +41,9 @@ fn exit_code(report: &Report) -> ExitCode {
     }
 }
 
-/// Runs the GA to its stopping rule and returns the report and the table.
-pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
+/// Runs the GA to its stopping rule (a [`Run`]: the spec's limits, from
+/// this moment) and returns the report and the table.
+pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
     let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
     // The bar follows whichever limit is set: generations, else seconds.
@@ -57,14 +58,9 @@ pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, 
     };
     let bar = progress_bar(show_progress, len, template);
     let start = Instant::now();
-    let deadline = (limits.time_limit_s > 0.0).then(|| start + std::time::Duration::from_secs_f64(limits.time_limit_s));
-    let mut engine = Engine::new_until(cluster, deadline);
-    // Time to valid, measured where the clock is: the engine counts generations.
-    let mut first_valid_s = engine.is_valid().then(|| start.elapsed().as_secs_f64());
-    let stop = engine.run_since(limits, start, &interrupted, |e| {
-        if first_valid_s.is_none() && e.is_valid() {
-            first_valid_s = Some(start.elapsed().as_secs_f64());
-        }
+    let mut run = Run::of_cluster(spec, cluster);
+    let stop = run.run(&interrupted, |r| {
+        let e = r.engine();
         bar.set_position(if by_time {
             (start.elapsed().as_secs_f64() * 10.0) as u64
         } else {
@@ -78,13 +74,7 @@ pub fn search(cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, 
     if stop == StopReason::Interrupted {
         eprintln!("interrupted: writing the best design so far");
     }
-    let design = engine.best_design();
-    let metrics = Metrics::compute(&design, engine.cluster());
-    let run = RunInfo {
-        first_valid_s,
-        ..RunInfo::of_engine(&engine, start.elapsed().as_secs_f64(), Some(stop))
-    };
-    Ok((Report::new(engine.cluster(), metrics, run), format_table(&design)))
+    Ok((run.report(), format_table(&run.best_design())))
 }
 
 /// A flag Ctrl-C sets, so long commands stop and write what they have.

@@ -9,7 +9,7 @@ use fnn_tui::export::{ARTIFACTS, Options, write_all};
 use fnn_tui::input::read_text;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::routing::{Interfaces, MacTable};
-use fnn_tui::session::{Session, find_session, session_dirs};
+use fnn_tui::session::{open_session, session_dirs};
 use fnn_tui::spec::Cluster;
 use std::process::ExitCode;
 
@@ -71,8 +71,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
 /// The cluster and the design: a session's best, or a table under a spec.
 fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
     if let Some(name) = &args.session {
-        let path = find_session(name, &session_dirs()).ok_or_else(|| anyhow!("no session `{name}`"))?;
-        let session = Session::load(&path)?;
+        let (session, _) = open_session(name, &session_dirs())?;
         let (cluster, engine) = session.restore()?;
         let run = RunInfo::of_engine(&engine, 0.0, None);
         return Ok((cluster, engine.best_design(), run));

@@ -74,6 +74,19 @@ pub enum StopReason {
     Interrupted,
 }
 
+impl StopReason {
+    /// The reason in words, for people (reports, the status bar).
+    pub fn words(self) -> &'static str {
+        match self {
+            StopReason::Valid => "valid, nothing else to optimise",
+            StopReason::Stalled => "valid, and no better design for ga.stall_generations generations",
+            StopReason::Generations => "generation limit reached",
+            StopReason::TimeLimit => "time limit reached",
+            StopReason::Interrupted => "interrupted",
+        }
+    }
+}
+
 struct ScaledState {
     scaled: Scaled,
     /// 1 for the first scaled size tried.
@@ -609,43 +622,43 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// The stop rules, in order, for an engine whose clock started at
+    /// `since`: the one place they are written (runs and tests use it).
+    pub fn reached(&self, e: &Engine, since: std::time::Instant) -> Option<StopReason> {
+        if e.stalled() {
+            return Some(StopReason::Stalled);
+        }
+        if e.done() {
+            return Some(StopReason::Valid);
+        }
+        if self.generations > 0 && e.generation >= self.generations {
+            return Some(StopReason::Generations);
+        }
+        if self.time_limit_s > 0.0 && since.elapsed().as_secs_f64() >= self.time_limit_s {
+            return Some(StopReason::TimeLimit);
+        }
+        None
+    }
+}
+
 impl Engine {
-    /// Steps until the design is valid with nothing else to optimise, a
-    /// limit is reached, or `interrupted` is set. `progress` sees the engine
-    /// after every generation.
+    /// Steps until a stop rule holds ([`Limits::reached`]) or `interrupted`
+    /// is set. `progress` sees the engine after every generation. (A
+    /// [`super::Run`] does the same with the spec, clock and edits.)
     pub fn run(
         &mut self,
         limits: Limits,
         interrupted: &std::sync::atomic::AtomicBool,
-        progress: impl FnMut(&Engine),
-    ) -> StopReason {
-        self.run_since(limits, std::time::Instant::now(), interrupted, progress)
-    }
-
-    /// [`Engine::run`] with the time limit counted from `start`: from
-    /// before the engine was built, so building it counts too.
-    pub fn run_since(
-        &mut self,
-        limits: Limits,
-        start: std::time::Instant,
-        interrupted: &std::sync::atomic::AtomicBool,
         mut progress: impl FnMut(&Engine),
     ) -> StopReason {
+        let start = std::time::Instant::now();
         loop {
-            if self.stalled() {
-                return StopReason::Stalled;
-            }
-            if self.done() {
-                return StopReason::Valid;
+            if let Some(r) = limits.reached(self, start) {
+                return r;
             }
             if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
                 return StopReason::Interrupted;
-            }
-            if limits.generations > 0 && self.generation >= limits.generations {
-                return StopReason::Generations;
-            }
-            if limits.time_limit_s > 0.0 && start.elapsed().as_secs_f64() >= limits.time_limit_s {
-                return StopReason::TimeLimit;
             }
             self.step();
             progress(self);

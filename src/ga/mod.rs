@@ -11,7 +11,9 @@
 //! * [`scale`]: the scaled-down first phase and the scale-up;
 //! * [`seeding`]: design-theory constructions laid onto the hardware as seeds;
 //! * [`engine`]: the generation loop, one step at a time, deterministic
-//!   for a seed whatever the thread count.
+//!   for a seed whatever the thread count;
+//! * [`run`]: one search run — engine, limits, clock, stop reason, the
+//!   edits a user makes, its report, session and exports.
 
 pub mod engine;
 pub mod eval;
@@ -19,6 +21,7 @@ pub mod genome;
 pub mod local;
 pub mod operators;
 pub mod problem;
+pub mod run;
 pub mod scale;
 pub mod seeding;
 
@@ -26,6 +29,7 @@ pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Pha
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
 pub use problem::Problem;
+pub use run::{Edit, Run};
 
 /// The random generator of the engine: small, fast, and serializable so a
 /// session can resume exactly.

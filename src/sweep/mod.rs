@@ -14,7 +14,8 @@ pub use csv::{parse_csv, to_csv};
 pub use svg::svg;
 
 use crate::design::{Metrics, bounds, constructions};
-use crate::ga::{Engine, Limits};
+use crate::ga::Run;
+use crate::spec::Spec;
 use crate::spec::quick_cluster;
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
@@ -116,17 +117,12 @@ fn ga_at(pcs: usize, nics: u32, width: u32, budget: Budget, interrupted: &Atomic
     // The generation budget was set for the papers' GA: with the local
     // search a generation can cost far more at widths that are impossible.
     cluster.ga.local_search = 0;
-    let mut engine = Engine::new(cluster);
-    let limits = Limits {
-        generations: budget.generations,
-        time_limit_s: 0.0,
-    };
-    engine.run(limits, interrupted, |_| {});
-    if !engine.is_valid() {
-        return None;
-    }
-    let design = engine.best_design();
-    Some(Metrics::compute(&design, engine.cluster()).switches_used)
+    cluster.ga.generations = budget.generations;
+    cluster.ga.time_limit_s = 0.0;
+    let mut run = Run::of_cluster(Spec::default(), cluster);
+    run.run(interrupted, |_| {});
+    let report = run.report();
+    report.valid.then_some(report.switches_used)
 }
 
 /// Sweeps the sizes `todo` (pairs of PCs and NICs) on `threads` worker

@@ -6,7 +6,7 @@ use super::keymap::{Action, Keymap};
 use super::theme::Theme;
 use super::ui::{self, Areas};
 use super::worker::{Command, Event, Snapshot};
-use crate::session::{Session, SessionEntry, data_dir, list_sessions};
+use crate::session::{SessionEntry, data_dir, list_sessions};
 use crate::spec::{GaParams, PinKind, Spec, Weights};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -40,8 +40,17 @@ pub enum Mode {
     Form(Form),
     Prompt(Prompt),
     Open(OpenList),
-    ConfirmQuit,
+    /// Unsaved work would be lost: ask first (y / s save first / n).
+    Confirm(Discard),
     Message(String),
+}
+
+/// What throws the current run away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Discard {
+    Quit,
+    Open,
+    Restart,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +90,9 @@ pub struct OpenList {
 /// Unsaved work is autosaved this often.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(120);
 
+/// Designer runs in this process, so each gets its own recovery file.
+static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 pub struct App {
     pub snapshot: Option<Snapshot>,
     pub view: View,
@@ -103,14 +115,20 @@ pub struct App {
     pub quit: bool,
     /// Left with Ctrl-C: unsaved work is saved on the way out.
     pub interrupted: bool,
-    quit_after_save: bool,
+    /// What to do once the save asked for before it succeeds.
+    after_save: Option<Discard>,
     pending_open: Option<PathBuf>,
+    /// The session being opened is a shipped example (saved elsewhere).
+    opened_read_only: bool,
     pub keymap: Keymap,
     pub theme: Theme,
     pub size: Rect,
     pub worker_error: Option<String>,
     pub session_dirs: Vec<PathBuf>,
     last_autosave: Instant,
+    /// This run's recovery file: the autosave writes it, never the
+    /// session file, and never renames the run (removed once saved).
+    pub recovery_path: Option<PathBuf>,
 }
 
 impl App {
@@ -132,24 +150,28 @@ impl App {
             status: None,
             quit: false,
             interrupted: false,
-            quit_after_save: false,
+            after_save: None,
             pending_open: None,
+            opened_read_only: false,
             keymap,
             theme,
             size: Rect::new(0, 0, 120, 40),
             worker_error: None,
             session_dirs: crate::session::session_dirs(),
             last_autosave: Instant::now(),
+            recovery_path: None,
         }
     }
 
     /// Unsaved: the user changed something, or the search moved on.
     pub fn unsaved(&self) -> bool {
+        // u64::MAX: just opened, its first snapshot not seen yet.
         self.dirty
-            || self
-                .snapshot
-                .as_ref()
-                .is_some_and(|s| Some(s.generation) != self.saved_generation)
+            || self.saved_generation != Some(u64::MAX)
+                && self
+                    .snapshot
+                    .as_ref()
+                    .is_some_and(|s| Some(s.generation) != self.saved_generation)
     }
 
     pub fn areas(&self) -> Areas {
@@ -181,12 +203,22 @@ impl App {
                 self.session_name = stem(&path);
                 self.set_status(format!("saved {}", path.display()), false);
                 self.session_path = Some(path);
-                if self.quit_after_save {
-                    self.quit = true;
+                // Saved for real: the run's recovery file has done its job.
+                if let Some(r) = self.recovery_path.take() {
+                    let _ = std::fs::remove_file(r);
+                }
+                if let Some(what) = self.after_save.take() {
+                    return self.proceed(what);
                 }
             }
+            Event::Autosaved(Ok((path, _))) => {
+                self.set_status(format!("autosaved to the recovery file {}", path.display()), false);
+            }
+            Event::Autosaved(Err(e)) => self.set_status(format!("autosave failed: {e}"), true),
+            Event::Applied(Ok(done)) => self.set_status(done, false),
+            Event::Applied(Err(why)) => self.set_status(format!("refused: {why}"), true),
             Event::Saved(Err(e)) => {
-                self.quit_after_save = false;
+                self.after_save = None;
                 self.mode = Mode::Message(format!("Not saved: {e}"));
             }
             Event::Exported(Ok(files)) => {
@@ -199,8 +231,13 @@ impl App {
             }
             Event::Exported(Err(e)) => self.mode = Mode::Message(format!("Export failed: {e}")),
             Event::Loaded(Ok(name)) => {
-                self.session_name = name;
+                self.session_name = if std::mem::take(&mut self.opened_read_only) {
+                    format!("{name}-copy")
+                } else {
+                    name
+                };
                 self.session_path = self.pending_open.take();
+                self.recovery_path = None;
                 self.saved_generation = Some(u64::MAX);
                 self.dirty = false;
                 self.pop_cursor = 0;
@@ -245,7 +282,7 @@ impl App {
             Mode::Form(form) => self.form_key(form, key),
             Mode::Prompt(prompt) => self.prompt_key(prompt, key),
             Mode::Open(list) => self.open_key(list, key),
-            Mode::ConfirmQuit => self.confirm_key(key),
+            Mode::Confirm(what) => self.confirm_key(what, key),
         }
     }
 
@@ -253,13 +290,7 @@ impl App {
     pub fn act(&mut self, action: Action) -> Vec<Command> {
         let running = self.snapshot.as_ref().is_some_and(|s| s.running);
         match action {
-            Action::Quit => {
-                if self.unsaved() {
-                    self.mode = Mode::ConfirmQuit;
-                } else {
-                    self.quit = true;
-                }
-            }
+            Action::Quit => return self.unless_unsaved(Discard::Quit),
             Action::TogglePause => return vec![if running { Command::Pause } else { Command::Resume }],
             Action::Step => return vec![Command::Step],
             Action::NextPane | Action::PrevPane => {
@@ -298,22 +329,8 @@ impl App {
                 None => self.mode = Mode::Prompt(self.save_as_prompt()),
             },
             Action::SaveAs => self.mode = Mode::Prompt(self.save_as_prompt()),
-            Action::Open => {
-                self.mode = Mode::Open(OpenList {
-                    entries: list_sessions(&self.session_dirs),
-                    cursor: 0,
-                })
-            }
-            Action::Restart => {
-                let seed = self
-                    .snapshot
-                    .as_ref()
-                    .map_or(self.spec.ga.seed, |s| s.cluster.ga.seed)
-                    .wrapping_add(1);
-                self.dirty = true;
-                self.set_status(format!("restarted with seed {seed}"), false);
-                return vec![Command::Restart(seed)];
-            }
+            Action::Open => return self.unless_unsaved(Discard::Open),
+            Action::Restart => return self.unless_unsaved(Discard::Restart),
             Action::Help => self.mode = Mode::Help,
             Action::Racks => {
                 self.view = match self.view {
@@ -387,6 +404,7 @@ impl App {
         Command::Save {
             name: stem(&path),
             path,
+            autosave: false,
         }
     }
 
@@ -496,13 +514,8 @@ impl App {
         if pc >= s.cluster.pcs() || switch >= s.cluster.switch_count() {
             return Vec::new();
         }
+        // The worker's run says whether the pin holds (Event::Applied).
         self.dirty = true;
-        let what = match pin {
-            Some(PinKind::Must) => "pinned",
-            Some(PinKind::Forbid) => "forbade",
-            None => "cleared",
-        };
-        self.set_status(format!("{what} {} on switch {switch}", s.cluster.pc_name(pc)), false);
         vec![Command::Pin { pc, switch, pin }]
     }
 
@@ -616,8 +629,7 @@ impl App {
                 Ok((w, g)) => {
                     self.mode = Mode::Normal;
                     self.dirty = true;
-                    self.set_status("weights and GA parameters applied".into(), false);
-                    return vec![Command::SetWeights(w), Command::SetGa(g)];
+                    return vec![Command::Tune { weights: w, ga: g }];
                 }
                 Err(e) => form.error = Some(e),
             },
@@ -708,9 +720,12 @@ impl App {
                     return Vec::new();
                 };
                 self.mode = Mode::Normal;
-                return match Session::load(&entry.path) {
-                    Ok(session) => {
-                        self.pending_open = Some(entry.path);
+                let arg = entry.path.display().to_string();
+                return match crate::session::open_session(&arg, &self.session_dirs) {
+                    Ok((session, writable)) => {
+                        // A shipped example opens read-only, as an untitled copy.
+                        self.opened_read_only = writable.is_none();
+                        self.pending_open = writable;
                         self.spec = session.spec.clone();
                         vec![Command::Load(Box::new(session))]
                     }
@@ -726,18 +741,49 @@ impl App {
         Vec::new()
     }
 
-    fn confirm_key(&mut self, key: KeyEvent) -> Vec<Command> {
+    /// Does `what` at once when nothing is unsaved, else asks first.
+    fn unless_unsaved(&mut self, what: Discard) -> Vec<Command> {
+        if self.unsaved() {
+            self.mode = Mode::Confirm(what);
+            Vec::new()
+        } else {
+            self.proceed(what)
+        }
+    }
+
+    /// Quits, opens the session list, or restarts with the next seed.
+    fn proceed(&mut self, what: Discard) -> Vec<Command> {
+        self.mode = Mode::Normal;
+        match what {
+            Discard::Quit => self.quit = true,
+            Discard::Open => {
+                self.mode = Mode::Open(OpenList {
+                    entries: list_sessions(&self.session_dirs),
+                    cursor: 0,
+                })
+            }
+            Discard::Restart => {
+                let seed = self
+                    .snapshot
+                    .as_ref()
+                    .map_or(self.spec.ga.seed, |s| s.cluster.ga.seed)
+                    .wrapping_add(1);
+                self.dirty = true;
+                return vec![Command::Restart(seed)];
+            }
+        }
+        Vec::new()
+    }
+
+    fn confirm_key(&mut self, what: Discard, key: KeyEvent) -> Vec<Command> {
         match key.code {
-            KeyCode::Char('y') => self.quit = true,
+            KeyCode::Char('y') => return self.proceed(what),
             KeyCode::Char('s') => {
                 self.mode = Mode::Normal;
+                self.after_save = Some(what);
                 return match self.session_path.clone() {
-                    Some(p) => {
-                        self.quit_after_save = true;
-                        vec![self.save_command(p)]
-                    }
+                    Some(p) => vec![self.save_command(p)],
                     None => {
-                        self.quit_after_save = true;
                         self.mode = Mode::Prompt(self.save_as_prompt());
                         Vec::new()
                     }
@@ -756,11 +802,24 @@ impl App {
             return None;
         }
         self.last_autosave = now;
-        let path = self
-            .session_path
-            .clone()
-            .or_else(|| data_dir().map(|d| d.join("autosave.toml")))?;
-        Some(self.save_command(path))
+        let path = self.recovery_path.get_or_insert_with(|| {
+            let stamp = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            crate::session::recovery_dir()
+                .unwrap_or_else(std::env::temp_dir)
+                .join(format!(
+                    "{}-{stamp}-{}-{}.toml",
+                    slug(&self.session_name),
+                    std::process::id(),
+                    RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                ))
+        });
+        Some(Command::Save {
+            path: path.clone(),
+            name: self.session_name.clone(),
+            autosave: true,
+        })
     }
 }
 

@@ -12,7 +12,7 @@ pub mod ui;
 pub mod worker;
 
 use crate::ga::Engine;
-use crate::session::{Session, data_dir, find_session, session_dirs};
+use crate::session::{data_dir, open_session, session_dirs};
 use crate::spec::{Spec, check_feasible};
 use anyhow::{Context, anyhow};
 use app::App;
@@ -34,28 +34,28 @@ pub struct Start {
     pub engine: Engine,
     pub name: String,
     pub session_path: Option<PathBuf>,
+    /// Opened from a session (or a shipped example): as saved.
+    pub opened: bool,
 }
 
 /// Resolves `--resume` / `--spec` / the KLAT2 default, before the terminal
 /// is touched, so errors print plainly.
 pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result<Start> {
     if let Some(arg) = resume {
-        let dirs = session_dirs();
-        let path = find_session(arg, &dirs).ok_or_else(|| {
-            let where_ = dirs
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
-            anyhow!("no session `{arg}`: give a session file or a name saved in {where_}")
-        })?;
-        let session = Session::load(&path)?;
+        let (session, path) = open_session(arg, &session_dirs())?;
         let (_, engine) = session.restore()?;
+        // A shipped example is read-only: its saves go to the data folder
+        // under a name of their own.
+        let name = match &path {
+            Some(_) => session.name.clone(),
+            None => format!("{}-copy", session.name),
+        };
         return Ok(Start {
             spec: session.spec.clone(),
             engine,
-            name: session.name.clone(),
-            session_path: Some(path),
+            name,
+            session_path: path,
+            opened: true,
         });
     }
     let spec = match spec_path {
@@ -74,6 +74,7 @@ pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result
         spec,
         name,
         session_path: None,
+        opened: false,
     })
 }
 
@@ -91,7 +92,12 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         keymap,
         theme,
     );
-    let baseline = start.session_path.as_ref().map(|_| start.engine.best_design());
+    if start.opened {
+        // As opened is as saved, even for a read-only example.
+        app.saved_generation = Some(u64::MAX);
+    }
+    offer_recovery(&mut app);
+    let baseline = start.opened.then(|| start.engine.best_design());
     let worker = Worker::spawn(start.spec, start.engine, start.name, true, baseline);
     clean_stale_temps();
     install_panic_hook();
@@ -116,6 +122,23 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         None => {}
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Runs that ended without a save left recovery files: say so at start.
+fn offer_recovery(app: &mut App) {
+    let Some(dir) = crate::session::recovery_dir() else {
+        return;
+    };
+    let n = crate::session::list_sessions(&[dir.clone()]).len();
+    if n > 0 {
+        app.status = Some((
+            format!(
+                "{n} recovery file(s) from runs not saved, in {}: press o to open one",
+                dir.display()
+            ),
+            false,
+        ));
+    }
 }
 
 /// Removes what a crashed save left in the session folders.
@@ -163,6 +186,7 @@ fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), String>
     worker.send(Command::Save {
         path: path.to_path_buf(),
         name: name.to_string(),
+        autosave: false,
     });
     let deadline = Instant::now() + Duration::from_secs(10);
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {

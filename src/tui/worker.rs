@@ -2,9 +2,8 @@
 //! steps the engine one generation at a time, takes commands between
 //! generations, and sends owned snapshots; the UI only draws the newest.
 
-use crate::design::{Design, Metrics};
-use crate::ga::{Engine, GenStats, Phase, Terms};
-use crate::report::{Report, RunInfo};
+use crate::design::Design;
+use crate::ga::{Edit, Engine, GenStats, Phase, Run, StopReason, Terms};
 use crate::session::Session;
 use crate::spec::{Cluster, GaParams, PinKind, Spec, Weights};
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -16,8 +15,11 @@ pub enum Command {
     Pause,
     Resume,
     Step,
-    SetWeights(Weights),
-    SetGa(GaParams),
+    /// The weights form: both applied, or neither if either is refused.
+    Tune {
+        weights: Weights,
+        ga: GaParams,
+    },
     /// Pin (`Some(Must)`), forbid (`Some(Forbid)`) or clear (`None`) a cell.
     Pin {
         pc: usize,
@@ -27,9 +29,12 @@ pub enum Command {
     Restart(u64),
     /// Which population member the snapshots show in the grid.
     Select(usize),
+    /// Save the run to `path`; an autosave (a recovery file) keeps the
+    /// session's name and file.
     Save {
         path: PathBuf,
         name: String,
+        autosave: bool,
     },
     Export {
         dir: PathBuf,
@@ -40,12 +45,20 @@ pub enum Command {
     },
     Load(Box<Session>),
     Quit,
+    /// Panics the worker: proves in tests that a worker panic reaches the
+    /// UI as an event instead of killing the designer.
+    #[doc(hidden)]
+    Crash,
 }
 
 pub enum Event {
     Snapshot(Box<Snapshot>),
     /// The path and the generation saved.
     Saved(Result<(PathBuf, u64), String>),
+    /// A recovery file written (or not) by the autosave.
+    Autosaved(Result<(PathBuf, u64), String>),
+    /// What an edit did, or why it was refused.
+    Applied(Result<String, String>),
     Exported(Result<Vec<PathBuf>, String>),
     Loaded(Result<String, String>),
     /// The worker died; the UI shows this and keeps running.
@@ -69,8 +82,8 @@ pub struct Snapshot {
     pub evals_per_sec: f64,
     pub elapsed_s: f64,
     pub running: bool,
-    /// Why the worker stopped on its own, if it did.
-    pub stopped: Option<String>,
+    /// Why the run stopped on its own, if it did.
+    pub stopped: Option<StopReason>,
     pub phase: Phase,
     pub valid: bool,
     pub members: Vec<MemberRow>,
@@ -105,7 +118,8 @@ impl Worker {
             .spawn(move || {
                 let failure = ev_tx.clone();
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-                    let mut state = State::new(spec, engine, name, running, ev_tx);
+                    let run = Run::of_engine(spec, engine).unlimited();
+                    let mut state = State::new(run, name, running, ev_tx);
                     state.baseline = baseline;
                     state.run(cmd_rx)
                 }));
@@ -140,17 +154,15 @@ impl Drop for Worker {
     }
 }
 
+/// The worker's state: a [`Run`] and what only the designer needs. The
+/// stop rules, limits and edits are the run's; this only pumps commands
+/// in and snapshots out.
 struct State {
-    spec: Spec,
-    engine: Engine,
+    run: Run,
     name: String,
     running: bool,
-    stopped: Option<String>,
     selected: usize,
-    /// The generation limit in force; resuming past it extends it.
-    limit: u64,
     tx: Sender<Event>,
-    run_time: Duration,
     rate: f64,
     last_send: Instant,
     last_evals: (Instant, u64),
@@ -159,31 +171,18 @@ struct State {
     baseline: Option<Design>,
 }
 
-/// The generation a run stops at: `ga.generations` more, or none (0).
-fn generation_limit(engine: &Engine) -> u64 {
-    match engine.cluster().ga.generations {
-        0 => u64::MAX,
-        g => engine.generation().saturating_add(g),
-    }
-}
-
 /// Snapshots are sent at most this often while running flat out.
 const SEND_EVERY: Duration = Duration::from_millis(40);
 
 impl State {
-    fn new(spec: Spec, engine: Engine, name: String, running: bool, tx: Sender<Event>) -> State {
-        let limit = generation_limit(&engine);
-        let evals = engine.evaluations();
+    fn new(run: Run, name: String, running: bool, tx: Sender<Event>) -> State {
+        let evals = run.engine().evaluations();
         State {
-            spec,
-            engine,
+            run,
             name,
             running,
-            stopped: None,
             selected: 0,
-            limit,
             tx,
-            run_time: Duration::ZERO,
             rate: 0.0,
             last_send: Instant::now() - SEND_EVERY,
             last_evals: (Instant::now(), evals),
@@ -212,102 +211,95 @@ impl State {
                 continue;
             }
             if self.running {
-                self.step();
+                if self.run.step().is_some() {
+                    self.running = false;
+                }
                 if self.last_send.elapsed() >= SEND_EVERY || !self.running {
                     self.send_snapshot();
                 }
             }
-            if rx.is_empty() && !self.running && self.tx.is_empty() {
-                // Idle: nothing to do until a command arrives.
-            }
         }
     }
 
-    fn step(&mut self) {
-        let t = Instant::now();
-        self.engine.step();
-        self.run_time += t.elapsed();
-        if self.engine.stalled() {
-            self.running = false;
-            self.stopped = Some(format!(
-                "valid; no better design in {} generations",
-                self.engine.cluster().ga.stall_generations
-            ));
-        } else if self.engine.done() {
-            self.running = false;
-            self.stopped = Some("valid, nothing else to optimise".into());
-        } else if self.engine.generation() >= self.limit {
-            self.running = false;
-            self.stopped = Some(format!("generation limit {} reached", self.limit));
-        }
+    /// Sends the outcome of an edit: what was done, or why it was refused.
+    fn apply(&mut self, edit: Edit) {
+        let r = self
+            .run
+            .apply(edit)
+            .map_err(|e| e.to_string().replacen("edit: ", "", 1));
+        let _ = self.tx.send(Event::Applied(r));
     }
 
     fn handle(&mut self, c: Command) {
         match c {
             Command::Pause => self.running = false,
             Command::Resume => {
-                if self.engine.generation() >= self.limit {
-                    self.limit = generation_limit(&self.engine);
-                }
-                self.stopped = None;
+                self.run.resume_after_stop();
                 self.running = true;
-                self.last_evals = (Instant::now(), self.engine.evaluations());
+                self.reset_rate();
             }
             Command::Step => {
                 self.running = false;
-                self.step();
-                self.stopped = None;
+                self.run.resume_after_stop();
+                self.run.step();
             }
-            Command::SetWeights(w) => self.engine.set_weights(w),
-            Command::SetGa(ga) => {
-                self.engine.set_ga(ga);
-                self.limit = generation_limit(&self.engine);
-            }
-            Command::Pin { pc, switch, pin } => {
-                let mut pins = self.engine.cluster().pins.clone();
-                match pin {
-                    Some(PinKind::Must) => pins.set_must(pc, switch),
-                    Some(PinKind::Forbid) => pins.set_forbid(pc, switch),
-                    None => pins.clear(pc, switch),
+            Command::Tune { weights, ga } => {
+                let before = (self.run.cluster().weights.clone(), self.run.cluster().ga.clone());
+                let r = self
+                    .run
+                    .apply(Edit::Weights(weights))
+                    .and_then(|_| self.run.apply(Edit::Ga(ga)))
+                    .map(|_| "weights and GA parameters applied".to_string());
+                if r.is_err() {
+                    // Neither half stays: the form is one edit.
+                    let _ = self.run.apply(Edit::Weights(before.0));
+                    let _ = self.run.apply(Edit::Ga(before.1));
                 }
-                self.engine.set_pins(pins);
+                let _ = self
+                    .tx
+                    .send(Event::Applied(r.map_err(|e| e.to_string().replacen("edit: ", "", 1))));
             }
+            Command::Pin { pc, switch, pin } => self.apply(Edit::Pin { pc, switch, pin }),
             Command::Restart(seed) => {
-                self.engine.restart(seed);
-                self.limit = generation_limit(&self.engine);
-                self.run_time = Duration::ZERO;
-                self.stopped = None;
+                self.apply(Edit::Restart(seed));
+                self.reset_rate();
             }
             Command::Select(k) => self.selected = k,
-            Command::Save { path, name } => {
-                self.name = name;
-                let session = Session::capture(&self.name, &self.spec, &self.engine);
-                let generation = self.engine.generation();
+            Command::Save { path, name, autosave } => {
+                if !autosave {
+                    self.name = name;
+                }
+                let session = self.run.session(&self.name);
+                let generation = self.run.engine().generation();
                 let r = session
                     .save(&path)
                     .map(|_| (path, generation))
                     .map_err(|e| e.to_string());
-                if r.is_ok() {
-                    self.baseline = Some(self.engine.best_design());
+                if r.is_ok() && !autosave {
+                    self.baseline = Some(self.run.best_design());
                 }
-                let _ = self.tx.send(Event::Saved(r));
+                let _ = self
+                    .tx
+                    .send(if autosave { Event::Autosaved(r) } else { Event::Saved(r) });
             }
             Command::ExportCompare { dir } => {
                 let _ = self.tx.send(Event::Exported(self.export_compare(&dir)));
             }
             Command::Export { dir } => {
-                let _ = self.tx.send(Event::Exported(self.export(&dir)));
+                let options = crate::export::Options {
+                    from: self.baseline.clone(),
+                    ..Default::default()
+                };
+                let _ = self.tx.send(Event::Exported(self.run.export(&dir, &options)));
             }
             Command::Load(session) => {
-                let r = match session.restore() {
-                    Ok((_, engine)) => {
-                        self.spec = session.spec.clone();
+                let r = match Run::resume(&session) {
+                    Ok(run) => {
+                        self.run = run.unlimited();
                         self.name = session.name.clone();
-                        self.engine = engine;
-                        self.baseline = Some(self.engine.best_design());
-                        self.limit = generation_limit(&self.engine);
+                        self.baseline = Some(self.run.best_design());
                         self.selected = 0;
-                        self.stopped = None;
+                        self.reset_rate();
                         Ok(session.name.clone())
                     }
                     Err(e) => Err(e.to_string()),
@@ -315,35 +307,21 @@ impl State {
                 let _ = self.tx.send(Event::Loaded(r));
             }
             Command::Quit => {}
+            Command::Crash => panic!("crash requested"),
         }
     }
 
-    /// Every translator's output for the best design so far.
-    fn export(&self, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
-        let best = self.engine.best();
-        let design = best.genome.design(self.engine.problem());
-        let metrics = Metrics::compute(&design, self.engine.cluster());
-        let report = Report::new(
-            self.engine.cluster(),
-            metrics,
-            RunInfo::of_engine(&self.engine, self.run_time.as_secs_f64(), None),
-        );
-        crate::export::write_all(
-            dir,
-            self.engine.cluster(),
-            &design,
-            &report,
-            &crate::export::Options {
-                from: self.baseline.clone(),
-                ..Default::default()
-            },
-        )
+    /// The rate restarts from the current count: after a restart the count
+    /// falls, and a rate from the old count was absurd (4e18 evals/s).
+    fn reset_rate(&mut self) {
+        self.last_evals = (Instant::now(), self.run.engine().evaluations());
+        self.rate = 0.0;
     }
 
     fn export_compare(&self, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
-        let c = self.engine.cluster();
+        let c = self.run.cluster();
         let mut files = crate::topology::artifacts::write_all(dir, c)?;
-        let (rows, skipped) = crate::topology::compare::compare(c, &self.engine.best_design());
+        let (rows, skipped) = crate::topology::compare::compare(c, &self.run.best_design());
         let path = dir.join("compare.txt");
         crate::atomic::write_atomic(&path, crate::topology::compare::text(&rows, &skipped).as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -356,17 +334,17 @@ impl State {
         let (t0, e0) = self.last_evals;
         let dt = now.duration_since(t0).as_secs_f64();
         if dt >= 0.25 {
-            let evals = self.engine.evaluations();
-            self.rate = (evals - e0) as f64 / dt;
+            let evals = self.run.engine().evaluations();
+            self.rate = evals.saturating_sub(e0) as f64 / dt;
             self.last_evals = (now, evals);
         }
         let snapshot = snapshot(
-            &self.engine,
+            self.run.engine(),
             self.selected,
             self.running,
-            self.stopped.clone(),
+            self.run.stopped(),
             self.rate,
-            self.run_time,
+            self.run.elapsed(),
         );
         self.last_send = now;
         let _ = self.tx.send(Event::Snapshot(Box::new(snapshot)));
@@ -378,7 +356,7 @@ pub fn snapshot(
     engine: &Engine,
     selected: usize,
     running: bool,
-    stopped: Option<String>,
+    stopped: Option<StopReason>,
     evals_per_sec: f64,
     run_time: Duration,
 ) -> Snapshot {

@@ -2,7 +2,7 @@
 //! parameters form, the export and save-as prompts, the session list, the
 //! quit confirmation and messages.
 
-use super::super::app::{App, Mode, PromptKind};
+use super::super::app::{App, Discard, Mode, PromptKind};
 use super::super::keymap::key_name;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -86,16 +86,24 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             lines.push(Line::styled("↑/↓ choose · enter open · esc cancel", t.muted));
             ("Open a session", lines, 76)
         }
-        Mode::ConfirmQuit => (
-            "Quit?",
+        Mode::Confirm(what) => (
+            match what {
+                Discard::Quit => "Quit?",
+                Discard::Open => "Open another session?",
+                Discard::Restart => "Restart the search?",
+            },
             vec![
                 Line::raw("The search has moved on since the last save."),
                 Line::raw(""),
                 Line::from(vec![
                     Span::styled("y", t.header),
-                    Span::raw(" quit without saving   "),
+                    Span::raw(match what {
+                        Discard::Quit => " quit without saving   ",
+                        Discard::Open => " open without saving   ",
+                        Discard::Restart => " restart without saving   ",
+                    }),
                     Span::styled("s", t.header),
-                    Span::raw(" save and quit   "),
+                    Span::raw(" save first   "),
                     Span::styled("n", t.header),
                     Span::raw(" stay"),
                 ]),

@@ -15,7 +15,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         let state = match (&app.worker_error, s.running, &s.stopped) {
             (Some(_), _, _) => Span::styled("✖ worker failed", t.bad),
             (None, true, _) => Span::styled("▶ running", t.good),
-            (None, false, Some(why)) => Span::styled(format!("■ stopped: {why}"), t.header),
+            (None, false, Some(why)) => Span::styled(format!("■ stopped: {}", stop_words(*why, s)), t.header),
             (None, false, None) => Span::styled("⏸ paused", t.header),
         };
         let phase = match s.phase {
@@ -80,5 +80,16 @@ fn rate(r: f64) -> String {
         format!("{:.1}k", r / 1e3)
     } else {
         format!("{r:.0}")
+    }
+}
+
+/// Why the run stopped, in words.
+fn stop_words(why: crate::ga::StopReason, s: &crate::tui::worker::Snapshot) -> String {
+    match why {
+        crate::ga::StopReason::Stalled => format!(
+            "valid; no better design in {} generations",
+            s.cluster.ga.stall_generations
+        ),
+        other => other.words().to_string(),
     }
 }

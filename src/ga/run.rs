@@ -1,0 +1,420 @@
+//! One search run (issue 12): the spec it started from, the engine, the
+//! limits, the clock and why it stopped. The CLI commands, the sweep, the
+//! cheapest-hardware search and the designer's worker all drive a `Run`,
+//! so the stop rules, the edits a user may make and what a report or a
+//! session holds are decided here, once, and tested without a thread.
+
+use super::engine::{Engine, Limits, StopReason};
+use crate::design::{Design, Metrics};
+use crate::report::{Report, RunInfo};
+use crate::session::{Session, SessionError};
+use crate::spec::{Cluster, GaParams, PinKind, Spec, SpecError, Weights, check_feasible};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A change a user makes to a running search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    Weights(Weights),
+    Ga(GaParams),
+    /// Pin (`Some(Must)`), forbid (`Some(Forbid)`) or clear (`None`) a cell.
+    Pin {
+        pc: usize,
+        switch: usize,
+        pin: Option<PinKind>,
+    },
+    /// A fresh population with this seed; spec, weights and pins kept.
+    Restart(u64),
+}
+
+pub struct Run {
+    spec: Spec,
+    engine: Engine,
+    limits: Limits,
+    /// Search time so far (stepping only, not time spent paused).
+    elapsed: Duration,
+    /// When the run was created: a time limit counts from here.
+    started: Instant,
+    stopped: Option<StopReason>,
+    first_valid_s: Option<f64>,
+}
+
+impl Run {
+    /// A run of `spec` with the spec's own limits (`ga.generations`,
+    /// `ga.time_limit_s`), which hold from this moment: the first
+    /// population stops spreading when the time is up.
+    pub fn new(spec: Spec) -> Result<Run, SpecError> {
+        let cluster = spec.resolve()?;
+        check_feasible(&cluster)?;
+        Ok(Run::of_cluster(spec, cluster))
+    }
+
+    /// A run of an already resolved and checked cluster of `spec`.
+    pub fn of_cluster(spec: Spec, cluster: Cluster) -> Run {
+        let started = Instant::now();
+        let limits = Limits::from_params(&cluster.ga);
+        let deadline = (limits.time_limit_s > 0.0).then(|| started + Duration::from_secs_f64(limits.time_limit_s));
+        let engine = Engine::new_until(cluster, deadline);
+        Run::around(spec, engine, limits, started)
+    }
+
+    /// A saved run, continuing where it stopped.
+    pub fn resume(session: &Session) -> Result<Run, SessionError> {
+        let (cluster, engine) = session.restore()?;
+        Ok(Run::around(
+            session.spec.clone(),
+            engine,
+            Limits::from_params(&cluster.ga),
+            Instant::now(),
+        ))
+    }
+
+    /// A run around an engine already built (the designer's start, a
+    /// restored session), with the engine's own limits.
+    pub fn of_engine(spec: Spec, engine: Engine) -> Run {
+        let limits = Limits::from_params(&engine.cluster().ga);
+        Run::around(spec, engine, limits, Instant::now())
+    }
+
+    fn around(spec: Spec, engine: Engine, limits: Limits, started: Instant) -> Run {
+        let first_valid_s = engine.is_valid().then(|| started.elapsed().as_secs_f64());
+        Run {
+            spec,
+            engine,
+            limits,
+            elapsed: Duration::ZERO,
+            started,
+            stopped: None,
+            first_valid_s,
+        }
+    }
+
+    /// No generation or time limit: the live designer runs until paused
+    /// (or until the design is valid with nothing left to improve).
+    pub fn unlimited(mut self) -> Run {
+        self.limits = Limits {
+            generations: 0,
+            time_limit_s: 0.0,
+        };
+        self
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    pub fn cluster(&self) -> &Cluster {
+        self.engine.cluster()
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Search time so far.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    pub fn stopped(&self) -> Option<StopReason> {
+        self.stopped
+    }
+
+    /// Why the run should not take another step, if it should not.
+    fn stop_rule(&self) -> Option<StopReason> {
+        self.limits.reached(&self.engine, self.started)
+    }
+
+    /// One generation, unless a stop rule holds already; returns the stop
+    /// reason once one does (before or after the step).
+    pub fn step(&mut self) -> Option<StopReason> {
+        if let Some(r) = self.stop_rule() {
+            self.stopped = Some(r);
+            return Some(r);
+        }
+        let t = Instant::now();
+        self.engine.step();
+        self.elapsed += t.elapsed();
+        if self.first_valid_s.is_none() && self.engine.is_valid() {
+            self.first_valid_s = Some(self.started.elapsed().as_secs_f64());
+        }
+        self.stopped = self.stop_rule();
+        self.stopped
+    }
+
+    /// Continues after a stop: a generation limit reached grants as many
+    /// generations again; a time limit as much time again.
+    pub fn resume_after_stop(&mut self) {
+        match self.stopped.take() {
+            Some(StopReason::Generations) => {
+                let more = self.cluster().ga.generations.max(1);
+                self.limits.generations = self.engine.generation().saturating_add(more);
+            }
+            Some(StopReason::TimeLimit) => self.started = Instant::now(),
+            _ => {}
+        }
+    }
+
+    /// Steps until a stop rule holds or `interrupted` is set; `progress`
+    /// sees the run after every generation.
+    pub fn run(&mut self, interrupted: &AtomicBool, mut progress: impl FnMut(&Run)) -> StopReason {
+        loop {
+            if interrupted.load(Ordering::Relaxed) {
+                self.stopped = Some(StopReason::Interrupted);
+                return StopReason::Interrupted;
+            }
+            if let Some(r) = self.step() {
+                return r;
+            }
+            progress(self);
+        }
+    }
+
+    /// Applies an edit, validated as a spec file would be; a pin that
+    /// breaks a NIC or port limit, or that the population cannot be made
+    /// to obey, is refused and nothing changes. Returns what was done.
+    pub fn apply(&mut self, edit: Edit) -> Result<String, SpecError> {
+        match edit {
+            Edit::Weights(w) => {
+                self.validated(|s| s.weights = w.clone())?;
+                self.engine.set_weights(w);
+                Ok("weights applied".into())
+            }
+            Edit::Ga(ga) => {
+                self.validated(|s| s.ga = ga.clone())?;
+                self.engine.set_ga(ga.clone());
+                self.limits = Limits::from_params(&ga);
+                Ok("GA parameters applied".into())
+            }
+            Edit::Pin { pc, switch, pin } => self.pin(pc, switch, pin),
+            Edit::Restart(seed) => {
+                self.engine.restart(seed);
+                self.elapsed = Duration::ZERO;
+                self.started = Instant::now();
+                self.stopped = None;
+                self.first_valid_s = None;
+                self.limits = Limits::from_params(&self.cluster().ga).min_of(self.limits);
+                Ok(format!("restarted with seed {seed}"))
+            }
+        }
+    }
+
+    /// Checks `change` applied to the spec (with the live weights, GA
+    /// parameters and pins) exactly as a spec file would be checked.
+    fn validated(&self, change: impl FnOnce(&mut Spec)) -> Result<(), SpecError> {
+        let mut spec = Session::capture("edit", &self.spec, &self.engine).spec;
+        spec.source = "edit".into();
+        change(&mut spec);
+        let c = spec.resolve()?;
+        check_feasible(&c)
+    }
+
+    fn pin(&mut self, pc: usize, switch: usize, pin: Option<PinKind>) -> Result<String, SpecError> {
+        let c = self.cluster();
+        if pc >= c.pcs() || switch >= c.switch_count() {
+            return Err(SpecError::field(
+                "edit",
+                "pin",
+                format!("PC {pc} on switch {switch} is outside the design"),
+            ));
+        }
+        let mut pins = c.pins.clone();
+        match pin {
+            Some(PinKind::Must) => pins.set_must(pc, switch),
+            Some(PinKind::Forbid) => pins.set_forbid(pc, switch),
+            None => pins.clear(pc, switch),
+        }
+        let mut trial = c.clone();
+        trial.pins = pins.clone();
+        trial.source = "edit".into();
+        check_feasible(&trial)?;
+        let (old, name) = (c.pins.clone(), c.pc_name(pc));
+        let failed = self.engine.set_pins(pins);
+        if !failed.is_empty() {
+            self.engine.set_pins(old);
+            return Err(SpecError::infeasible(
+                "edit",
+                format!("no wiring obeys the pins of PC {pc} and switch {switch} together with the others"),
+            ));
+        }
+        Ok(match pin {
+            Some(PinKind::Must) => format!("pinned {name} on switch {switch}"),
+            Some(PinKind::Forbid) => format!("forbade {name} on switch {switch}"),
+            None => format!("cleared {name} on switch {switch}"),
+        })
+    }
+
+    /// The best design so far.
+    pub fn best_design(&self) -> Design {
+        self.engine.best_design()
+    }
+
+    /// The report of the best design so far.
+    pub fn report(&self) -> Report {
+        let design = self.best_design();
+        let metrics = Metrics::compute(&design, self.cluster());
+        let mut run = RunInfo::of_engine(&self.engine, self.elapsed.as_secs_f64(), self.stopped);
+        run.first_valid_s = self.first_valid_s;
+        Report::new(self.cluster(), metrics, run)
+    }
+
+    /// The run as a session named `name`.
+    pub fn session(&self, name: &str) -> Session {
+        Session::capture(name, &self.spec, &self.engine)
+    }
+
+    /// Every translator's output for the best design.
+    pub fn export(&self, dir: &Path, options: &crate::export::Options) -> Result<Vec<PathBuf>, String> {
+        let design = self.best_design();
+        crate::export::write_all(dir, self.cluster(), &design, &self.report(), options)
+    }
+}
+
+impl Limits {
+    /// The tighter of two limits, field by field (0 is none).
+    fn min_of(self, other: Limits) -> Limits {
+        let min_u = |a: u64, b: u64| {
+            if a == 0 {
+                b
+            } else if b == 0 {
+                a
+            } else {
+                a.min(b)
+            }
+        };
+        let min_f = |a: f64, b: f64| {
+            if a == 0.0 {
+                b
+            } else if b == 0.0 {
+                a
+            } else {
+                a.min(b)
+            }
+        };
+        Limits {
+            generations: min_u(self.generations, other.generations),
+            time_limit_s: min_f(self.time_limit_s, other.time_limit_s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::QuickFlags;
+
+    fn spec(pcs: usize, nics: u32, switches: &str, edit: impl FnOnce(&mut Spec)) -> Spec {
+        let mut s = QuickFlags {
+            pcs: Some(pcs),
+            nics: Some(nics),
+            switches: Some(switches.into()),
+            ..Default::default()
+        }
+        .apply(Spec::default())
+        .unwrap();
+        edit(&mut s);
+        s
+    }
+
+    #[test]
+    fn a_generation_limit_stops_the_run_and_resuming_grants_as_many_again() {
+        let mut r = Run::new(spec(24, 3, "12x8", |s| {
+            s.ga.generations = 3;
+            s.ga.constructions = false;
+            s.ga.local_search = 0;
+            s.weights.redundancy = 1.0;
+        }))
+        .unwrap();
+        let stop = r.run(&AtomicBool::new(false), |_| {});
+        assert_eq!((stop, r.engine().generation()), (StopReason::Generations, 3));
+        assert_eq!(r.step(), Some(StopReason::Generations), "no step past the limit");
+        r.resume_after_stop();
+        assert_eq!(r.run(&AtomicBool::new(false), |_| {}), StopReason::Generations);
+        assert_eq!(r.engine().generation(), 6);
+    }
+
+    #[test]
+    fn an_unlimited_run_stops_only_when_nothing_is_left_or_interrupted() {
+        let mut r = Run::new(spec(6, 2, "4x3", |s| s.ga.generations = 1))
+            .unwrap()
+            .unlimited();
+        assert_eq!(r.run(&AtomicBool::new(false), |_| {}), StopReason::Valid);
+        assert!(r.report().valid);
+        let mut r = Run::new(spec(24, 3, "12x8", |s| s.weights.redundancy = 1.0))
+            .unwrap()
+            .unlimited();
+        assert_eq!(r.run(&AtomicBool::new(true), |_| {}), StopReason::Interrupted);
+    }
+
+    #[test]
+    fn a_time_limit_counts_from_the_start() {
+        let mut r = Run::new(spec(24, 3, "12x8", |s| {
+            s.ga.time_limit_s = 1e-9;
+            s.weights.redundancy = 1.0;
+        }))
+        .unwrap();
+        assert_eq!(r.step(), Some(StopReason::TimeLimit));
+        assert_eq!(r.engine().generation(), 0);
+    }
+
+    /// Issue 12, problem 1: five must-pins on a 4-NIC PC were accepted.
+    #[test]
+    fn a_pin_beyond_a_pcs_nics_is_refused_and_changes_nothing() {
+        let mut r = Run::new(spec(16, 4, "16x8", |_| {})).unwrap();
+        for s in 0..4 {
+            let done = r.apply(Edit::Pin {
+                pc: 0,
+                switch: s,
+                pin: Some(PinKind::Must),
+            });
+            assert!(done.is_ok(), "{done:?}");
+        }
+        let e = r
+            .apply(Edit::Pin {
+                pc: 0,
+                switch: 4,
+                pin: Some(PinKind::Must),
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("PC 0"), "{e}");
+        assert!(!r.cluster().pins.is_must(0, 4));
+        assert_eq!(r.cluster().pins.list().len(), 4);
+        // The session still opens.
+        let text = r.session("pins").to_toml();
+        let back = Session::from_toml(&text, "pins.toml").unwrap();
+        assert!(Run::resume(&back).is_ok());
+    }
+
+    #[test]
+    fn edits_are_validated_like_a_spec() {
+        let mut r = Run::new(spec(16, 4, "16x8", |_| {})).unwrap();
+        let mut w = r.cluster().weights.clone();
+        w.bandwidth = 1e300;
+        assert!(
+            r.apply(Edit::Weights(w))
+                .unwrap_err()
+                .to_string()
+                .contains("weights.bandwidth")
+        );
+        let mut ga = r.cluster().ga.clone();
+        ga.pc_swap_rate = 2.0;
+        assert!(
+            r.apply(Edit::Ga(ga))
+                .unwrap_err()
+                .to_string()
+                .contains("ga.pc_swap_rate")
+        );
+        let mut ga = r.cluster().ga.clone();
+        ga.population = 50;
+        ga.keep = 10;
+        r.apply(Edit::Ga(ga)).unwrap();
+        assert_eq!(r.engine().population().len(), 50);
+        assert!(r.apply(Edit::Restart(7)).unwrap().contains("seed 7"));
+        assert_eq!(r.cluster().ga.seed, 7);
+    }
+}

@@ -3,10 +3,10 @@
 
 use super::super::app::{App, Pane};
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Rect};
 use ratatui::symbols::Marker;
 use ratatui::text::Line;
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition};
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let block = super::block(app, "Fitness", app.focus == Pane::Chart);
@@ -19,15 +19,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let mean: Vec<(f64, f64)> = s.history.iter().map(|g| (g.generation as f64, g.mean)).collect();
     let x0 = best[0].0;
     let x1 = best[best.len() - 1].0.max(x0 + 1.0);
-    // Early generations of a hard search score far below the rest; scale
-    // to the later three quarters so the curve stays readable.
-    let tail = &s.history[s.history.len() / 4..];
-    let mut y0 = tail.iter().map(|g| g.mean.min(g.best)).fold(f64::INFINITY, f64::min);
-    let mut y1 = tail.iter().map(|g| g.best).fold(f64::NEG_INFINITY, f64::max);
-    if (y1 - y0).abs() < 1e-9 {
-        y0 -= 1.0;
-        y1 += 1.0;
-    }
+    let (y0, y1) = y_bounds(&s.history);
+    // The mean runs off the bottom when hopeless mutants pull it down.
+    let clipped = s.history.iter().any(|g| g.mean < y0);
     let marks: Vec<Vec<(f64, f64)>> = s
         .phase_changes
         .iter()
@@ -42,7 +36,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             .style(t.best)
             .data(&best),
         Dataset::default()
-            .name("mean")
+            .name(if clipped { "mean ↓ off scale" } else { "mean" })
             .marker(Marker::Braille)
             .graph_type(GraphType::Line)
             .style(t.mean)
@@ -60,6 +54,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     }
     let chart = Chart::new(datasets)
         .block(block)
+        // The legend always shows (ratatui hides it when it takes over a
+        // quarter of the chart, i.e. below ~200 columns).
+        .legend_position(Some(LegendPosition::BottomRight))
+        .hidden_legend_constraints((Constraint::Min(0), Constraint::Min(0)))
         .x_axis(
             Axis::default()
                 .style(t.muted)
@@ -75,10 +73,54 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(chart, area);
 }
 
+/// The y-axis: the best line's range over the later three quarters of the
+/// run (early generations of a hard search score far below the rest),
+/// padded a little. The mean does not set it: mutants with uncovered pairs
+/// pull it hundreds of points down and would flatten the best line.
+pub fn y_bounds(history: &[crate::ga::GenStats]) -> (f64, f64) {
+    let tail = &history[history.len() / 4..];
+    let lo = tail.iter().map(|g| g.best).fold(f64::INFINITY, f64::min);
+    let hi = tail.iter().map(|g| g.best).fold(f64::NEG_INFINITY, f64::max);
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = ((hi - lo) * 0.1).max(hi.abs().max(1.0) * 1e-3);
+    (lo - pad, hi + pad)
+}
+
 fn short(v: f64) -> String {
     if v.abs() >= 10_000.0 {
         format!("{:.0}k", v / 1000.0)
     } else {
         format!("{v:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ga::GenStats;
+
+    fn stats(generation: u64, best: f64, mean: f64) -> GenStats {
+        GenStats {
+            generation,
+            full: true,
+            best,
+            mean,
+            best_uncovered: 0,
+        }
+    }
+
+    /// Issue 12, problem 5: the axis ran from the mean (-600) to the best
+    /// (3.7), so the best line was flat.
+    #[test]
+    fn the_axis_follows_the_best_line_not_the_hopeless_mean() {
+        let h: Vec<GenStats> = (0..100).map(|g| stats(g, 3.0 + g as f64 * 0.007, -600.0)).collect();
+        let (y0, y1) = y_bounds(&h);
+        assert!(y0 > 3.0 && y0 < 3.2, "{y0}");
+        assert!(y1 > 3.69 && y1 < 3.8, "{y1}");
+        let flat: Vec<GenStats> = (0..10).map(|g| stats(g, 2.0, 1.0)).collect();
+        let (y0, y1) = y_bounds(&flat);
+        assert!(y0 < 2.0 && y1 > 2.0);
     }
 }

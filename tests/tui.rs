@@ -555,6 +555,39 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     }
 }
 
+/// Issue 12, problem 6: at 80x24 the help was cut off (no way to see the
+/// rest, nor "esc to close"); now it scrolls and keeps its keys in view.
+#[test]
+fn the_help_scrolls_and_always_shows_how_to_leave() {
+    let (mut app, _) = app_after(5);
+    app.size = Rect::new(0, 0, 80, 24);
+    app.on_key(key('?'));
+    let first = screen(&app, 80, 24);
+    assert!(first.contains("esc close") && first.contains("scroll"), "{first}");
+    assert!(!first.contains("◆ pinned"), "the legend is below the fold at 80x24");
+    app.on_key(code(KeyCode::End));
+    let last = screen(&app, 80, 24);
+    assert!(last.contains("◆ pinned") && last.contains("esc close"), "{last}");
+    assert_eq!(app.mode, Mode::Help, "movement keys scroll, they do not close");
+    assert_eq!(app.pop_cursor, 0, "nor do they reach the panes");
+}
+
+/// Issue 12, problem 6: the rack view showed units 41-6 only, and j/G
+/// moved the hidden population list (G picked member 200).
+#[test]
+fn the_rack_view_scrolls_and_keeps_its_keys() {
+    let (mut app, _) = app_after(60);
+    app.size = Rect::new(0, 0, 120, 30);
+    app.on_key(key('r'));
+    let top = screen(&app, 120, 30);
+    assert!(top.contains("units 42-"), "{top}");
+    app.on_key(key('G'));
+    app.on_key(key('j'));
+    let bottom = screen(&app, 120, 30);
+    assert!(bottom.contains(" 0│") && bottom.contains("-1 of 42"), "{bottom}");
+    assert_eq!(app.pop_cursor, 0, "the population selection did not move");
+}
+
 #[test]
 fn r_toggles_the_rack_view_of_the_design() {
     use fnn_tui::tui::app::View;

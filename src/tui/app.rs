@@ -115,6 +115,14 @@ pub struct App {
     pub quit: bool,
     /// Left with Ctrl-C: unsaved work is saved on the way out.
     pub interrupted: bool,
+    /// First line shown of the help popup, and first rack unit row shown
+    /// of the rack view (both scroll with the movement keys).
+    pub help_scroll: u16,
+    pub rack_scroll: u32,
+    /// What the last frame could show, kept for the next key: help lines
+    /// (visible, in all) and rack units visible. Drawing sets them.
+    pub help_fit: std::cell::Cell<(usize, usize)>,
+    pub rack_fit: std::cell::Cell<u32>,
     /// What to do once the save asked for before it succeeds.
     after_save: Option<Discard>,
     pending_open: Option<PathBuf>,
@@ -151,6 +159,10 @@ impl App {
             quit: false,
             interrupted: false,
             after_save: None,
+            help_scroll: 0,
+            rack_scroll: 0,
+            help_fit: std::cell::Cell::new((1, 1)),
+            rack_fit: std::cell::Cell::new(1),
             pending_open: None,
             opened_read_only: false,
             keymap,
@@ -270,6 +282,20 @@ impl App {
                 Some(a) => self.act(a),
                 None => Vec::new(),
             },
+            Mode::Help
+                if !matches!(
+                    key.code,
+                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') | KeyCode::Char('?')
+                ) =>
+            {
+                // Movement keys scroll the help; nothing leaks to the panes.
+                if let Some(a) = self.keymap.action(&key) {
+                    let (page, lines) = self.help_fit.get();
+                    let most = lines.saturating_sub(page);
+                    self.help_scroll = step_index(self.help_scroll as usize, most + 1, a, page.max(1)) as u16;
+                }
+                Vec::new()
+            }
             Mode::Help | Mode::Message(_) => {
                 if matches!(
                     key.code,
@@ -331,8 +357,12 @@ impl App {
             Action::SaveAs => self.mode = Mode::Prompt(self.save_as_prompt()),
             Action::Open => return self.unless_unsaved(Discard::Open),
             Action::Restart => return self.unless_unsaved(Discard::Restart),
-            Action::Help => self.mode = Mode::Help,
+            Action::Help => {
+                self.help_scroll = 0;
+                self.mode = Mode::Help
+            }
             Action::Racks => {
+                self.rack_scroll = 0;
                 self.view = match self.view {
                     View::Racks(..) => View::Designer,
                     _ => self.placement(),
@@ -427,6 +457,19 @@ impl App {
     }
 
     fn navigate(&mut self, action: Action) -> Vec<Command> {
+        // The rack and compare views own the movement keys: the hidden
+        // population list must not move (it picks the design shown).
+        match &self.view {
+            View::Racks(placed, _) => {
+                let units = placed.as_ref().map_or(0, |p| p.units as usize);
+                let page = self.rack_fit.get() as usize;
+                let most = units.saturating_sub(page);
+                self.rack_scroll = step_index(self.rack_scroll as usize, most + 1, action, page.max(1)) as u32;
+                return Vec::new();
+            }
+            View::Compare(..) => return Vec::new(),
+            _ => {}
+        }
         if let View::Sweep(run, nics) = &mut self.view {
             let counts = &run.plan.nics;
             let i = counts.iter().position(|n| n == nics).unwrap_or(0);

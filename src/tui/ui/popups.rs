@@ -120,13 +120,40 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             70,
         ),
     };
-    let h = lines.len() as u16 + 2;
+    // Wrapped height, so a popup taller than the screen knows it is.
+    let inner_w = w.min(area.width).saturating_sub(2).max(1) as usize;
+    let wrapped: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner_w)).sum();
+    let h = wrapped as u16 + 2;
     let r = super::centered(area, w, h);
     frame.render_widget(Clear, r);
-    let block = Block::bordered()
+    let mut block = Block::bordered()
         .title(Line::styled(format!(" {title} "), t.title))
         .border_style(t.border_focus);
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), r);
+    let visible = r.height.saturating_sub(2) as usize;
+    let mut scroll = 0;
+    if matches!(app.mode, Mode::Help) {
+        // The keys to leave and scroll stay on the frame, whatever scrolls.
+        scroll = (app.help_scroll as usize).min(wrapped.saturating_sub(visible));
+        app.help_fit.set((visible, wrapped));
+        let more = if wrapped > visible {
+            format!(
+                " ↑/↓ scroll {}-{} of {} · esc close ",
+                scroll + 1,
+                (scroll + visible).min(wrapped),
+                wrapped
+            )
+        } else {
+            " esc close ".to_string()
+        };
+        block = block.title_bottom(Line::styled(more, t.muted).right_aligned());
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll as u16, 0))
+            .block(block),
+        r,
+    );
 }
 
 /// Generated from the keymap, so it can never disagree with the status bar.

@@ -10,29 +10,44 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Frame, area: Rect) {
     let t = &app.theme;
-    let block = super::block(app, "Rack placement (r: back to the designer)", true);
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
     let p = match placement {
         Ok(p) => p,
         Err(e) => {
+            let block = super::block(app, "Rack placement (r: back to the designer)", true);
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
             frame.render_widget(Paragraph::new(Line::styled(e.clone(), t.bad)), inner);
             return;
         }
     };
+    let summary_h = p.racks as u16 + 2;
+    let rows = area.height.saturating_sub(2 + summary_h + 1) as u32;
+    // Racks taller than the screen scroll (↑/↓, PgUp/PgDn, Home/End).
+    let shown = p.units.min(rows);
+    let top = app.rack_scroll.min(p.units - shown);
+    app.rack_fit.set(shown);
+    let title = if shown < p.units {
+        format!(
+            "Rack placement: units {}-{} of {} (↑/↓ scroll · r: back to the designer)",
+            p.units - top,
+            p.units - top - shown + 1,
+            p.units
+        )
+    } else {
+        "Rack placement (r: back to the designer)".to_string()
+    };
+    let block = super::block(app, &title, true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
     let Some(s) = &app.snapshot else { return };
     let col_w = 16u16;
-    let summary_h = p.racks as u16 + 2;
-    let rows = inner.height.saturating_sub(summary_h + 1) as u32;
-    // Show the top of the racks when they are taller than the screen.
-    let shown = p.units.min(rows);
     let per_rack = (inner.width / col_w).max(1) as usize;
     let mut lines = vec![Line::from(
         (0..p.racks.min(per_rack))
             .map(|r| Span::styled(format!("{:<16}", format!("rack {r}")), t.header))
             .collect::<Vec<_>>(),
     )];
-    for row in 0..shown {
+    for row in top..top + shown {
         let unit = p.units - 1 - row;
         let spans: Vec<Span> = (0..p.racks.min(per_rack))
             .map(|r| {

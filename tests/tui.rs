@@ -588,6 +588,62 @@ fn the_rack_view_scrolls_and_keeps_its_keys() {
     assert_eq!(app.pop_cursor, 0, "the population selection did not move");
 }
 
+/// Issue 12, problem 7: status messages never cleared, and a long one
+/// pushed the key hints off; number fields dropped letters silently.
+#[test]
+fn status_messages_expire_and_leave_room_for_the_keys() {
+    let (mut app, _) = app_after(5);
+    app.set_status("exported 42 files into a-very-long-directory-name/".repeat(4), false);
+    let now = std::time::Instant::now();
+    assert!(app.status_shown(now).is_some());
+    assert!(
+        app.status_shown(now + Duration::from_secs(9)).is_none(),
+        "a message expires"
+    );
+    let s = screen(&app, 100, 30);
+    let last = s.lines().last().unwrap();
+    assert!(last.contains('…') && last.contains("pause"), "the hints stay: {last}");
+    app.set_status("refused: no".into(), true);
+    assert!(
+        app.status_shown(now + Duration::from_secs(9)).is_some(),
+        "an error stays longer"
+    );
+    // A letter in a number field is refused with a message.
+    app.on_key(key('w'));
+    app.on_key(key('x'));
+    match &app.mode {
+        Mode::Form(f) => assert!(f.error.as_ref().unwrap().contains("`x` cannot be part of a number")),
+        m => panic!("{m:?}"),
+    }
+    app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    match &app.mode {
+        Mode::Form(f) => assert_eq!(f.fields[0].value, "", "ctrl-u clears the field"),
+        m => panic!("{m:?}"),
+    }
+}
+
+/// Issue 12, problem 8: the live designer stopped at the spec's
+/// generation limit (3000 after ~19 s); it now runs until paused.
+#[test]
+fn the_live_designer_runs_past_the_specs_generation_limit() {
+    let mut spec = Spec::klat2();
+    spec.ga.generations = 3;
+    let engine = Engine::new(spec.resolve().unwrap());
+    let worker = Worker::spawn(spec, engine, "t".into(), true, None);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match worker.rx.recv_deadline(deadline) {
+            Ok(Event::Snapshot(s)) if s.generation > 10 => {
+                assert!(s.running && s.stopped.is_none());
+                break;
+            }
+            Ok(Event::Snapshot(s)) => assert!(s.stopped.is_none(), "stopped at {}: {:?}", s.generation, s.stopped),
+            Ok(_) => {}
+            Err(e) => panic!("no progress past the limit: {e}"),
+        }
+    }
+}
+
 #[test]
 fn r_toggles_the_rack_view_of_the_design() {
     use fnn_tui::tui::app::View;

@@ -89,6 +89,9 @@ pub struct OpenList {
 
 /// Unsaved work is autosaved this often.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(120);
+/// How long a status message stays, and an error message.
+pub const STATUS_FOR: Duration = Duration::from_secs(8);
+pub const STATUS_ERROR_FOR: Duration = Duration::from_secs(20);
 
 /// Designer runs in this process, so each gets its own recovery file.
 static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -112,6 +115,8 @@ pub struct App {
     /// Changes the user made since the last save.
     pub dirty: bool,
     pub status: Option<(String, bool)>,
+    /// When the status message was set (it expires).
+    pub status_at: Option<Instant>,
     pub quit: bool,
     /// Left with Ctrl-C: unsaved work is saved on the way out.
     pub interrupted: bool,
@@ -159,6 +164,7 @@ impl App {
             quit: false,
             interrupted: false,
             after_save: None,
+            status_at: None,
             help_scroll: 0,
             rack_scroll: 0,
             help_fit: std::cell::Cell::new((1, 1)),
@@ -267,8 +273,17 @@ impl App {
         Vec::new()
     }
 
-    fn set_status(&mut self, msg: String, error: bool) {
+    pub fn set_status(&mut self, msg: String, error: bool) {
         self.status = Some((msg, error));
+        self.status_at = Some(Instant::now());
+    }
+
+    /// The status message while it is fresh: a few seconds, errors longer.
+    pub fn status_shown(&self, now: Instant) -> Option<&(String, bool)> {
+        let status = self.status.as_ref()?;
+        let keep = if status.1 { STATUS_ERROR_FOR } else { STATUS_FOR };
+        let fresh = self.status_at.is_none_or(|at| now.duration_since(at) < keep);
+        fresh.then_some(status)
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Command> {
@@ -655,28 +670,33 @@ impl App {
     }
 
     fn form_key(&mut self, mut form: Form, key: KeyEvent) -> Vec<Command> {
-        match key.code {
-            KeyCode::Esc => {
-                self.mode = Mode::Normal;
-                return Vec::new();
+        use super::line_edit::{Edited, edit};
+        let number = |c: char| c.is_ascii_digit() || ".-+eE".contains(c);
+        match edit(&mut form.fields[form.cursor].value, key, number) {
+            // Said, not silently dropped.
+            Edited::Refused(c) => {
+                form.error = Some(format!(
+                    "`{c}` cannot be part of a number: type digits, `.`, `-` or an exponent `e`"
+                ))
             }
-            KeyCode::Up | KeyCode::BackTab => form.cursor = form.cursor.saturating_sub(1),
-            KeyCode::Down | KeyCode::Tab => form.cursor = (form.cursor + 1).min(form.fields.len() - 1),
-            KeyCode::Backspace => {
-                form.fields[form.cursor].value.pop();
-            }
-            KeyCode::Char(ch) if ch.is_ascii_digit() || ch == '.' || ch == '-' || ch == 'e' => {
-                form.fields[form.cursor].value.push(ch);
-            }
-            KeyCode::Enter => match self.parse_form(&form) {
-                Ok((w, g)) => {
+            Edited::Changed => form.error = None,
+            Edited::NotEditing => match key.code {
+                KeyCode::Esc => {
                     self.mode = Mode::Normal;
-                    self.dirty = true;
-                    return vec![Command::Tune { weights: w, ga: g }];
+                    return Vec::new();
                 }
-                Err(e) => form.error = Some(e),
+                KeyCode::Up | KeyCode::BackTab => form.cursor = form.cursor.saturating_sub(1),
+                KeyCode::Down | KeyCode::Tab => form.cursor = (form.cursor + 1).min(form.fields.len() - 1),
+                KeyCode::Enter => match self.parse_form(&form) {
+                    Ok((w, g)) => {
+                        self.mode = Mode::Normal;
+                        self.dirty = true;
+                        return vec![Command::Tune { weights: w, ga: g }];
+                    }
+                    Err(e) => form.error = Some(e),
+                },
+                _ => {}
             },
-            _ => {}
         }
         self.mode = Mode::Form(form);
         Vec::new()
@@ -724,15 +744,15 @@ impl App {
     }
 
     fn prompt_key(&mut self, mut prompt: Prompt, key: KeyEvent) -> Vec<Command> {
+        if super::line_edit::edit(&mut prompt.input, key, |c| !c.is_control()) != super::line_edit::Edited::NotEditing {
+            self.mode = Mode::Prompt(prompt);
+            return Vec::new();
+        }
         match key.code {
             KeyCode::Esc => {
                 self.mode = Mode::Normal;
                 return Vec::new();
             }
-            KeyCode::Backspace => {
-                prompt.input.pop();
-            }
-            KeyCode::Char(ch) => prompt.input.push(ch),
             KeyCode::Enter if !prompt.input.trim().is_empty() => {
                 self.mode = Mode::Normal;
                 let path = PathBuf::from(prompt.input.trim());

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod config;
 pub mod keymap;
+pub mod line_edit;
 pub mod sweep;
 pub mod theme;
 pub mod ui;
@@ -131,13 +132,13 @@ fn offer_recovery(app: &mut App) {
     };
     let n = crate::session::list_sessions(&[dir.clone()]).len();
     if n > 0 {
-        app.status = Some((
+        app.set_status(
             format!(
                 "{n} recovery file(s) from runs not saved, in {}: press o to open one",
                 dir.display()
             ),
             false,
-        ));
+        );
     }
 }
 

@@ -96,3 +96,47 @@ pub fn block<'a>(app: &App, title: &'a str, focused: bool) -> ratatui::widgets::
         .title(Line::styled(format!(" {title} "), t.title))
         .border_style(if focused { t.border_focus } else { t.border })
 }
+
+/// `v` in at most `width` characters: rounded to as many decimals (up to
+/// 3) as fit, then as a whole number, then with k / M / G / T.
+pub fn compact(v: f64, width: usize) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
+    for decimals in (0..=3).rev() {
+        let s = format!("{v:.decimals$}");
+        if s.len() <= width {
+            return s;
+        }
+    }
+    // The unit that leaves at most three digits before the point.
+    let units = [(1e3, "k"), (1e6, "M"), (1e9, "G"), (1e12, "T")];
+    let (div, unit) = units
+        .iter()
+        .copied()
+        .find(|(d, _)| v.abs() / d < 999.5)
+        .unwrap_or(units[3]);
+    for decimals in (0..=1).rev() {
+        let s = format!("{:.decimals$}{unit}", v / div);
+        if s.len() <= width {
+            return s;
+        }
+    }
+    format!("{v:.0e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compact;
+
+    /// Issue 12, problem 7: numbers were cut, not rounded.
+    #[test]
+    fn numbers_are_rounded_to_fit_not_cut() {
+        assert_eq!(compact(0.585, 3), "0.6");
+        assert_eq!(compact(0.585, 5), "0.585");
+        assert_eq!(compact(12.5859, 5), "12.59");
+        assert_eq!(compact(-1773.84, 6), "-1774");
+        assert_eq!(compact(4_027_793_844_752.4, 6), "4.0T");
+        assert_eq!(compact(2_500_000.0, 5), "2.5M");
+    }
+}

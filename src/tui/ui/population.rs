@@ -1,6 +1,7 @@
 //! The population pane: rank, total fitness, every evaluation term, age.
 
 use super::super::app::{App, Pane};
+use super::compact;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Cell, Row, Table};
@@ -29,14 +30,15 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             let uncov = Cell::from(x.uncovered.to_string()).style(if x.uncovered > 0 { t.bad } else { t.good });
             let row = Row::new(vec![
                 Cell::from(format!("{}{}", if i == s.selected { "▸" } else { " " }, i + 1)),
-                Cell::from(format!("{:.3}", m.fitness)),
+                // Rounded to fit each column, never cut (0.585 is not 0.5).
+                Cell::from(compact(m.fitness, 10)),
                 uncov,
-                Cell::from(format!("{:.3}", x.bandwidth)),
+                Cell::from(compact(x.bandwidth, 5)),
                 Cell::from(x.weakest.to_string()),
-                Cell::from(format!("{:.3}", x.balance)),
-                Cell::from(format!("{:.3}", x.cost)),
-                Cell::from(format!("{:.3}", x.redundancy)),
-                Cell::from(format!("{:.3}", x.crossings)),
+                Cell::from(compact(x.balance, 6)),
+                Cell::from(compact(x.cost, 6)),
+                Cell::from(compact(x.redundancy, 6)),
+                Cell::from(compact(x.crossings, 6)),
                 Cell::from(m.age.to_string()),
             ]);
             if i == app.pop_cursor && focused {

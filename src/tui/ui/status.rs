@@ -56,9 +56,18 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     } else {
         spans.push(Span::raw("starting…"));
     }
-    // The last message leads the second line so it is never cut off.
-    let mut hints: Vec<Span> = match &app.status {
-        Some((msg, err)) => vec![Span::styled(format!("{msg} │ "), if *err { t.bad } else { t.good })],
+    // The last message leads the second line while it is fresh; cut to
+    // half the width so the key hints stay in view.
+    let mut hints: Vec<Span> = match app.status_shown(std::time::Instant::now()) {
+        Some((msg, err)) => {
+            let room = (area.width as usize / 2).max(8);
+            let shown: String = if msg.chars().count() > room {
+                msg.chars().take(room - 1).chain(['…']).collect()
+            } else {
+                msg.clone()
+            };
+            vec![Span::styled(format!("{shown} │ "), if *err { t.bad } else { t.good })]
+        }
         None => Vec::new(),
     };
     hints.extend(app.keymap.bindings.iter().filter(|b| !b.hint.is_empty()).flat_map(|b| {
@@ -73,13 +82,13 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// Counts and rates: whole below a thousand, else one decimal and a unit
+/// (k, M, G, T), so a huge value stays short.
 fn rate(r: f64) -> String {
-    if r >= 1e6 {
-        format!("{:.1}M", r / 1e6)
-    } else if r >= 1e3 {
-        format!("{:.1}k", r / 1e3)
-    } else {
-        format!("{r:.0}")
+    let units = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")];
+    match units.iter().find(|(d, _)| r.abs() >= *d) {
+        Some((d, u)) => format!("{:.1}{u}", r / d),
+        None => format!("{r:.0}"),
     }
 }
 

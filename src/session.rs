@@ -129,6 +129,15 @@ impl Session {
     /// it is a session this build can read: a corrupt or future-version file
     /// (or anything else) is never overwritten.
     pub fn save(&self, path: &Path) -> Result<(), SessionError> {
+        let r = self.save_checked(path);
+        match &r {
+            Ok(()) => tracing::info!(path = %path.display(), generation = self.engine.generation, "session saved"),
+            Err(e) => tracing::error!("{e}"),
+        }
+        r
+    }
+
+    fn save_checked(&self, path: &Path) -> Result<(), SessionError> {
         let shown = path.display().to_string();
         if path.exists() {
             Session::load(path)

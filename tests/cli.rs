@@ -567,3 +567,27 @@ fn a_spec_without_a_generation_limit_stops_when_it_stalls() {
     assert_eq!(r["stop_reason"], "Stalled");
     assert!(r["generations"].as_u64().unwrap() <= 50, "{r}");
 }
+
+/// Issue 12, problem 8: there was no log file.
+#[test]
+fn log_records_the_run_and_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let log = d.path().join("fnn.log");
+    Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .args(["design", "--pcs", "16", "--nics", "3", "--generations", "5", "-q", "-o"])
+        .arg(d.path().join("out"))
+        .arg("--log")
+        .arg(&log)
+        .assert()
+        .success();
+    Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .args(["check", "--table", "missing.txt", "--log"])
+        .arg(&log)
+        .assert()
+        .code(2);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("run started") && text.contains("run stopped"), "{text}");
+    assert!(text.contains("ERROR") && text.contains("missing.txt"), "{text}");
+}

@@ -27,6 +27,9 @@ pub struct Cli {
     /// Resume a saved session: a file, or a name from the data folder or ./saves.
     #[arg(long, value_name = "NAME|PATH", conflicts_with = "spec")]
     pub resume: Option<String>,
+    /// Append a diagnostic log (runs, stops, edits, saves, exports, errors) to FILE.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub log: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -223,7 +226,29 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
+/// Sends `tracing` events to `path` (appended, no colours), if given.
+fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let Some(path) = path else { return Ok(()) };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("--log {}: {e}", path.display()))?;
+    tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .with_target(false)
+        .try_init()
+        .map_err(|e| anyhow::anyhow!("--log: {e}"))?;
+    tracing::info!(version = env!("CARGO_PKG_VERSION"), "fnn-tui started");
+    Ok(())
+}
+
 pub fn run(cli: Cli) -> ExitCode {
+    if let Err(e) = start_log(cli.log.as_deref()) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Design(args)) => design::run(&args),
         Some(Command::Check(args)) => check::run(&args),
@@ -236,6 +261,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
+            tracing::error!("{e}");
             eprintln!("error: {e}");
             ExitCode::from(2)
         }

@@ -55,6 +55,13 @@ impl Run {
         let started = Instant::now();
         let limits = Limits::from_params(&cluster.ga);
         let deadline = (limits.time_limit_s > 0.0).then(|| started + Duration::from_secs_f64(limits.time_limit_s));
+        tracing::info!(
+            spec = %cluster.source,
+            pcs = cluster.pcs(),
+            switches = cluster.switch_count(),
+            seed = cluster.ga.seed,
+            "run started"
+        );
         let engine = Engine::new_until(cluster, deadline);
         Run::around(spec, engine, limits, started)
     }
@@ -134,7 +141,7 @@ impl Run {
     /// reason once one does (before or after the step).
     pub fn step(&mut self) -> Option<StopReason> {
         if let Some(r) = self.stop_rule() {
-            self.stopped = Some(r);
+            self.stop(r);
             return Some(r);
         }
         let t = Instant::now();
@@ -143,8 +150,22 @@ impl Run {
         if self.first_valid_s.is_none() && self.engine.is_valid() {
             self.first_valid_s = Some(self.started.elapsed().as_secs_f64());
         }
-        self.stopped = self.stop_rule();
+        if let Some(r) = self.stop_rule() {
+            self.stop(r);
+        }
         self.stopped
+    }
+
+    fn stop(&mut self, r: StopReason) {
+        if self.stopped != Some(r) {
+            tracing::info!(
+                generation = self.engine.generation(),
+                valid = self.engine.is_valid(),
+                "run stopped: {}",
+                r.words()
+            );
+        }
+        self.stopped = Some(r);
     }
 
     /// Continues after a stop: a generation limit reached grants as many
@@ -165,7 +186,7 @@ impl Run {
     pub fn run(&mut self, interrupted: &AtomicBool, mut progress: impl FnMut(&Run)) -> StopReason {
         loop {
             if interrupted.load(Ordering::Relaxed) {
-                self.stopped = Some(StopReason::Interrupted);
+                self.stop(StopReason::Interrupted);
                 return StopReason::Interrupted;
             }
             if let Some(r) = self.step() {
@@ -179,6 +200,16 @@ impl Run {
     /// breaks a NIC or port limit, or that the population cannot be made
     /// to obey, is refused and nothing changes. Returns what was done.
     pub fn apply(&mut self, edit: Edit) -> Result<String, SpecError> {
+        let shown = format!("{edit:?}");
+        let r = self.apply_edit(edit);
+        match &r {
+            Ok(done) => tracing::info!("edit: {done}"),
+            Err(e) => tracing::warn!("edit refused: {e} ({:.200})", shown),
+        }
+        r
+    }
+
+    fn apply_edit(&mut self, edit: Edit) -> Result<String, SpecError> {
         match edit {
             Edit::Weights(w) => {
                 self.validated(|s| s.weights = w.clone())?;
@@ -271,7 +302,12 @@ impl Run {
     /// Every translator's output for the best design.
     pub fn export(&self, dir: &Path, options: &crate::export::Options) -> Result<Vec<PathBuf>, String> {
         let design = self.best_design();
-        crate::export::write_all(dir, self.cluster(), &design, &self.report(), options)
+        let r = crate::export::write_all(dir, self.cluster(), &design, &self.report(), options);
+        match &r {
+            Ok(files) => tracing::info!(dir = %dir.display(), files = files.len(), "exported"),
+            Err(e) => tracing::error!(dir = %dir.display(), "export failed: {e}"),
+        }
+        r
     }
 }
 

@@ -25,15 +25,24 @@ pub struct HardSpec {
     pub table: Option<&'static str>,
 }
 
+/// Why a hard spec has no certificate design.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CertificateError {
+    #[error("{0}: no certificate")]
+    None(&'static str),
+    #[error(transparent)]
+    Table(#[from] crate::design::TableError),
+}
+
 impl HardSpec {
     /// The certificate as a design of this spec's PCs and switches.
-    pub fn certificate(&self) -> Result<Design, String> {
+    pub fn certificate(&self) -> Result<Design, CertificateError> {
         let pcs = self.spec.pcs.count;
         let switches: usize = self.spec.switches.iter().map(|m| m.count.unwrap_or(0) as usize).sum();
         match (&self.blocks, self.table) {
             (Some(blocks), _) => Ok(Design::from_blocks(pcs, blocks)),
-            (None, Some(table)) => parse_table(table, self.name, pcs, switches).map_err(|e| e.to_string()),
-            (None, None) => Err(format!("{}: no certificate", self.name)),
+            (None, Some(table)) => Ok(parse_table(table, self.name, pcs, switches)?),
+            (None, None) => Err(CertificateError::None(self.name)),
         }
     }
 

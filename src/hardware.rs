@@ -131,7 +131,19 @@ impl Ord for Candidate {
 
 /// Searches the hardware of `base` (its PCs, pattern, coverage, uplink and
 /// at most its NICs per PC) over the models of `prices`.
-pub fn cheapest(base: &Spec, prices: &PriceList, budget: Budget, interrupted: &AtomicBool) -> Result<Cheapest, String> {
+/// Why no hardware was chosen.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum CheapestError {
+    #[error("no candidate hardware gave a valid design within the budget")]
+    NoValidDesign,
+}
+
+pub fn cheapest(
+    base: &Spec,
+    prices: &PriceList,
+    budget: Budget,
+    interrupted: &AtomicBool,
+) -> Result<Cheapest, CheapestError> {
     let mut base = base.clone();
     if let Some(nic) = &prices.nic {
         base.nic = nic.clone();
@@ -210,7 +222,7 @@ pub fn cheapest(base: &Spec, prices: &PriceList, budget: Budget, interrupted: &A
             outcome,
         });
     }
-    let mut best = best.ok_or_else(|| "no candidate hardware gave a valid design within the budget".to_string())?;
+    let mut best = best.ok_or(CheapestError::NoValidDesign)?;
     best.tried = tried;
     Ok(best)
 }

@@ -22,53 +22,88 @@ pub const MAX_LINES: usize = 10_000_000;
 /// Characters in one line of a streamed file.
 pub const MAX_LINE_BYTES: usize = 4096;
 
+/// Why a file could not be read. Every message names the file.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum InputError {
+    #[error("cannot read {path}: {reason}")]
+    Unreadable { path: String, reason: String },
+    #[error("cannot read {path}: not a regular file (a directory, device or pipe); give a file")]
+    NotRegular { path: String },
+    #[error("cannot read {path}: {} than the {} MiB allowed for this kind of file", size_words(*.bytes), .limit >> 20)]
+    TooLarge {
+        path: String,
+        bytes: Option<u64>,
+        limit: u64,
+    },
+    #[error("cannot read {path}: line {line} is not valid UTF-8 text; is this the right file?")]
+    NotUtf8 { path: String, line: usize },
+    #[error("{path}: line {line} is longer than {MAX_LINE_BYTES} characters")]
+    LineTooLong { path: String, line: usize },
+    #[error("{path}: more than {MAX_LINES} lines")]
+    TooManyLines { path: String },
+    /// A line's content was refused by the reader's caller.
+    #[error("{0}")]
+    Refused(String),
+}
+
+fn size_words(bytes: Option<u64>) -> String {
+    match bytes {
+        Some(b) => format!("{b} bytes is more"),
+        None => "more".into(),
+    }
+}
+
+fn unreadable(path: &Path, e: &std::io::Error) -> InputError {
+    InputError::Unreadable {
+        path: path.display().to_string(),
+        reason: reason(e),
+    }
+}
+
 /// Opens `path` if it is a regular file no larger than `max` bytes.
-fn open_regular(path: &Path, max: u64) -> Result<std::fs::File, String> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {}", reason(&e)))?;
+fn open_regular(path: &Path, max: u64) -> Result<std::fs::File, InputError> {
+    let shown = || path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| unreadable(path, &e))?;
     if !meta.is_file() {
-        return Err(format!(
-            "cannot read {shown}: not a regular file (a directory, device or pipe); give a file"
-        ));
+        return Err(InputError::NotRegular { path: shown() });
     }
     if meta.len() > max {
-        return Err(format!(
-            "cannot read {shown}: {} bytes is more than the {} MiB allowed for this kind of file",
-            meta.len(),
-            max >> 20
-        ));
+        return Err(InputError::TooLarge {
+            path: shown(),
+            bytes: Some(meta.len()),
+            limit: max,
+        });
     }
-    std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {}", reason(&e)))
+    std::fs::File::open(path).map_err(|e| unreadable(path, &e))
 }
 
 /// The whole text of a regular file of at most `max` bytes, as UTF-8.
-pub fn read_text_limited(path: &Path, max: u64) -> Result<String, String> {
+pub fn read_text_limited(path: &Path, max: u64) -> Result<String, InputError> {
     let f = open_regular(path, max)?;
     let mut bytes = Vec::new();
     // The file may grow between the check and the read: read one byte
     // past the limit to notice.
     f.take(max + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {}: {}", path.display(), reason(&e)))?;
+        .map_err(|e| unreadable(path, &e))?;
     if bytes.len() as u64 > max {
-        return Err(format!(
-            "cannot read {}: more than the {} MiB allowed for this kind of file",
-            path.display(),
-            max >> 20
-        ));
+        return Err(InputError::TooLarge {
+            path: path.display().to_string(),
+            bytes: None,
+            limit: max,
+        });
     }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        format!(
-            "cannot read {}: line {line} is not valid UTF-8 text (byte {at}); is this the right file?",
-            path.display()
-        )
+        InputError::NotUtf8 {
+            path: path.display().to_string(),
+            line: e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1,
+        }
     })
 }
 
 /// [`read_text_limited`] with the limit for hand-written text files.
-pub fn read_text(path: &Path) -> Result<String, String> {
+pub fn read_text(path: &Path) -> Result<String, InputError> {
     read_text_limited(path, MAX_TEXT_BYTES)
 }
 
@@ -77,9 +112,9 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 pub fn for_each_line(
     path: &Path,
     max_bytes: u64,
-    mut f: impl FnMut(usize, &str) -> Result<(), String>,
-) -> Result<(), String> {
-    let shown = path.display();
+    mut f: impl FnMut(usize, &str) -> Result<(), InputError>,
+) -> Result<(), InputError> {
+    let shown = || path.display().to_string();
     let mut r = BufReader::new(open_regular(path, max_bytes)?.take(max_bytes + 1));
     let mut buf = Vec::new();
     let mut line_no = 0;
@@ -88,21 +123,24 @@ pub fn for_each_line(
         let n = (&mut r)
             .take(MAX_LINE_BYTES as u64 + 1)
             .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("cannot read {shown}: {}", reason(&e)))?;
+            .map_err(|e| unreadable(path, &e))?;
         if n == 0 {
             return Ok(());
         }
         line_no += 1;
         if line_no > MAX_LINES {
-            return Err(format!("{shown}: more than {MAX_LINES} lines"));
+            return Err(InputError::TooManyLines { path: shown() });
         }
         if buf.len() > MAX_LINE_BYTES && !buf.ends_with(b"\n") {
-            return Err(format!(
-                "{shown}: line {line_no} is longer than {MAX_LINE_BYTES} characters"
-            ));
+            return Err(InputError::LineTooLong {
+                path: shown(),
+                line: line_no,
+            });
         }
-        let text = std::str::from_utf8(&buf)
-            .map_err(|_| format!("{shown}: line {line_no} is not valid UTF-8 text; is this the right file?"))?;
+        let text = std::str::from_utf8(&buf).map_err(|_| InputError::NotUtf8 {
+            path: shown(),
+            line: line_no,
+        })?;
         f(line_no, text.trim_end_matches(['\n', '\r']))?;
     }
 }
@@ -122,18 +160,18 @@ mod tests {
 
     #[test]
     fn refuses_devices_big_files_and_bad_utf8_with_reasons() {
-        let e = read_text(Path::new("/dev/zero")).unwrap_err();
+        let e = read_text(Path::new("/dev/zero")).unwrap_err().to_string();
         assert!(e.contains("not a regular file"), "{e}");
-        let e = read_text(Path::new("/nonexistent/x.toml")).unwrap_err();
+        let e = read_text(Path::new("/nonexistent/x.toml")).unwrap_err().to_string();
         assert!(e.contains("/nonexistent/x.toml") && e.contains("no such file"), "{e}");
         let dir = tempfile::tempdir().unwrap();
         let big = dir.path().join("big.txt");
         std::fs::write(&big, vec![b'a'; 2000]).unwrap();
-        let e = read_text_limited(&big, 1000).unwrap_err();
+        let e = read_text_limited(&big, 1000).unwrap_err().to_string();
         assert!(e.contains("2000 bytes"), "{e}");
         let bad = dir.path().join("bad.txt");
         std::fs::write(&bad, b"ok\n\xff\xfe\n").unwrap();
-        let e = read_text(&bad).unwrap_err();
+        let e = read_text(&bad).unwrap_err().to_string();
         assert!(e.contains("line 2 is not valid UTF-8"), "{e}");
     }
 
@@ -150,7 +188,7 @@ mod tests {
         .unwrap();
         assert_eq!(seen, vec![(1, "0 1".to_string()), (2, "1 2".to_string())]);
         std::fs::write(&p, vec![b'7'; MAX_LINE_BYTES + 10]).unwrap();
-        let e = for_each_line(&p, 1 << 20, |_, _| Ok(())).unwrap_err();
+        let e = for_each_line(&p, 1 << 20, |_, _| Ok(())).unwrap_err().to_string();
         assert!(e.contains("line 1 is longer"), "{e}");
     }
 }

@@ -381,9 +381,9 @@ pub fn read_pair_file(
         crate::input::MAX_PAIR_FILE_BYTES,
         |n, raw| match parse_pair_line(raw, n, pcs, &shown) {
             Ok(None) => Ok(()),
-            Ok(Some(_)) if out.len() >= budget => Err(format!(
+            Ok(Some(_)) if out.len() >= budget => Err(crate::input::InputError::Refused(format!(
                 "{shown}: line {n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
-            )),
+            ))),
             Ok(Some(p)) => {
                 out.push(p);
                 Ok(())
@@ -391,14 +391,14 @@ pub fn read_pair_file(
             Err(e) => {
                 let message = e.to_string();
                 failure = Some(e);
-                Err(message)
+                Err(crate::input::InputError::Refused(message))
             }
         },
     );
     match (read, failure) {
         (Ok(()), _) => Ok(out),
         (Err(_), Some(e)) => Err(e),
-        (Err(message), None) => Err(SpecError::field(file, format!("{field}.path"), message)),
+        (Err(e), None) => Err(SpecError::field(file, format!("{field}.path"), e.to_string())),
     }
 }
 

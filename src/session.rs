@@ -105,9 +105,9 @@ impl Session {
 
     pub fn load(path: &Path) -> Result<Session, SessionError> {
         let shown = path.display().to_string();
-        let text = crate::input::read_text_limited(path, MAX_SESSION_BYTES).map_err(|message| SessionError::Read {
+        let text = crate::input::read_text_limited(path, MAX_SESSION_BYTES).map_err(|e| SessionError::Read {
             path: shown.clone(),
-            message,
+            message: e.to_string(),
         })?;
         Session::from_toml(&text, &shown)
     }
@@ -216,6 +216,42 @@ pub struct SessionEntry {
     pub path: PathBuf,
 }
 
+/// What the open list shows of a session file: its generation, whether
+/// its best design was valid, and how long ago it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionSummary {
+    pub generation: u64,
+    pub valid: bool,
+    pub age: Option<std::time::Duration>,
+}
+
+/// Reads a session file's summary (`None` if it is not a readable session).
+pub fn summary(path: &Path) -> Option<SessionSummary> {
+    let text = crate::input::read_text_limited(path, MAX_SESSION_BYTES).ok()?;
+    let value: toml::Table = text.parse().ok()?;
+    let engine = value.get("engine")?.as_table()?;
+    let generation = engine.get("generation")?.as_integer()? as u64;
+    // The last generation's statistics say whether its best was valid.
+    let last = engine.get("history")?.as_array()?.last()?.as_table()?;
+    let valid = last.get("full")?.as_bool()? && last.get("best_uncovered")?.as_integer()? == 0;
+    let age = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    Some(SessionSummary { generation, valid, age })
+}
+
+/// "3 min ago", "5 h ago", "2 d ago".
+pub fn ago(age: std::time::Duration) -> String {
+    let s = age.as_secs();
+    match s {
+        0..60 => "just now".into(),
+        60..3600 => format!("{} min ago", s / 60),
+        3600..86400 => format!("{} h ago", s / 3600),
+        _ => format!("{} d ago", s / 86400),
+    }
+}
+
 /// Sessions in the session folders, by name.
 pub fn list_sessions(dirs: &[PathBuf]) -> Vec<SessionEntry> {
     let mut out: Vec<SessionEntry> = dirs
@@ -260,9 +296,9 @@ pub fn open_session(arg: &str, dirs: &[PathBuf]) -> Result<(Session, Option<Path
     let path = find_session(arg, dirs);
     let (text, path) = match (&path, EXAMPLES.iter().find(|(n, _)| *n == arg)) {
         (Some(p), _) => {
-            let text = crate::input::read_text_limited(p, MAX_SESSION_BYTES).map_err(|message| SessionError::Read {
+            let text = crate::input::read_text_limited(p, MAX_SESSION_BYTES).map_err(|e| SessionError::Read {
                 path: p.display().to_string(),
-                message,
+                message: e.to_string(),
             })?;
             (text, Some(p.clone()))
         }

@@ -78,7 +78,9 @@ fn an_export_never_writes_outside_its_directory() {
     let design = fnn_tui::ga::Engine::new(c.clone()).best_design();
     let report = Report::new(&c, Metrics::compute(&design, &c), RunInfo::default());
     let out = p.join("work/out");
-    let e = write_all(&out, &c, &design, &report, &Options::default()).unwrap_err();
+    let e = write_all(&out, &c, &design, &report, &Options::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("refusing to write"), "{e}");
     let outside: Vec<_> = walk(p).into_iter().filter(|f| !f.starts_with(p.join("work"))).collect();
     assert!(outside.is_empty(), "written outside: {outside:?}");

@@ -247,5 +247,5 @@ fn rack_placement_never_overfills_a_rack_and_lists_every_cable() {
     // Too little space is an error, not an overfull rack.
     let mut small = c.clone();
     small.racks.count = 2;
-    assert!(racks::place(&small, &d).unwrap_err().contains("rack units"));
+    assert!(racks::place(&small, &d).unwrap_err().to_string().contains("rack units"));
 }

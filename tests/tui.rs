@@ -215,7 +215,6 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
     assert_eq!(app.mode, Mode::Normal);
 }
 
-#[test]
 /// Issue 11: out-of-range weights and GA fields are refused in the form
 /// with the spec's own message (a probability of 2.0 used to kill the
 /// GA worker with a panic).
@@ -442,6 +441,18 @@ fn help_open_and_messages() {
     assert_eq!(app.mode, Mode::Confirm(Discard::Open), "the run is unsaved: asks first");
     app.on_key(key('y'));
     assert!(matches!(&app.mode, Mode::Open(l) if l.entries.len() == 2));
+    // Issue 12: the list shows each session's generation, validity and age.
+    let list = screen(&app, 140, 40);
+    let good_row = list.lines().find(|l| l.contains("a-good")).unwrap();
+    assert!(
+        good_row.contains("gen 10") && good_row.contains("valid") && good_row.contains("just now"),
+        "{good_row}"
+    );
+    assert!(
+        list.lines()
+            .any(|l| l.contains("b-broken") && l.contains("not a readable session")),
+        "{list}"
+    );
     assert!(matches!(
         app.on_key(code(KeyCode::Enter)).as_slice(),
         [Command::Load(_)]
@@ -700,7 +711,8 @@ fn shift_c_toggles_the_comparison_table() {
     let (mut app, _) = app_after(60);
     app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
     match &app.view {
-        View::Compare(rows, _) => {
+        View::Compare(rows, _, racks) => {
+            assert!(racks.is_some(), "the fat-tree rack plan comes as data");
             let names: Vec<&str> = rows.iter().map(|r| r.system.as_str()).collect();
             assert_eq!(
                 names,

@@ -18,8 +18,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     spec.resolve()?;
     let prices = match &args.prices {
         Some(path) => {
-            let text =
-                fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_TOML_BYTES).map_err(anyhow::Error::msg)?;
+            let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_TOML_BYTES)?;
             PriceList::from_toml(&text, &path.display().to_string())?
         }
         None => PriceList::builtin(),
@@ -32,7 +31,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     };
     let start = Instant::now();
     let interrupted = super::design::interrupt_flag();
-    let best = hardware::cheapest(&spec, &prices, budget, &interrupted).map_err(anyhow::Error::msg)?;
+    let best = hardware::cheapest(&spec, &prices, budget, &interrupted)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let report = Report::new(
         &best.cluster,

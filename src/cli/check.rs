@@ -8,7 +8,7 @@ use fnn_tui::report::{Report, RunInfo};
 use std::process::ExitCode;
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let text = fnn_tui::input::read_text(&args.table).map_err(anyhow::Error::msg)?;
+    let text = fnn_tui::input::read_text(&args.table)?;
     let source = args.table.display().to_string();
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;

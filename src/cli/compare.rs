@@ -15,12 +15,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let design = parse_table(&table, "search", cluster.pcs(), cluster.switch_count())?;
     let (rows, skipped) = compare(&cluster, &design);
     if let Some(dir) = &args.out {
-        let mut files = fnn_tui::topology::artifacts::write_all(dir, &cluster).map_err(|e| anyhow::anyhow!(e))?;
-        for (name, text) in [("compare.txt", text(&rows, &skipped)), ("compare.csv", csv(&rows))] {
-            let path = dir.join(name);
-            fnn_tui::atomic::write_atomic(&path, text.as_bytes())?;
-            files.push(path);
-        }
+        let files = fnn_tui::topology::artifacts::write_all(dir, &cluster, &design)?;
         eprintln!("wrote {} files into {}", files.len(), dir.display());
     }
     match args.format.as_str() {

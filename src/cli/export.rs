@@ -33,7 +33,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     });
     let macs = match &args.macs {
         Some(path) => {
-            let text = read_text(path).map_err(anyhow::Error::msg)?;
+            let text = read_text(path)?;
             let names = |s: &str| (0..cluster.pcs()).find(|&pc| cluster.pc_name(pc) == s);
             Some(MacTable::parse(&text, &path.display().to_string(), &names, &ifaces).map_err(|e| anyhow!(e))?)
         }
@@ -41,7 +41,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let from = match &args.from {
         Some(path) => {
-            let text = read_text(path).map_err(anyhow::Error::msg)?;
+            let text = read_text(path)?;
             Some(parse_table(
                 &text,
                 &path.display().to_string(),
@@ -80,7 +80,7 @@ fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
         .table
         .as_ref()
         .ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
-    let text = read_text(table).map_err(anyhow::Error::msg)?;
+    let text = read_text(table)?;
     let source = table.display().to_string();
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;

@@ -13,8 +13,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
-    let pcs = sweep::parse_range(&args.pcs, "--pcs", 3).map_err(anyhow::Error::msg)?;
-    let nics = sweep::parse_range(&args.nics, "--nics", 1).map_err(anyhow::Error::msg)?;
+    let pcs = sweep::parse_range(&args.pcs, "--pcs", 3)?;
+    let nics = sweep::parse_range(&args.nics, "--nics", 1)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let csv_path = args.out.join("sweep.csv");
     let done = previous(&csv_path)?;
@@ -85,8 +85,7 @@ fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {
     if !path.exists() {
         return Ok(Vec::new());
     }
-    let text =
-        fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_PAIR_FILE_BYTES).map_err(anyhow::Error::msg)?;
+    let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_PAIR_FILE_BYTES)?;
     sweep::parse_csv(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
 }
 

@@ -18,46 +18,65 @@ pub fn is_plain_relative(rel: &str) -> bool {
         })
 }
 
+/// Why an export (or a set of files) was not written.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum ExportError {
+    #[error("refusing to write {0:?}: not a plain file name inside the output directory")]
+    NotPlain(String),
+    #[error("refusing to write {path}: {via} leads outside the output directory")]
+    Outside { path: String, via: String },
+    #[error("cannot write {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("routing: the IP plan covers at most {0} FNN switches")]
+    TooManySwitches(usize),
+    #[error(transparent)]
+    Racks(#[from] super::racks::PlacementError),
+    #[error(transparent)]
+    Rewire(#[from] super::rewire::RewireError),
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> ExportError + '_ {
+    move |e| ExportError::Io {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    }
+}
+
 /// Writes `files` (paths relative to `dir`, and their text) into `dir`.
 /// Every path is checked before anything is written; a directory inside
 /// `dir` that resolves elsewhere (a symlink) is refused.
-pub fn write_files(dir: &Path, files: &[(String, String)]) -> Result<Vec<PathBuf>, String> {
+pub fn write_files(dir: &Path, files: &[(String, String)]) -> Result<Vec<PathBuf>, ExportError> {
     if let Some((bad, _)) = files.iter().find(|(rel, _)| !is_plain_relative(rel)) {
-        return Err(format!(
-            "refusing to write {bad:?}: not a plain file name inside the output directory"
-        ));
+        return Err(ExportError::NotPlain(bad.clone()));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let root = dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let root = dir.canonicalize().map_err(io(dir))?;
     let marker = dir.join(INCOMPLETE_MARKER);
     let note = format!(
         "fnn-tui was writing {} files here and did not finish: this export is incomplete.\nRun the export again; this file goes away when it succeeds.\n",
         files.len()
     );
-    write_atomic(&marker, note.as_bytes()).map_err(|e| format!("{}: {e}", marker.display()))?;
+    write_atomic(&marker, note.as_bytes()).map_err(io(&marker))?;
     let mut synced: Vec<PathBuf> = Vec::new();
     for (rel, text) in files {
         let path = dir.join(rel);
         let parent = path.parent().unwrap_or(dir);
-        std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        let real = parent
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(io(parent))?;
+        let real = parent.canonicalize().map_err(io(parent))?;
         if !real.starts_with(&root) {
-            return Err(format!(
-                "refusing to write {}: {} leads outside the output directory",
-                path.display(),
-                parent.display()
-            ));
+            return Err(ExportError::Outside {
+                path: path.display().to_string(),
+                via: parent.display().to_string(),
+            });
         }
         if !synced.contains(&real) {
             clean_stale_temps(&real);
             synced.push(real);
         }
-        write_atomic(&path, text.as_bytes()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write_atomic(&path, text.as_bytes()).map_err(io(&path))?;
     }
-    std::fs::remove_file(&marker).map_err(|e| format!("{}: {e}", marker.display()))?;
-    sync_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::remove_file(&marker).map_err(io(&marker))?;
+    sync_dir(dir).map_err(io(dir))?;
     Ok(files.iter().map(|(rel, _)| dir.join(rel)).collect())
 }
 
@@ -88,7 +107,9 @@ mod tests {
     fn nothing_is_written_outside_and_the_marker_goes_when_done() {
         let root = tempfile::tempdir().unwrap();
         let out = root.path().join("out");
-        let e = write_files(&out, &[("a.txt".into(), "a".into()), ("../x.txt".into(), "x".into())]).unwrap_err();
+        let e = write_files(&out, &[("a.txt".into(), "a".into()), ("../x.txt".into(), "x".into())])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("refusing"), "{e}");
         assert!(!root.path().join("x.txt").exists() && !out.join("a.txt").exists());
         // A symlinked directory inside the output leading out is refused.
@@ -96,7 +117,9 @@ mod tests {
         let elsewhere = root.path().join("elsewhere");
         std::fs::create_dir(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, out.join("routing")).unwrap();
-        let e = write_files(&out, &[("routing/hosts.txt".into(), "h".into())]).unwrap_err();
+        let e = write_files(&out, &[("routing/hosts.txt".into(), "h".into())])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("outside the output directory"), "{e}");
         assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
         assert!(out.join(INCOMPLETE_MARKER).exists(), "a failed export stays marked");

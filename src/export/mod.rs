@@ -13,7 +13,7 @@ use crate::design::{Design, format_table};
 use crate::report::Report;
 use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, scripts};
 use crate::spec::Cluster;
-pub use files::{INCOMPLETE_MARKER, is_plain_relative, write_files};
+pub use files::{ExportError, INCOMPLETE_MARKER, is_plain_relative, write_files};
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).
@@ -32,7 +32,13 @@ pub struct Options {
 }
 
 /// Writes the artifacts; returns the files written.
-pub fn write_all(dir: &Path, c: &Cluster, d: &Design, report: &Report, o: &Options) -> Result<Vec<PathBuf>, String> {
+pub fn write_all(
+    dir: &Path,
+    c: &Cluster,
+    d: &Design,
+    report: &Report,
+    o: &Options,
+) -> Result<Vec<PathBuf>, ExportError> {
     let want = |a: &str| o.only.is_empty() || o.only.iter().any(|x| x == a);
     let mut files: Vec<(String, String)> = Vec::new();
     let mut add = |rel: &str, text: String| files.push((rel.to_string(), text));
@@ -52,10 +58,7 @@ pub fn write_all(dir: &Path, c: &Cluster, d: &Design, report: &Report, o: &Optio
     });
     if want("routing") {
         if d.switches() > crate::routing::addresses::MAX_SWITCHES {
-            return Err(format!(
-                "routing: the IP plan covers at most {} FNN switches",
-                crate::routing::addresses::MAX_SWITCHES
-            ));
+            return Err(ExportError::TooManySwitches(crate::routing::addresses::MAX_SWITCHES));
         }
         let r = BasicRouting::new(c, d);
         let macs = o.macs.clone().unwrap_or_default();

@@ -72,7 +72,18 @@ fn geometry(c: &Cluster, d: &Design, pc_units: u32) -> (usize, u32, f64) {
     (count.max(1), units, if width > 0.0 { width } else { 0.6 })
 }
 
-pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
+/// The racks cannot hold the equipment.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum PlacementError {
+    #[error("the equipment needs {needed} rack units but {racks} racks of {units} units hold {}", *.racks as u32 * .units)]
+    TooSmall { needed: u32, racks: usize, units: u32 },
+    #[error("the switches alone do not fit in the racks")]
+    SwitchesDoNotFit,
+    #[error("no rack space left")]
+    NoSpace,
+}
+
+pub fn place(c: &Cluster, d: &Design) -> Result<Placement, PlacementError> {
     let pc_units = c.pc_rack_units.max(1);
     let (racks, units, width) = geometry(c, d, pc_units);
     let mut items: Vec<(Item, u32)> = Vec::new();
@@ -90,10 +101,11 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
     items.extend(pcs.into_iter().map(|p| (Item::Pc(p), pc_units)));
     let total: u32 = items.iter().chain(&sw_items).map(|(_, u)| u).sum();
     if total > racks as u32 * units {
-        return Err(format!(
-            "the equipment needs {total} rack units but {racks} racks of {units} units hold {}",
-            racks as u32 * units
-        ));
+        return Err(PlacementError::TooSmall {
+            needed: total,
+            racks,
+            units,
+        });
     }
     // PCs in switch-set order, spread evenly so every rack keeps room for
     // switches; then each switch into the rack holding most of its PCs.
@@ -107,7 +119,7 @@ pub fn place(c: &Cluster, d: &Design) -> Result<Placement, String> {
         let r = (0..racks)
             .filter(|&r| reserved[r] + u <= units)
             .min_by_key(|&r| (reserved[r], r.abs_diff(mid)))
-            .ok_or("the switches alone do not fit in the racks")?;
+            .ok_or(PlacementError::SwitchesDoNotFit)?;
         reserved[r] += u;
     }
     let mut fill = vec![0u32; racks];
@@ -161,8 +173,8 @@ fn put(
     mut order: impl Iterator<Item = usize>,
     item: Item,
     u: u32,
-) -> Result<(), String> {
-    let rack = order.find(|&r| fill[r] + u <= room[r]).ok_or("no rack space left")?;
+) -> Result<(), PlacementError> {
+    let rack = order.find(|&r| fill[r] + u <= room[r]).ok_or(PlacementError::NoSpace)?;
     placed.push(Placed {
         item,
         rack,

@@ -27,13 +27,20 @@ pub struct Rewire {
     pub kept: usize,
 }
 
-pub fn plan(old: &Design, new: &Design) -> Result<Rewire, String> {
+/// The two designs are not of the same cluster.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error("the old design has {old} PCs and the new one {new}")]
+pub struct RewireError {
+    pub old: usize,
+    pub new: usize,
+}
+
+pub fn plan(old: &Design, new: &Design) -> Result<Rewire, RewireError> {
     if old.pcs() != new.pcs() {
-        return Err(format!(
-            "the old design has {} PCs and the new one {}",
-            old.pcs(),
-            new.pcs()
-        ));
+        return Err(RewireError {
+            old: old.pcs(),
+            new: new.pcs(),
+        });
     }
     let n = old.switches().max(new.switches());
     let (on, nn) = (old.pcs_on_switches(), new.pcs_on_switches());

@@ -11,7 +11,7 @@
 //! thread count or scheduling.
 
 use super::eval::{Eval, Terms};
-use super::genome::Genome;
+use super::genome::{Genome, StateError};
 use super::problem::Problem;
 use super::scale::{self, Scaled};
 use super::seeding;
@@ -721,15 +721,17 @@ impl MemberState {
         }
     }
 
-    fn member(&self, problem: &Problem) -> Result<Member, String> {
+    fn member(&self, problem: &Problem) -> Result<Member, StateError> {
         let entries = self
             .entries
             .split_whitespace()
             .map(|t| match t {
                 "-" => Ok(super::genome::FREE),
-                n => n.parse::<u32>().map_err(|_| format!("`{n}` is not a PC number")),
+                n => n
+                    .parse::<u32>()
+                    .map_err(|_| StateError(format!("`{n}` is not a PC number"))),
             })
-            .collect::<Result<Vec<u32>, String>>()?;
+            .collect::<Result<Vec<u32>, StateError>>()?;
         let genome = Genome::from_entries(problem, entries)?;
         Ok(Member {
             eval: Eval::full(problem, &genome),
@@ -762,14 +764,14 @@ impl Engine {
 
     /// Rebuilds an engine from a saved state; every genome is checked
     /// against the cluster, so a state that does not fit is refused.
-    pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, String> {
+    pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
         let mut engine = Engine::new(cluster);
-        engine.rng = serde_json::from_str(&state.rng).map_err(|e| format!("rng: {e}"))?;
+        engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
             None => None,
             Some(p) => {
                 let scaled = scale::scaled_problem(&engine.full.cluster, p.width)
-                    .ok_or_else(|| format!("no scaled-down problem of width {} for this spec", p.width))?;
+                    .ok_or_else(|| StateError(format!("no scaled-down problem of width {} for this spec", p.width)))?;
                 Some(ScaledState {
                     scaled,
                     attempt: p.attempt,
@@ -779,17 +781,20 @@ impl Engine {
             }
         };
         if state.population.is_empty() {
-            return Err("the population is empty".into());
+            return Err(StateError("the population is empty".into()));
         }
         let active = engine.active().clone();
         engine.population = state
             .population
             .iter()
             .enumerate()
-            .map(|(i, m)| m.member(&active).map_err(|e| format!("population[{i}]: {e}")))
+            .map(|(i, m)| {
+                m.member(&active)
+                    .map_err(|e| StateError(format!("population[{i}]: {e}")))
+            })
             .collect::<Result<_, _>>()?;
         engine.best = match &state.best {
-            Some(b) => Some(b.member(&engine.full).map_err(|e| format!("best: {e}"))?),
+            Some(b) => Some(b.member(&engine.full).map_err(|e| StateError(format!("best: {e}")))?),
             None => None,
         };
         engine.generation = state.generation;

@@ -5,6 +5,12 @@
 //! ones. Operators only ever exchange two entries, so the number of NICs of
 //! every PC and of ports of every switch never changes: they are closed.
 
+/// A saved genome or engine state that does not fit the spec (a session
+/// edited by hand, or of another spec).
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error("{0}")]
+pub struct StateError(pub String);
+
 use super::problem::{DUMMY_SWITCH, Problem};
 use crate::design::{Design, bits};
 use serde::{Deserialize, Serialize};
@@ -24,10 +30,13 @@ pub struct Genome {
 impl Genome {
     /// Builds a genome from explicit entries, checking that they describe a
     /// closed wiring of this problem (used when loading sessions).
-    pub fn from_entries(problem: &Problem, entries: Vec<u32>) -> Result<Genome, String> {
+    pub fn from_entries(problem: &Problem, entries: Vec<u32>) -> Result<Genome, StateError> {
         let real = problem.real_entries();
         if entries.len() < real {
-            return Err(format!("{} entries, but the switches have {real} ports", entries.len()));
+            return Err(StateError(format!(
+                "{} entries, but the switches have {real} ports",
+                entries.len()
+            )));
         }
         let mut per_pc = vec![0u32; problem.pcs()];
         let mut g = Genome {
@@ -40,23 +49,26 @@ impl Genome {
             }
             let pc = pc as usize;
             if pc >= problem.pcs() {
-                return Err(format!("entry {i} names PC {pc}, but there are {}", problem.pcs()));
+                return Err(StateError(format!(
+                    "entry {i} names PC {pc}, but there are {}",
+                    problem.pcs()
+                )));
             }
             per_pc[pc] += 1;
             if i < real {
                 let s = problem.switch_of(i) as usize;
                 if g.has(problem, pc, s) {
-                    return Err(format!("PC {pc} has two NICs on switch {s}"));
+                    return Err(StateError(format!("PC {pc} has two NICs on switch {s}")));
                 }
                 bits::set(&mut g.masks[pc * problem.words..(pc + 1) * problem.words], s);
             }
         }
         for (pc, &n) in per_pc.iter().enumerate() {
             if n != problem.cluster.nics[pc] {
-                return Err(format!(
+                return Err(StateError(format!(
                     "PC {pc} has {n} NIC entries but {} NICs",
                     problem.cluster.nics[pc]
-                ));
+                )));
             }
         }
         Ok(g)

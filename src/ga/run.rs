@@ -300,7 +300,11 @@ impl Run {
     }
 
     /// Every translator's output for the best design.
-    pub fn export(&self, dir: &Path, options: &crate::export::Options) -> Result<Vec<PathBuf>, String> {
+    pub fn export(
+        &self,
+        dir: &Path,
+        options: &crate::export::Options,
+    ) -> Result<Vec<PathBuf>, crate::export::ExportError> {
         let design = self.best_design();
         let r = crate::export::write_all(dir, self.cluster(), &design, &self.report(), options);
         match &r {

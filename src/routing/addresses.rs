@@ -34,21 +34,33 @@ pub struct Interfaces {
     pub probe_order: Vec<usize>,
 }
 
+/// A probe order or MAC discovery file that does not read.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum AddressError {
+    #[error("probe order `{0}`: use slot numbers like 1,2,4,3")]
+    ProbeOrder(String),
+    #[error("probe order `{text}` must list the slots 1 to {slots} once each")]
+    ProbeSlots { text: String, slots: usize },
+    /// `at` is `file:line`.
+    #[error("{at}: {problem}")]
+    MacLine { at: String, problem: String },
+}
+
 impl Interfaces {
-    pub fn parse(text: &str) -> Result<Interfaces, String> {
+    pub fn parse(text: &str) -> Result<Interfaces, AddressError> {
         let order: Result<Vec<usize>, _> = text
             .split([',', '-', ' '])
             .filter(|t| !t.is_empty())
             .map(str::parse::<usize>)
             .collect();
-        let order = order.map_err(|_| format!("probe order `{text}`: use slot numbers like 1,2,4,3"))?;
+        let order = order.map_err(|_| AddressError::ProbeOrder(text.to_string()))?;
         let mut sorted = order.clone();
         sorted.sort_unstable();
         if sorted != (1..=order.len()).collect::<Vec<_>>() {
-            return Err(format!(
-                "probe order `{text}` must list the slots 1 to {} once each",
-                order.len()
-            ));
+            return Err(AddressError::ProbeSlots {
+                text: text.to_string(),
+                slots: order.len(),
+            });
         }
         Ok(Interfaces { probe_order: order })
     }
@@ -81,7 +93,7 @@ impl MacTable {
         source: &str,
         names: &dyn Fn(&str) -> Option<usize>,
         ifaces: &Interfaces,
-    ) -> Result<MacTable, String> {
+    ) -> Result<MacTable, AddressError> {
         let mut t = MacTable::default();
         let mut seen = HashSet::new();
         for (i, raw) in text.lines().enumerate() {
@@ -92,24 +104,36 @@ impl MacTable {
             let f: Vec<&str> = line.split_whitespace().collect();
             let at = format!("{source}:{}", i + 1);
             let [pc, iface, mac] = f.as_slice() else {
-                return Err(format!("{at}: expected `PC IFACE MAC`, found `{line}`"));
+                return Err(AddressError::MacLine {
+                    at,
+                    problem: format!("expected `PC IFACE MAC`, found `{line}`"),
+                });
             };
             let pc = pc
                 .parse::<usize>()
                 .ok()
                 .or_else(|| names(pc))
-                .ok_or_else(|| format!("{at}: `{pc}` is not a PC number or host name"))?;
+                .ok_or_else(|| AddressError::MacLine {
+                    at: at.clone(),
+                    problem: format!("`{pc}` is not a PC number or host name"),
+                })?;
             let iface: usize = iface
                 .trim_start_matches("eth")
                 .parse()
-                .map_err(|_| format!("{at}: `{iface}` is not an interface (eth0, eth1, ... or 0, 1, ...)"))?;
+                .map_err(|_| AddressError::MacLine {
+                    at: at.clone(),
+                    problem: format!("`{iface}` is not an interface (eth0, eth1, ... or 0, 1, ...)"),
+                })?;
             let mac = mac.to_ascii_lowercase();
             let ok = mac.split(':').count() == 6
                 && mac
                     .split(':')
                     .all(|o| o.len() == 2 && u8::from_str_radix(o, 16).is_ok());
             if !ok {
-                return Err(format!("{at}: `{mac}` is not a MAC address (aa:bb:cc:dd:ee:ff)"));
+                return Err(AddressError::MacLine {
+                    at,
+                    problem: format!("`{mac}` is not a MAC address (aa:bb:cc:dd:ee:ff)"),
+                });
             }
             if !seen.insert(mac.clone()) {
                 t.problems.push(format!("{at}: MAC {mac} appears twice"));
@@ -187,6 +211,7 @@ mod tests {
         assert!(
             MacTable::parse("0 eth0 zz", "m", &names, &ifaces)
                 .unwrap_err()
+                .to_string()
                 .contains("m:1")
         );
     }

@@ -44,11 +44,10 @@ impl Spec {
 
     pub fn load(path: &Path) -> Result<Spec, SpecError> {
         let source = path.display().to_string();
-        let text =
-            crate::input::read_text_limited(path, crate::input::MAX_TOML_BYTES).map_err(|message| SpecError::Io {
-                file: source.clone(),
-                message,
-            })?;
+        let text = crate::input::read_text_limited(path, crate::input::MAX_TOML_BYTES).map_err(|e| SpecError::Io {
+            file: source.clone(),
+            message: e.to_string(),
+        })?;
         let mut spec = Spec::from_toml(&text, &source)?;
         spec.base_dir = path.parent().map(|p| p.to_path_buf());
         spec.source = source;

@@ -44,7 +44,8 @@ impl QuickFlags {
             spec.pcs.overrides.clear();
         }
         if let Some(groups) = &self.switches {
-            let parsed = parse_switch_groups(groups).map_err(|m| SpecError::field("command line", "--switches", m))?;
+            let parsed = parse_switch_groups(groups)
+                .map_err(|m| SpecError::field("command line", "--switches", m.to_string()))?;
             let template = spec.switches.first().cloned().unwrap_or_default();
             spec.switches = parsed
                 .into_iter()
@@ -114,30 +115,36 @@ pub fn quick_cluster(pcs: usize, nics: u32, switches: &str) -> Result<super::Clu
     Ok(cluster)
 }
 
+/// A `--switches` group that does not parse.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error(
+    "`{group}` {problem}: use groups PORTSxCOUNT (ports usable by PCs), PORTS for one switch or PORTSx* for as many as needed, comma separated, e.g. 31x8,8"
+)]
+pub struct SwitchGroupError {
+    pub group: String,
+    pub problem: &'static str,
+}
+
 /// Parses `31x8,8` into [(31, Some(8)), (8, Some(1))]; `32x*` is as many as needed.
-pub fn parse_switch_groups(text: &str) -> Result<Vec<(u32, Option<u32>)>, String> {
-    let allowed = "use groups PORTSxCOUNT (ports usable by PCs), PORTS for one switch or PORTSx* for as many as needed, comma separated, e.g. 31x8,8";
+pub fn parse_switch_groups(text: &str) -> Result<Vec<(u32, Option<u32>)>, SwitchGroupError> {
     let mut out = Vec::new();
     for group in text.split(',').map(str::trim) {
+        let bad = |problem| SwitchGroupError {
+            group: group.to_string(),
+            problem,
+        };
         let (ports, count) = match group.split_once(['x', 'X']) {
             Some((p, "*")) => (p, None),
             Some((p, c)) => (p, Some(c)),
             None => (group, Some("1")),
         };
-        let ports: u32 = ports
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?;
+        let ports: u32 = ports.trim().parse().map_err(|_| bad("is not a switch group"))?;
         let count = match count {
-            Some(c) => Some(
-                c.trim()
-                    .parse::<u32>()
-                    .map_err(|_| format!("`{group}` is not a switch group: {allowed}"))?,
-            ),
+            Some(c) => Some(c.trim().parse::<u32>().map_err(|_| bad("is not a switch group"))?),
             None => None,
         };
         if count == Some(0) {
-            return Err(format!("`{group}` has no switches: {allowed}"));
+            return Err(bad("has no switches"));
         }
         out.push((ports, count));
     }
@@ -155,7 +162,12 @@ mod tests {
             vec![(31, Some(8)), (8, Some(1))]
         );
         assert_eq!(parse_switch_groups("32x*").unwrap(), vec![(32, None)]);
-        assert!(parse_switch_groups("31x").unwrap_err().contains("PORTSxCOUNT"));
+        assert!(
+            parse_switch_groups("31x")
+                .unwrap_err()
+                .to_string()
+                .contains("PORTSxCOUNT")
+        );
         assert!(parse_switch_groups("ax2").is_err());
         assert!(parse_switch_groups("4x0").is_err());
     }

@@ -2,7 +2,7 @@
 
 use super::Point;
 
-const HEADER: &str = "pcs,nics,bound,width,gap,switches,switch_bound,method,seconds";
+pub const HEADER: &str = "pcs,nics,bound,width,gap,switches,switch_bound,method,seconds";
 
 pub fn to_csv(points: &[Point]) -> String {
     let mut out = String::from(HEADER);
@@ -26,11 +26,11 @@ pub fn to_csv(points: &[Point]) -> String {
 
 /// Reads a CSV written by [`to_csv`]; errors name the file, the line and
 /// the field. A last line cut short (an interrupted write) is dropped.
-pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, String> {
+pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, super::SweepError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, h)) if h.trim() == HEADER => {}
-        _ => return Err(format!("{source}: line 1: expected the header `{HEADER}`")),
+        _ => return Err(super::SweepError::Header { file: source.into() }),
     }
     let complete = text.ends_with('\n');
     let rows: Vec<(usize, &str)> = lines.filter(|(_, l)| !l.trim().is_empty()).collect();
@@ -39,7 +39,13 @@ pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, String> {
         match parse_row(line) {
             Ok(p) => points.push(p),
             Err(_) if k + 1 == rows.len() && !complete => break,
-            Err(field) => return Err(format!("{source}: line {}: field `{field}` is not valid", i + 1)),
+            Err(field) => {
+                return Err(super::SweepError::Field {
+                    file: source.into(),
+                    line: i + 1,
+                    field,
+                });
+            }
         }
     }
     Ok(points)
@@ -90,9 +96,9 @@ mod tests {
         assert_eq!(parse_csv(&cut, "s.csv").unwrap(), sample());
         let bad = format!("{text}11,x,4,4,0,1,1,GA,0.1\n");
         assert_eq!(
-            parse_csv(&bad, "s.csv").unwrap_err(),
+            parse_csv(&bad, "s.csv").unwrap_err().to_string(),
             "s.csv: line 3: field `nics` is not valid"
         );
-        assert!(parse_csv("a,b\n", "s.csv").unwrap_err().contains("header"));
+        assert!(parse_csv("a,b\n", "s.csv").unwrap_err().to_string().contains("header"));
     }
 }

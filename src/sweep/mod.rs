@@ -10,7 +10,7 @@
 mod csv;
 mod svg;
 
-pub use csv::{parse_csv, to_csv};
+pub use csv::{HEADER, parse_csv, to_csv};
 pub use svg::svg;
 
 use crate::design::{Metrics, bounds, constructions};
@@ -190,14 +190,29 @@ pub fn summary(points: &[Point]) -> String {
     out
 }
 
+/// What is wrong with a sweep's range or its CSV.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum SweepError {
+    #[error("`{text}` is not valid for {what}: use A..B, A..B:STEP or a comma list, values at least {min}")]
+    Range { text: String, what: String, min: usize },
+    #[error("{file}: line 1: expected the header `{}`", csv::HEADER)]
+    Header { file: String },
+    #[error("{file}: line {line}: field `{field}` is not valid")]
+    Field {
+        file: String,
+        line: usize,
+        field: &'static str,
+    },
+}
+
 /// Parses `3..1024`, `3..1024:8` (every 8th) or `8,16,64` into sizes.
-pub fn parse_range(text: &str, what: &str, min: usize) -> Result<Vec<usize>, String> {
-    let allowed = format!("{what}: use A..B, A..B:STEP or a comma list, values at least {min}");
-    let num = |s: &str| {
-        s.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{text}` is not valid for {allowed}"))
+pub fn parse_range(text: &str, what: &str, min: usize) -> Result<Vec<usize>, SweepError> {
+    let bad = || SweepError::Range {
+        text: text.to_string(),
+        what: what.to_string(),
+        min,
     };
+    let num = |s: &str| s.trim().parse::<usize>().map_err(|_| bad());
     let values: Vec<usize> = if let Some((a, rest)) = text.split_once("..") {
         let (b, step) = match rest.split_once(':') {
             Some((b, s)) => (num(b)?, num(s)?),
@@ -205,7 +220,7 @@ pub fn parse_range(text: &str, what: &str, min: usize) -> Result<Vec<usize>, Str
         };
         let a = num(a)?;
         if step == 0 || b < a {
-            return Err(format!("`{text}` is empty: {allowed}"));
+            return Err(bad());
         }
         let mut v: Vec<usize> = (a..=b).step_by(step).collect();
         if v.last() != Some(&b) {
@@ -216,7 +231,7 @@ pub fn parse_range(text: &str, what: &str, min: usize) -> Result<Vec<usize>, Str
         text.split(',').map(num).collect::<Result<_, _>>()?
     };
     if values.is_empty() || values.iter().any(|&v| v < min) {
-        return Err(format!("`{text}`: {allowed}"));
+        return Err(bad());
     }
     Ok(values)
 }
@@ -230,7 +245,12 @@ mod tests {
         assert_eq!(parse_range("3..6", "--pcs", 3).unwrap(), vec![3, 4, 5, 6]);
         assert_eq!(parse_range("3..10:4", "--pcs", 3).unwrap(), vec![3, 7, 10]);
         assert_eq!(parse_range("8,16", "--pcs", 3).unwrap(), vec![8, 16]);
-        assert!(parse_range("2..6", "--pcs", 3).unwrap_err().contains("at least 3"));
+        assert!(
+            parse_range("2..6", "--pcs", 3)
+                .unwrap_err()
+                .to_string()
+                .contains("at least 3")
+        );
         assert!(parse_range("6..2", "--pcs", 3).is_err());
         assert!(parse_range("a..b", "--pcs", 3).is_err());
         assert!(parse_range("3..9:0", "--pcs", 3).is_err());

@@ -17,7 +17,7 @@ fn widest(c: &Cluster) -> &crate::spec::SwitchModel {
 }
 
 /// Fat-tree wiring (node -> edge port, edge uplinks -> core in bundles) and BOM.
-pub fn fat_tree(c: &Cluster) -> Result<(String, String), String> {
+pub fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
     let (m, t) = super::compare::fat_tree_for(c)?;
     let n = c.pcs() as u32;
     let mut w = format!(
@@ -157,13 +157,13 @@ pub fn stack_mesh(c: &Cluster) -> (String, String) {
 }
 
 /// The fat-tree in racks (seed 004 §6.3), as SVG and a summary.
-pub fn fat_tree_racks(c: &Cluster) -> Result<(String, String), String> {
+pub fn fat_tree_racks(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
     let (_, t) = super::compare::fat_tree_for(c)?;
     let Shape::TwoLevel {
         to_nodes, edges, cores, ..
     } = t.shape
     else {
-        return Err("a star needs no rack plan".into());
+        return Err(super::compare::NotBuilt::Star);
     };
     let n = c.pcs() as u32;
     let blocks: Vec<u32> = (0..edges).map(|e| to_nodes.min(n - e * to_nodes)).collect();
@@ -218,9 +218,18 @@ pub fn clex_stats(c: &Cluster) -> String {
     s
 }
 
-/// Writes every system's artifacts under `dir`; returns the files.
-pub fn write_all(dir: &Path, c: &Cluster) -> Result<Vec<PathBuf>, String> {
-    let mut files: Vec<(String, String)> = Vec::new();
+/// Writes every system's artifacts under `dir`; returns the files. Also
+/// with the comparison of `design` against them (`compare.txt`, `.csv`).
+pub fn write_all(
+    dir: &Path,
+    c: &Cluster,
+    design: &crate::design::Design,
+) -> Result<Vec<PathBuf>, crate::export::ExportError> {
+    let (rows, skipped) = super::compare::compare(c, design);
+    let mut files: Vec<(String, String)> = vec![
+        ("compare.txt".into(), super::compare::text(&rows, &skipped)),
+        ("compare.csv".into(), super::compare::csv(&rows)),
+    ];
     if let Ok((wiring, bom)) = fat_tree(c) {
         files.push(("fat-tree/wiring.txt".into(), wiring));
         files.push(("fat-tree/bom.csv".into(), bom));

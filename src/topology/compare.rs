@@ -89,8 +89,30 @@ fn commodity(c: &Cluster) -> SwitchOption {
     }
 }
 
+/// Why another system cannot be built for this cluster.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum NotBuilt {
+    #[error(transparent)]
+    FatTree(#[from] fattree::FatTreeError),
+    #[error(transparent)]
+    Stack(#[from] stacks::StackError),
+    #[error(transparent)]
+    Clex(#[from] super::clex::ClexError),
+    #[error("a two-level tree of {ports}-port switches holds at most {most} PCs")]
+    TreeTooSmall { ports: u32, most: u64 },
+    #[error("one switch holds every PC (a star): no rack plan is needed")]
+    Star,
+}
+
+/// A system the comparison could not build, and why (data, not text).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Skipped {
+    pub system: String,
+    pub reason: String,
+}
+
 /// The non-blocking fat-tree of the cluster's commodity switch (seed 004 Algorithm 1).
-pub fn fat_tree_for(c: &Cluster) -> Result<(SwitchOption, fattree::FatTree), String> {
+pub fn fat_tree_for(c: &Cluster) -> Result<(SwitchOption, fattree::FatTree), NotBuilt> {
     let s = commodity(c);
     let input = fattree::Input {
         nodes: c.pcs() as u32,
@@ -100,11 +122,11 @@ pub fn fat_tree_for(c: &Cluster) -> Result<(SwitchOption, fattree::FatTree), Str
         cable_price: c.cable_price,
         blades: false,
     };
-    let t = fattree::design(&input).map_err(|e| e.to_string())?;
+    let t = fattree::design(&input)?;
     Ok((s, t))
 }
 
-pub fn fat_tree_row(c: &Cluster) -> Result<Row, String> {
+pub fn fat_tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let n = c.pcs() as u32;
     let (_, t) = fat_tree_for(c)?;
     let (latency, bisection, note) = match t.shape {
@@ -139,17 +161,16 @@ pub fn fat_tree_row(c: &Cluster) -> Result<Row, String> {
 
 /// Seed 000 §6.1's tree: leaf switches with half their ports to PCs, one
 /// uplink each to a root switch; the root's links bound the bisection.
-pub fn tree_row(c: &Cluster) -> Result<Row, String> {
+pub fn tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
     let per_leaf = (s.ports / 2).max(1) as u64;
     let leaves = n.div_ceil(per_leaf);
     if leaves > s.ports as u64 {
-        return Err(format!(
-            "a two-level tree of {}-port switches holds at most {} PCs",
-            s.ports,
-            s.ports as u64 * per_leaf
-        ));
+        return Err(NotBuilt::TreeTooSmall {
+            ports: s.ports,
+            most: s.ports as u64 * per_leaf,
+        });
     }
     let single = leaves <= 1;
     let switches = if single { 1 } else { leaves + 1 } as u32;
@@ -185,12 +206,12 @@ fn stack_hardware(c: &Cluster) -> stacks::Hardware {
 }
 
 /// Seed 003's Stack-Ring with one switch per stage, as many stages as the PCs need.
-pub fn stack_ring_row(c: &Cluster) -> Result<Row, String> {
+pub fn stack_ring_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
     let per_stage = (s.ports / 2).max(1) as u64;
     let stages = n.div_ceil(per_stage).max(2) as u32;
-    let r = stacks::stack_ring(&stack_hardware(c), stages).map_err(|e| e.to_string())?;
+    let r = stacks::stack_ring(&stack_hardware(c), stages)?;
     // Stage distance d: d <= 1 one switch; else d - 1 forwards, d switches.
     let st = stages as u64;
     let mut hops = 0.0;
@@ -227,12 +248,12 @@ pub fn stack_ring_row(c: &Cluster) -> Result<Row, String> {
 }
 
 /// Seed 003's Stack-Mesh: k x k groups, one switch between neighbouring groups.
-pub fn stack_mesh_row(c: &Cluster) -> Result<Row, String> {
+pub fn stack_mesh_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
     let per_group = (s.ports / 2).max(1) as u64;
     let k = ((n.div_ceil(per_group)) as f64).sqrt().ceil().max(2.0) as u32;
-    let m = stacks::stack_mesh(&stack_hardware(c), k).map_err(|e| e.to_string())?;
+    let m = stacks::stack_mesh(&stack_hardware(c), k)?;
     let kk = k as u64;
     let max_d = 2 * (kk / 2);
     // Average torus distance between groups (dimension order), in switches.
@@ -256,8 +277,8 @@ pub fn stack_mesh_row(c: &Cluster) -> Result<Row, String> {
 
 /// A 3D torus of the PCs themselves (seed 001's comparison): six links a
 /// node, intermediate nodes forward.
-pub fn torus_row(c: &Cluster) -> Result<Row, String> {
-    let t = super::clex::torus_for(c.pcs() as u64).map_err(|e| e.to_string())?;
+pub fn torus_row(c: &Cluster) -> Result<Row, NotBuilt> {
+    let t = super::clex::torus_for(c.pcs() as u64)?;
     let n = t.nodes;
     let nics = n * t.degree;
     Ok(Row {
@@ -282,10 +303,10 @@ pub fn torus_row(c: &Cluster) -> Result<Row, String> {
 
 /// A two-level CLEX of the PCs (seed 001, reconstructed): cliques of k,
 /// k copies; a message crosses at most 2^L - 1 links.
-pub fn clex_row(c: &Cluster) -> Result<Row, String> {
+pub fn clex_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let p = c.pcs() as u64;
     let k = (p as f64).sqrt().ceil().max(2.0) as u64;
-    let x = super::clex::Clex::new(k, 2).map_err(|e| e.to_string())?;
+    let x = super::clex::Clex::new(k, 2)?;
     let f = x.figures();
     let nics = f.nodes * f.degree;
     Ok(Row {
@@ -313,7 +334,7 @@ pub fn clex_row(c: &Cluster) -> Result<Row, String> {
 }
 
 /// Every system that can be built for this cluster; the others say why not.
-pub fn compare(c: &Cluster, fnn: &Design) -> (Vec<Row>, Vec<String>) {
+pub fn compare(c: &Cluster, fnn: &Design) -> (Vec<Row>, Vec<Skipped>) {
     let mut rows = vec![fnn_row(c, fnn)];
     let mut skipped = Vec::new();
     for (name, r) in [
@@ -326,13 +347,16 @@ pub fn compare(c: &Cluster, fnn: &Design) -> (Vec<Row>, Vec<String>) {
     ] {
         match r {
             Ok(row) => rows.push(row),
-            Err(e) => skipped.push(format!("{name}: {e}")),
+            Err(e) => skipped.push(Skipped {
+                system: name.into(),
+                reason: e.to_string(),
+            }),
         }
     }
     (rows, skipped)
 }
 
-pub fn text(rows: &[Row], skipped: &[String]) -> String {
+pub fn text(rows: &[Row], skipped: &[Skipped]) -> String {
     let mut s = format!(
         "{:<11} {:>8} {:>6} {:>7} {:>11} {:>9} {:>4} {:>4} {:>9} {:>10} {:>10}  note\n",
         "system", "switches", "NICs", "cables", "cost", "avg hops", "max", "fwd", "pairwise", "bisection", "best case"
@@ -356,14 +380,7 @@ pub fn text(rows: &[Row], skipped: &[String]) -> String {
         );
     }
     for k in skipped {
-        match k.strip_prefix("(fat-tree racks) ") {
-            Some(plan) => {
-                let _ = writeln!(s, "fat-tree in racks: {plan}");
-            }
-            None => {
-                let _ = writeln!(s, "not built: {k}");
-            }
-        }
+        let _ = writeln!(s, "not built: {}: {}", k.system, k.reason);
     }
     s.push_str("hops: switches a message crosses; fwd: software forwardings; pairwise and bisection in links (one link = one NIC's bandwidth)\n");
     s

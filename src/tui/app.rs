@@ -27,7 +27,12 @@ pub enum View {
     /// The rack placement of the design shown, at the generation it was made.
     Racks(Result<crate::export::racks::Placement, String>, u64),
     /// The comparison table for the design shown, and the systems not built.
-    Compare(Vec<crate::topology::compare::Row>, Vec<String>),
+    /// (and the fat-tree's rack plan, when it has one).
+    Compare(
+        Vec<crate::topology::compare::Row>,
+        Vec<crate::topology::compare::Skipped>,
+        Option<String>,
+    ),
     /// The scalability sweep, running in the background; the NIC count
     /// highlighted (Left / Right change it).
     Sweep(std::sync::Arc<super::sweep::SweepRun>, u32),
@@ -84,6 +89,8 @@ pub struct Form {
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpenList {
     pub entries: Vec<SessionEntry>,
+    /// Each entry's generation, validity and age (read when the list opens).
+    pub summaries: Vec<Option<crate::session::SessionSummary>>,
     pub cursor: usize,
 }
 
@@ -404,12 +411,12 @@ impl App {
                         View::Designer
                     }
                     (_, Some(s)) => {
-                        let (rows, mut skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
-                        // The fat-tree's rack plan, as a last line of the table.
-                        if let Ok((_, summary)) = crate::topology::artifacts::fat_tree_racks(&s.cluster) {
-                            skipped.push(format!("(fat-tree racks) {}", summary.trim()));
-                        }
-                        View::Compare(rows, skipped)
+                        let (rows, skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
+                        // The fat-tree's rack plan, shown under the table.
+                        let racks = crate::topology::artifacts::fat_tree_racks(&s.cluster)
+                            .ok()
+                            .map(|(_, summary)| summary.trim().to_string());
+                        View::Compare(rows, skipped, racks)
                     }
                 }
             }
@@ -438,7 +445,7 @@ impl App {
     fn placement(&self) -> View {
         let Some(s) = &self.snapshot else { return View::Designer };
         let placed = if s.phase == crate::ga::Phase::Full {
-            crate::export::racks::place(&s.cluster, &s.design)
+            crate::export::racks::place(&s.cluster, &s.design).map_err(|e| e.to_string())
         } else {
             Err("the rack view shows the full-size design: wait for the scaled-down phase to end".into())
         };
@@ -820,8 +827,11 @@ impl App {
         match what {
             Discard::Quit => self.quit = true,
             Discard::Open => {
+                let entries = list_sessions(&self.session_dirs);
+                let summaries = entries.iter().map(|e| crate::session::summary(&e.path)).collect();
                 self.mode = Mode::Open(OpenList {
-                    entries: list_sessions(&self.session_dirs),
+                    entries,
+                    summaries,
                     cursor: 0,
                 })
             }

@@ -29,7 +29,7 @@ pub fn load(path: Option<&Path>, no_color: bool) -> Result<(Keymap, Theme), Stri
         return Ok((keymap, theme));
     };
     let shown = path.display();
-    let text = crate::input::read_text_limited(path, crate::input::MAX_TOML_BYTES)?;
+    let text = crate::input::read_text_limited(path, crate::input::MAX_TOML_BYTES).map_err(|e| e.to_string())?;
     let file: ConfigFile =
         toml::from_str(&text).map_err(|e| format!("{shown}: {}", crate::spec::one_line_toml_error(&text, &e)))?;
     keymap

@@ -283,14 +283,16 @@ impl State {
                     .send(if autosave { Event::Autosaved(r) } else { Event::Saved(r) });
             }
             Command::ExportCompare { dir } => {
-                let _ = self.tx.send(Event::Exported(self.export_compare(&dir)));
+                let r = crate::topology::artifacts::write_all(&dir, self.run.cluster(), &self.run.best_design());
+                let _ = self.tx.send(Event::Exported(r.map_err(|e| e.to_string())));
             }
             Command::Export { dir } => {
                 let options = crate::export::Options {
                     from: self.baseline.clone(),
                     ..Default::default()
                 };
-                let _ = self.tx.send(Event::Exported(self.run.export(&dir, &options)));
+                let r = self.run.export(&dir, &options).map_err(|e| e.to_string());
+                let _ = self.tx.send(Event::Exported(r));
             }
             Command::Load(session) => {
                 let r = match Run::resume(&session) {
@@ -316,17 +318,6 @@ impl State {
     fn reset_rate(&mut self) {
         self.last_evals = (Instant::now(), self.run.engine().evaluations());
         self.rate = 0.0;
-    }
-
-    fn export_compare(&self, dir: &std::path::Path) -> Result<Vec<PathBuf>, String> {
-        let c = self.run.cluster();
-        let mut files = crate::topology::artifacts::write_all(dir, c)?;
-        let (rows, skipped) = crate::topology::compare::compare(c, &self.run.best_design());
-        let path = dir.join("compare.txt");
-        crate::atomic::write_atomic(&path, crate::topology::compare::text(&rows, &skipped).as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        files.push(path);
-        Ok(files)
     }
 
     fn send_snapshot(&mut self) {

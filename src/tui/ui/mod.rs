@@ -64,9 +64,12 @@ pub fn render(app: &App, frame: &mut Frame) {
             let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
             racks::render(app, placement, frame, main);
         }
-        super::app::View::Compare(rows, skipped) => {
+        super::app::View::Compare(rows, skipped, racks) => {
             let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
-            let text = crate::topology::compare::text(rows, skipped);
+            let mut text = crate::topology::compare::text(rows, skipped);
+            if let Some(plan) = racks {
+                text.push_str(&format!("fat-tree in racks: {plan}\n"));
+            }
             let lines: Vec<Line> = text.lines().map(|l| Line::raw(l.to_string())).collect();
             frame.render_widget(
                 Paragraph::new(lines).block(block(app, "Compare (C: back to the designer)", true)),

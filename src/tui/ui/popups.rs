@@ -73,7 +73,16 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     .iter()
                     .enumerate()
                     .map(|(i, e)| {
-                        let text = format!("{:<24} {}", e.name, e.path.display());
+                        let about = match list.summaries.get(i).cloned().flatten() {
+                            Some(s) => format!(
+                                "gen {:<7} {:<9} {:<11}",
+                                s.generation,
+                                if s.valid { "valid" } else { "not valid" },
+                                s.age.map(crate::session::ago).unwrap_or_default()
+                            ),
+                            None => format!("{:<29}", "(not a readable session)"),
+                        };
+                        let text = format!("{:<20} {about} {}", e.name, e.path.display());
                         if i == list.cursor {
                             Line::styled(text, t.selected)
                         } else {
@@ -84,7 +93,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             };
             lines.push(Line::raw(""));
             lines.push(Line::styled("↑/↓ choose · enter open · esc cancel", t.muted));
-            ("Open a session", lines, 76)
+            ("Open a session", lines, 110)
         }
         Mode::Confirm(what) => (
             match what {

@@ -651,26 +651,11 @@ impl App {
             .map_or((self.spec.weights.clone(), self.spec.ga.clone()), |s| {
                 (s.cluster.weights.clone(), s.cluster.ga.clone())
             });
-        let f = |label, value: String| Field { label, value };
         Form {
-            fields: vec![
-                f("weights.uncovered", w.uncovered.to_string()),
-                f("weights.bandwidth", w.bandwidth.to_string()),
-                f("weights.weakest", w.weakest.to_string()),
-                f("weights.balance", w.balance.to_string()),
-                f("weights.cost", w.cost.to_string()),
-                f("weights.redundancy", w.redundancy.to_string()),
-                f("weights.rack_crossings", w.rack_crossings.to_string()),
-                f("ga.population", g.population.to_string()),
-                f("ga.keep", g.keep.to_string()),
-                f("ga.fudge", g.fudge.to_string()),
-                f("ga.cross", g.cross.to_string()),
-                f("ga.max_mutations", g.max_mutations.to_string()),
-                f("ga.pc_swap_rate", g.pc_swap_rate.to_string()),
-                f("ga.focus", g.focus.to_string()),
-                f("ga.generations", g.generations.to_string()),
-                f("ga.local_search", g.local_search.to_string()),
-            ],
+            fields: super::form::rows(&w, &g)
+                .into_iter()
+                .map(|(label, value)| Field { label, value })
+                .collect(),
             cursor: 0,
             error: None,
         }
@@ -717,31 +702,8 @@ impl App {
             .map_or((self.spec.weights.clone(), self.spec.ga.clone()), |s| {
                 (s.cluster.weights.clone(), s.cluster.ga.clone())
             });
-        for f in &form.fields {
-            let bad = || format!("{}: `{}` is not a number", f.label, f.value);
-            let v = f.value.trim();
-            let num = || v.parse::<f64>().map_err(|_| bad());
-            let int = || v.parse::<u64>().map_err(|_| bad());
-            match f.label {
-                "weights.uncovered" => w.uncovered = num()?,
-                "weights.bandwidth" => w.bandwidth = num()?,
-                "weights.weakest" => w.weakest = num()?,
-                "weights.balance" => w.balance = num()?,
-                "weights.cost" => w.cost = num()?,
-                "weights.redundancy" => w.redundancy = num()?,
-                "weights.rack_crossings" => w.rack_crossings = num()?,
-                "ga.population" => g.population = int()? as usize,
-                "ga.keep" => g.keep = int()? as usize,
-                "ga.fudge" => g.fudge = int()? as usize,
-                "ga.cross" => g.cross = int()? as usize,
-                "ga.max_mutations" => g.max_mutations = int()? as u32,
-                "ga.pc_swap_rate" => g.pc_swap_rate = num()?,
-                "ga.focus" => g.focus = num()?,
-                "ga.generations" => g.generations = int()?,
-                "ga.local_search" => g.local_search = int()?,
-                _ => {}
-            }
-        }
+        let values: Vec<String> = form.fields.iter().map(|f| f.value.clone()).collect();
+        super::form::read(&values, &mut w, &mut g)?;
         let mut spec = self.spec.clone();
         spec.weights = w.clone();
         spec.ga = g.clone();

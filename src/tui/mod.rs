@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod config;
+pub mod form;
 pub mod keymap;
 pub mod line_edit;
 pub mod sweep;

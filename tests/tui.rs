@@ -771,9 +771,13 @@ fn export_from_the_compare_tab_writes_the_other_systems() {
 fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
     use fnn_tui::sweep::Budget;
     use fnn_tui::tui::app::View;
-    use fnn_tui::tui::sweep::{SweepPlan, SweepRun};
+    use fnn_tui::tui::sweep::{SweepPlan, SweepView};
     let (mut app, _) = app_after(60);
-    app.on_key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT));
+    let start = app.on_key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT));
+    assert!(
+        matches!(start.as_slice(), [Command::Sweep(_)]),
+        "the worker runs the sweep job"
+    );
     match &app.view {
         // The plan covers 3..1024 PCs, 2..6 NICs, and marks KLAT2: 64 PCs, 4 NICs, 31 usable ports.
         View::Sweep(run, nics) => {
@@ -785,7 +789,11 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
         }
         v => panic!("expected the sweep, got {v:?}"),
     }
-    app.on_key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT));
+    let stop = app.on_key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT));
+    assert!(
+        matches!(stop.as_slice(), [Command::StopSweep]),
+        "leaving the tab stops it"
+    );
     assert_eq!(app.view, View::Designer);
     // A small sweep run to the end, so the screen is deterministic.
     let plan = SweepPlan {
@@ -798,13 +806,20 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
         },
         spec: (64, 4, 31),
     };
-    let run = std::sync::Arc::new(SweepRun::start(plan));
-    let start = std::time::Instant::now();
-    while run.finished() < run.total() {
-        assert!(start.elapsed() < Duration::from_secs(120), "the sweep did not finish");
-        std::thread::sleep(Duration::from_millis(20));
+    // Its points arrive as events, in any order; the tab keeps them sorted.
+    app.view = View::Sweep(SweepView::new(plan.clone()), 4);
+    let todo: Vec<(usize, u32)> = plan
+        .nics
+        .iter()
+        .flat_map(|&n| plan.pcs.iter().map(move |&p| (p, n)))
+        .collect();
+    let points = std::sync::Mutex::new(Vec::new());
+    fnn_tui::sweep::run(&todo, plan.budget, 1, &std::sync::atomic::AtomicBool::new(false), |p| {
+        points.lock().unwrap().push(p)
+    });
+    for p in points.into_inner().unwrap().into_iter().rev() {
+        app.on_event(Event::SweepPoint(p));
     }
-    app.view = View::Sweep(run, 4);
     app.on_key(code(KeyCode::Right));
     assert!(matches!(app.view, View::Sweep(_, 5)));
     app.on_key(code(KeyCode::Right));
@@ -817,4 +832,42 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
         "{text}"
     );
     insta::assert_snapshot!(text);
+    // A failed job is shown, not a tab that stalls silently.
+    app.on_event(Event::SweepEnded(Err("boom".into())));
+    let failed = screen(&app, 120, 40);
+    assert!(failed.contains("Sweep FAILED after 18/18 sizes: boom"), "{failed}");
+}
+
+/// Issue 12: a panic in the sweep job reaches the UI as an event.
+#[test]
+fn the_sweep_job_reports_through_the_workers_channel() {
+    use fnn_tui::sweep::Budget;
+    use fnn_tui::tui::sweep::SweepPlan;
+    let spec = Spec::klat2();
+    let engine = Engine::new(spec.resolve().unwrap());
+    let worker = Worker::spawn(spec, engine, "t".into(), false, None);
+    let plan = SweepPlan {
+        pcs: vec![3, 5],
+        nics: vec![2],
+        budget: Budget {
+            generations: 10,
+            max_pcs: 8,
+            seed: 1,
+        },
+        spec: (5, 2, 4),
+    };
+    worker.send(Command::Sweep(plan));
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let mut points = 0;
+    loop {
+        match worker.rx.recv_deadline(deadline).expect("the job ends") {
+            Event::SweepPoint(_) => points += 1,
+            Event::SweepEnded(r) => {
+                assert_eq!(r, Ok(()));
+                break;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(points, 2);
 }

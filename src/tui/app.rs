@@ -35,7 +35,7 @@ pub enum View {
     ),
     /// The scalability sweep, running in the background; the NIC count
     /// highlighted (Left / Right change it).
-    Sweep(std::sync::Arc<super::sweep::SweepRun>, u32),
+    Sweep(super::sweep::SweepView, u32),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -240,6 +240,18 @@ impl App {
                 self.set_status(format!("autosaved to the recovery file {}", path.display()), false);
             }
             Event::Autosaved(Err(e)) => self.set_status(format!("autosave failed: {e}"), true),
+            Event::SweepPoint(p) => {
+                if let View::Sweep(view, _) = &mut self.view {
+                    view.add(p);
+                }
+            }
+            Event::SweepEnded(Err(e)) => {
+                if let View::Sweep(view, _) = &mut self.view {
+                    view.failed = Some(e.clone());
+                }
+                self.set_status(format!("the sweep failed: {e}"), true);
+            }
+            Event::SweepEnded(Ok(())) => {}
             Event::Applied(Ok(done)) => self.set_status(done, false),
             Event::Applied(Err(why)) => self.set_status(format!("refused: {why}"), true),
             Event::Saved(Err(e)) => {
@@ -391,14 +403,14 @@ impl App {
                 }
             }
             Action::Sweep => {
-                self.view = match self.view {
-                    View::Sweep(..) => View::Designer,
-                    _ => {
-                        let plan = self.sweep_plan();
-                        let nics = plan.spec.1;
-                        View::Sweep(std::sync::Arc::new(super::sweep::SweepRun::start(plan)), nics)
-                    }
+                if matches!(self.view, View::Sweep(..)) {
+                    self.view = View::Designer;
+                    return vec![Command::StopSweep];
                 }
+                let plan = self.sweep_plan();
+                let nics = plan.spec.1;
+                self.view = View::Sweep(super::sweep::SweepView::new(plan.clone()), nics);
+                return vec![Command::Sweep(plan)];
             }
             Action::Compare => {
                 self.view = match (&self.view, &self.snapshot) {

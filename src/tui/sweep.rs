@@ -1,10 +1,11 @@
-//! The sweep tab's background run: the scalability sweep of `crate::sweep`
-//! on its own thread, its points read by the drawing code as they come.
-//! Dropping the run (leaving the tab) stops it.
+//! The sweep tab: the scalability sweep of `crate::sweep` as a job of the
+//! GA worker, its points arriving as events on the worker's channel, like
+//! everything else the UI hears. Leaving the tab stops it.
 
+use super::worker::Event;
 use crate::sweep::{self, Budget, Point};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// The sizes the tab sweeps, and the spec's own size to mark.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,55 +40,28 @@ impl SweepPlan {
     }
 }
 
-#[derive(Debug)]
-pub struct SweepRun {
+/// The sweep tab's state: the plan, the points so far (kept sorted as they
+/// arrive, not at every frame) and a failure, if the job had one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepView {
     pub plan: SweepPlan,
-    points: Arc<Mutex<Vec<Point>>>,
-    done: Arc<AtomicUsize>,
-    stop: Arc<AtomicBool>,
+    pub points: Vec<Point>,
+    pub failed: Option<String>,
 }
 
-impl PartialEq for SweepRun {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.points, &other.points)
-    }
-}
-
-impl SweepRun {
-    pub fn start(plan: SweepPlan) -> SweepRun {
-        let points = Arc::new(Mutex::new(Vec::new()));
-        let done = Arc::new(AtomicUsize::new(0));
-        let stop = Arc::new(AtomicBool::new(false));
-        let todo: Vec<(usize, u32)> = plan
-            .nics
-            .iter()
-            .flat_map(|&n| plan.pcs.iter().map(move |&p| (p, n)))
-            .collect();
-        let (p, d, s, budget) = (points.clone(), done.clone(), stop.clone(), plan.budget);
-        // The name tells the UI's panic hook this is not the drawing thread.
-        let _ = std::thread::Builder::new()
-            .name("ga-worker-sweep".into())
-            .spawn(move || {
-                sweep::run(&todo, budget, 1, &s, |point| {
-                    if let Ok(mut v) = p.lock() {
-                        v.push(point);
-                    }
-                    d.fetch_add(1, Ordering::Relaxed);
-                })
-            });
-        SweepRun {
+impl SweepView {
+    pub fn new(plan: SweepPlan) -> SweepView {
+        SweepView {
             plan,
-            points,
-            done,
-            stop,
+            points: Vec::new(),
+            failed: None,
         }
     }
 
-    /// The points so far, by NICs then PCs.
-    pub fn points(&self) -> Vec<Point> {
-        let mut v = self.points.lock().map(|v| v.clone()).unwrap_or_default();
-        v.sort_by_key(|p| (p.nics, p.pcs));
-        v
+    /// A point from the job, in its place by NICs then PCs.
+    pub fn add(&mut self, p: Point) {
+        let at = self.points.partition_point(|q| (q.nics, q.pcs) < (p.nics, p.pcs));
+        self.points.insert(at, p);
     }
 
     pub fn total(&self) -> usize {
@@ -95,12 +69,36 @@ impl SweepRun {
     }
 
     pub fn finished(&self) -> usize {
-        self.done.load(Ordering::Relaxed)
+        self.points.len()
     }
 }
 
-impl Drop for SweepRun {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
+/// Runs the sweep of `plan` on its own thread as a job of the worker: its
+/// points, then its end (or its failure, a panic included) arrive as
+/// events on the worker's channel. Setting `stop` ends it early.
+pub fn spawn(plan: &SweepPlan, tx: crossbeam_channel::Sender<Event>, stop: Arc<AtomicBool>) {
+    let todo: Vec<(usize, u32)> = plan
+        .nics
+        .iter()
+        .flat_map(|&n| plan.pcs.iter().map(move |&p| (p, n)))
+        .collect();
+    let budget = plan.budget;
+    // The name tells the UI's panic hook this is not the drawing thread.
+    let _ = std::thread::Builder::new()
+        .name("ga-worker-sweep".into())
+        .spawn(move || {
+            let points = tx.clone();
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                sweep::run(&todo, budget, 1, &stop, |point| {
+                    let _ = points.send(Event::SweepPoint(point));
+                })
+            }));
+            let end = result.map_err(|p| {
+                p.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into())
+            });
+            let _ = tx.send(Event::SweepEnded(end));
+        });
 }

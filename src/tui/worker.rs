@@ -44,6 +44,9 @@ pub enum Command {
         dir: PathBuf,
     },
     Load(Box<Session>),
+    /// Start the sweep tab's job (stopping one already running).
+    Sweep(super::sweep::SweepPlan),
+    StopSweep,
     Quit,
     /// Panics the worker: proves in tests that a worker panic reaches the
     /// UI as an event instead of killing the designer.
@@ -59,6 +62,10 @@ pub enum Event {
     Autosaved(Result<(PathBuf, u64), String>),
     /// What an edit did, or why it was refused.
     Applied(Result<String, String>),
+    /// A size the sweep job finished.
+    SweepPoint(crate::sweep::Point),
+    /// The sweep job ended, or failed (a panic included).
+    SweepEnded(Result<(), String>),
     Exported(Result<Vec<PathBuf>, String>),
     Loaded(Result<String, String>),
     /// The worker died; the UI shows this and keeps running.
@@ -169,6 +176,8 @@ struct State {
     /// The design as last saved or opened: exports include the rewire plan
     /// from it to the design exported.
     baseline: Option<Design>,
+    /// The sweep job's stop flag, while one runs.
+    sweep: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Snapshots are sent at most this often while running flat out.
@@ -187,6 +196,7 @@ impl State {
             last_send: Instant::now() - SEND_EVERY,
             last_evals: (Instant::now(), evals),
             baseline: None,
+            sweep: None,
         }
     }
 
@@ -204,6 +214,7 @@ impl State {
             };
             if let Some(c) = command {
                 if matches!(c, Command::Quit) {
+                    self.stop_sweep();
                     return;
                 }
                 self.handle(c);
@@ -308,8 +319,21 @@ impl State {
                 };
                 let _ = self.tx.send(Event::Loaded(r));
             }
+            Command::Sweep(plan) => {
+                self.stop_sweep();
+                let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                super::sweep::spawn(&plan, self.tx.clone(), stop.clone());
+                self.sweep = Some(stop);
+            }
+            Command::StopSweep => self.stop_sweep(),
             Command::Quit => {}
             Command::Crash => panic!("crash requested"),
+        }
+    }
+
+    fn stop_sweep(&mut self) {
+        if let Some(stop) = self.sweep.take() {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
 

@@ -3,7 +3,7 @@
 //! spec marked, and the figures for the highlighted NIC count below.
 
 use super::super::app::App;
-use super::super::sweep::SweepRun;
+use super::super::sweep::SweepView;
 use crate::sweep::Point;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -21,14 +21,21 @@ const PALETTE: [Color; 6] = [
     Color::LightRed,
 ];
 
-pub fn render(app: &App, run: &SweepRun, selected: u32, frame: &mut Frame, area: Rect) {
+pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area: Rect) {
     let [chart_area, text_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(5)]).areas(area);
-    let points = run.points();
-    let title = format!(
-        "Sweep: narrowest switches for a universal FNN, {}/{} sizes (W: back, Left/Right: NICs)",
-        run.finished(),
-        run.total()
-    );
+    let points = &run.points;
+    let title = match &run.failed {
+        Some(e) => format!(
+            "Sweep FAILED after {}/{} sizes: {e} (W: back)",
+            run.finished(),
+            run.total()
+        ),
+        None => format!(
+            "Sweep: narrowest switches for a universal FNN, {}/{} sizes (W: back, Left/Right: NICs)",
+            run.finished(),
+            run.total()
+        ),
+    };
     let block = super::block(app, &title, true);
     let t = &app.theme;
     let series: Vec<(u32, Vec<(f64, f64)>)> = run

@@ -57,6 +57,9 @@ fn app_for(spec: Spec, generations: usize) -> (App, Engine) {
         0.0,
         Duration::ZERO,
     ))));
+    // As in the designer, a frame is drawn before any key: its layout is
+    // what the keys and clicks act on.
+    screen(&app, 120, 40);
     (app, engine)
 }
 
@@ -138,8 +141,8 @@ fn tab_cycles_panes_and_population_selection_reaches_the_worker() {
 #[test]
 fn mouse_clicks_pin_forbid_and_select() {
     let (mut app, _) = app_after(60);
-    let a = app.areas();
-    let g = ui::grid::geometry(a.grid, &app, 64, 9);
+    screen(&app, 120, 40);
+    let g = app.layout.get();
     let click = |kind, x, y| MouseEvent {
         kind,
         column: x,
@@ -148,7 +151,11 @@ fn mouse_clicks_pin_forbid_and_select() {
     };
     // The cell of PC 3, switch 4 is where the grid draws it.
     let (x, y) = (g.cells.x + 4 * 2, g.cells.y + 3);
-    assert_eq!(g.cell_at(x, y), Some((3, 4)));
+    assert_eq!(
+        g.cell_at(x, y),
+        Some((3, 4)),
+        "the clicked cell is where the last frame drew it"
+    );
     match app
         .on_mouse(click(MouseEventKind::Down(MouseButton::Left), x, y))
         .as_slice()
@@ -171,9 +178,9 @@ fn mouse_clicks_pin_forbid_and_select() {
             pin: Some(PinKind::Forbid)
         }]
     ));
-    let row = a.population.y + 2 + 4;
+    let row = g.population.y + 2 + 4;
     assert!(matches!(
-        app.on_mouse(click(MouseEventKind::Down(MouseButton::Left), a.population.x + 3, row))
+        app.on_mouse(click(MouseEventKind::Down(MouseButton::Left), g.population.x + 3, row))
             .as_slice(),
         [Command::Select(4)]
     ));

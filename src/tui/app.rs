@@ -4,7 +4,6 @@
 
 use super::keymap::{Action, Keymap};
 use super::theme::Theme;
-use super::ui::{self, Areas};
 use super::worker::{Command, Event, Snapshot};
 use crate::session::{SessionEntry, data_dir, list_sessions};
 use crate::spec::{GaParams, PinKind, Spec, Weights};
@@ -131,10 +130,8 @@ pub struct App {
     /// of the rack view (both scroll with the movement keys).
     pub help_scroll: u16,
     pub rack_scroll: u32,
-    /// What the last frame could show, kept for the next key: help lines
-    /// (visible, in all) and rack units visible. Drawing sets them.
-    pub help_fit: std::cell::Cell<(usize, usize)>,
-    pub rack_fit: std::cell::Cell<u32>,
+    /// What the last frame laid out, kept for the next key or click.
+    pub layout: std::cell::Cell<super::layout::FrameLayout>,
     /// What to do once the save asked for before it succeeds.
     after_save: Option<Discard>,
     pending_open: Option<PathBuf>,
@@ -174,8 +171,7 @@ impl App {
             status_at: None,
             help_scroll: 0,
             rack_scroll: 0,
-            help_fit: std::cell::Cell::new((1, 1)),
-            rack_fit: std::cell::Cell::new(1),
+            layout: std::cell::Cell::new(Default::default()),
             pending_open: None,
             opened_read_only: false,
             keymap,
@@ -197,10 +193,6 @@ impl App {
                     .snapshot
                     .as_ref()
                     .is_some_and(|s| Some(s.generation) != self.saved_generation)
-    }
-
-    pub fn areas(&self) -> Areas {
-        ui::areas(self.size)
     }
 
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
@@ -324,7 +316,7 @@ impl App {
             {
                 // Movement keys scroll the help; nothing leaks to the panes.
                 if let Some(a) = self.keymap.action(&key) {
-                    let (page, lines) = self.help_fit.get();
+                    let (page, lines) = self.layout.get().help;
                     let most = lines.saturating_sub(page);
                     self.help_scroll = step_index(self.help_scroll as usize, most + 1, a, page.max(1)) as u16;
                 }
@@ -496,7 +488,7 @@ impl App {
         match &self.view {
             View::Racks(placed, _) => {
                 let units = placed.as_ref().map_or(0, |p| p.units as usize);
-                let page = self.rack_fit.get() as usize;
+                let page = self.layout.get().rack_units as usize;
                 let most = units.saturating_sub(page);
                 self.rack_scroll = step_index(self.rack_scroll as usize, most + 1, action, page.max(1)) as u32;
                 return Vec::new();
@@ -518,14 +510,14 @@ impl App {
         match self.focus {
             Pane::Population => {
                 let n = self.snapshot.as_ref().map_or(0, |s| s.members.len());
-                let page = self.areas().population.height.saturating_sub(3).max(1) as usize;
+                let page = self.layout.get().population_rows.max(1);
                 self.pop_cursor = step_index(self.pop_cursor, n, action, page);
                 self.scroll_population();
                 vec![Command::Select(self.pop_cursor)]
             }
             Pane::Grid => {
                 let (pcs, switches) = self.design_size();
-                let g = ui::grid::geometry(self.areas().grid, self, pcs, switches);
+                let g = self.layout.get();
                 let (pc, sw) = self.cursor;
                 self.cursor = match action {
                     Action::Left => (pc, sw.saturating_sub(1)),
@@ -540,7 +532,7 @@ impl App {
     }
 
     fn scroll_population(&mut self) {
-        let visible = self.areas().population.height.saturating_sub(3).max(1) as usize;
+        let visible = self.layout.get().population_rows.max(1);
         if self.pop_cursor < self.pop_offset {
             self.pop_offset = self.pop_cursor;
         } else if self.pop_cursor >= self.pop_offset + visible {
@@ -550,8 +542,7 @@ impl App {
 
     /// Keeps the grid cursor inside the visible window.
     pub fn scroll_grid(&mut self) {
-        let (pcs, switches) = self.design_size();
-        let g = ui::grid::geometry(self.areas().grid, self, pcs, switches);
+        let g = self.layout.get();
         let (pc, sw) = self.cursor;
         let (mut r, mut c) = self.grid_offset;
         if pc < r {
@@ -597,19 +588,19 @@ impl App {
     }
 
     pub fn on_mouse(&mut self, m: MouseEvent) -> Vec<Command> {
-        if self.mode != Mode::Normal {
+        // Clicks act on the designer's panes only, as the last frame drew them.
+        if self.mode != Mode::Normal || self.view != View::Designer {
             return Vec::new();
         }
-        let a = self.areas();
+        let a = self.layout.get();
         let at = |r: Rect| m.column >= r.x && m.column < r.right() && m.row >= r.y && m.row < r.bottom();
         match m.kind {
             MouseEventKind::Down(button) if at(a.grid) => {
                 self.focus = Pane::Grid;
-                let (pcs, switches) = self.design_size();
-                let g = ui::grid::geometry(a.grid, self, pcs, switches);
-                let Some(cell) = g.cell_at(m.column, m.row) else {
+                let Some((r, c)) = a.cell_at(m.column, m.row) else {
                     return Vec::new();
                 };
+                let cell = (self.grid_offset.0 + r, self.grid_offset.1 + c);
                 self.cursor = cell;
                 let pinned = self.snapshot.as_ref().map(|s| &s.cluster.pins);
                 let pin = match (button, pinned) {

@@ -7,6 +7,7 @@ pub mod app;
 pub mod config;
 pub mod form;
 pub mod keymap;
+pub mod layout;
 pub mod line_edit;
 pub mod sweep;
 pub mod theme;

@@ -81,6 +81,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     };
     frame.render_widget(super::block(app, &title, focused), area);
     let g = geometry(area, app, pcs, switches);
+    let mut l = app.layout.get();
+    (l.cells, l.cell_w, l.rows, l.cols) = (g.cells, CELL_W, g.rows, g.cols);
+    app.layout.set(l);
     let t = &app.theme;
     let buf = frame.buffer_mut();
     let colors = &s.cluster.cable_colors;

@@ -54,6 +54,11 @@ pub fn render(app: &App, frame: &mut Frame) {
         return;
     }
     let a = areas(area);
+    // Kept for the next key and click; the panes add what they fit.
+    let mut l = app.layout.get();
+    (l.population, l.chart, l.grid, l.status) = (a.population, a.chart, a.grid, a.status);
+    l.population_rows = a.population.height.saturating_sub(3) as usize;
+    app.layout.set(l);
     match &app.view {
         super::app::View::Designer => {
             population::render(app, frame, a.population);

@@ -143,7 +143,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     if matches!(app.mode, Mode::Help) {
         // The keys to leave and scroll stay on the frame, whatever scrolls.
         scroll = (app.help_scroll as usize).min(wrapped.saturating_sub(visible));
-        app.help_fit.set((visible, wrapped));
+        let mut l = app.layout.get();
+        l.help = (visible, wrapped);
+        app.layout.set(l);
         let more = if wrapped > visible {
             format!(
                 " ↑/↓ scroll {}-{} of {} · esc close ",

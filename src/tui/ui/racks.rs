@@ -25,7 +25,9 @@ pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Fram
     // Racks taller than the screen scroll (↑/↓, PgUp/PgDn, Home/End).
     let shown = p.units.min(rows);
     let top = app.rack_scroll.min(p.units - shown);
-    app.rack_fit.set(shown);
+    let mut l = app.layout.get();
+    l.rack_units = shown;
+    app.layout.set(l);
     let title = if shown < p.units {
         format!(
             "Rack placement: units {}-{} of {} (↑/↓ scroll · r: back to the designer)",

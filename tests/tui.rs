@@ -662,6 +662,33 @@ fn the_live_designer_runs_past_the_specs_generation_limit() {
     }
 }
 
+/// Issue 12: one keymap for every mode: a popup's keys come from it (so a
+/// user's config reaches them) and its footer names the keys it uses.
+#[test]
+fn popups_and_questions_use_the_one_keymap() {
+    use fnn_tui::tui::keymap::Action;
+    let (mut app, _) = app_after(5);
+    let mut o = std::collections::BTreeMap::new();
+    o.insert(Action::Cancel, vec!["f10".to_string()]);
+    o.insert(Action::Yes, vec!["Y".to_string()]);
+    app.keymap.apply_overrides(&o).unwrap();
+    app.on_key(key('e'));
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("enter confirm · f10 cancel"), "{s}");
+    app.on_key(code(KeyCode::Esc));
+    assert!(matches!(app.mode, Mode::Prompt(_)), "esc is no longer cancel");
+    app.on_key(code(KeyCode::F(10)));
+    assert_eq!(app.mode, Mode::Normal);
+    app.on_key(key('q'));
+    assert_eq!(app.mode, Mode::Confirm(Discard::Quit));
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("Y quit without saving"), "{s}");
+    app.on_key(key('y'));
+    assert!(!app.quit, "y is no longer yes");
+    app.on_key(KeyEvent::new(KeyCode::Char('Y'), KeyModifiers::SHIFT));
+    assert!(app.quit);
+}
+
 #[test]
 fn r_toggles_the_rack_view_of_the_design() {
     use fnn_tui::tui::app::View;

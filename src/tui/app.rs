@@ -2,7 +2,7 @@
 //! through the keymap, [`App::act`] changes the state and returns commands
 //! for the worker; popups take raw keys. Drawing lives in `ui`.
 
-use super::keymap::{Action, Keymap};
+use super::keymap::{Action, Context, Keymap};
 use super::theme::Theme;
 use super::worker::{Command, Event, Snapshot};
 use crate::session::{SessionEntry, data_dir, list_sessions};
@@ -308,26 +308,20 @@ impl App {
                 Some(a) => self.act(a),
                 None => Vec::new(),
             },
-            Mode::Help
-                if !matches!(
-                    key.code,
-                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') | KeyCode::Char('?')
-                ) =>
-            {
-                // Movement keys scroll the help; nothing leaks to the panes.
-                if let Some(a) = self.keymap.action(&key) {
-                    let (page, lines) = self.layout.get().help;
-                    let most = lines.saturating_sub(page);
-                    self.help_scroll = step_index(self.help_scroll as usize, most + 1, a, page.max(1)) as u16;
-                }
-                Vec::new()
-            }
             Mode::Help | Mode::Message(_) => {
-                if matches!(
-                    key.code,
-                    KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') | KeyCode::Char('?')
-                ) {
-                    self.mode = Mode::Normal;
+                // Accept, cancel, help or quit close it; the movement keys
+                // scroll the help; nothing leaks to the panes.
+                let popup = self.keymap.action_in(Context::Popup, &key);
+                match (popup, self.keymap.action(&key)) {
+                    (Some(Action::Accept | Action::Cancel), _) | (_, Some(Action::Help | Action::Quit)) => {
+                        self.mode = Mode::Normal
+                    }
+                    (Some(a), _) if self.mode == Mode::Help => {
+                        let (page, lines) = self.layout.get().help;
+                        let most = lines.saturating_sub(page);
+                        self.help_scroll = step_index(self.help_scroll as usize, most + 1, a, page.max(1)) as u16;
+                    }
+                    _ => {}
                 }
                 Vec::new()
             }
@@ -387,6 +381,8 @@ impl App {
                 self.help_scroll = 0;
                 self.mode = Mode::Help
             }
+            // Popup and question keys mean nothing on the panes.
+            Action::Accept | Action::Cancel | Action::Yes | Action::SaveFirst | Action::No => {}
             Action::Racks => {
                 self.rack_scroll = 0;
                 self.view = match self.view {
@@ -675,14 +671,15 @@ impl App {
                 ))
             }
             Edited::Changed => form.error = None,
-            Edited::NotEditing => match key.code {
-                KeyCode::Esc => {
+            // The pane keys move between fields.
+            Edited::NotEditing => match self.keymap.action_in(Context::Popup, &key).or(self.keymap.action(&key)) {
+                Some(Action::Cancel) => {
                     self.mode = Mode::Normal;
                     return Vec::new();
                 }
-                KeyCode::Up | KeyCode::BackTab => form.cursor = form.cursor.saturating_sub(1),
-                KeyCode::Down | KeyCode::Tab => form.cursor = (form.cursor + 1).min(form.fields.len() - 1),
-                KeyCode::Enter => match self.parse_form(&form) {
+                Some(Action::Up | Action::PrevPane) => form.cursor = form.cursor.saturating_sub(1),
+                Some(Action::Down | Action::NextPane) => form.cursor = (form.cursor + 1).min(form.fields.len() - 1),
+                Some(Action::Accept) => match self.parse_form(&form) {
                     Ok((w, g)) => {
                         self.mode = Mode::Normal;
                         self.dirty = true;
@@ -720,12 +717,12 @@ impl App {
             self.mode = Mode::Prompt(prompt);
             return Vec::new();
         }
-        match key.code {
-            KeyCode::Esc => {
+        match self.keymap.action_in(Context::Popup, &key) {
+            Some(Action::Cancel) => {
                 self.mode = Mode::Normal;
                 return Vec::new();
             }
-            KeyCode::Enter if !prompt.input.trim().is_empty() => {
+            Some(Action::Accept) if !prompt.input.trim().is_empty() => {
                 self.mode = Mode::Normal;
                 let path = PathBuf::from(prompt.input.trim());
                 return match prompt.kind {
@@ -741,16 +738,16 @@ impl App {
     }
 
     fn open_key(&mut self, mut list: OpenList, key: KeyEvent) -> Vec<Command> {
-        match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => {
+        let action = self
+            .keymap
+            .action_in(Context::Popup, &key)
+            .or_else(|| self.keymap.action(&key).filter(|a| *a == Action::Quit));
+        match action {
+            Some(Action::Cancel | Action::Quit) => {
                 self.mode = Mode::Normal;
                 return Vec::new();
             }
-            KeyCode::Up | KeyCode::Char('k') => list.cursor = list.cursor.saturating_sub(1),
-            KeyCode::Down | KeyCode::Char('j') => {
-                list.cursor = (list.cursor + 1).min(list.entries.len().saturating_sub(1))
-            }
-            KeyCode::Enter => {
+            Some(Action::Accept) => {
                 let Some(entry) = list.entries.get(list.cursor).cloned() else {
                     return Vec::new();
                 };
@@ -770,6 +767,7 @@ impl App {
                     }
                 };
             }
+            Some(a) => list.cursor = step_index(list.cursor, list.entries.len(), a, 10),
             _ => {}
         }
         self.mode = Mode::Open(list);
@@ -814,9 +812,9 @@ impl App {
     }
 
     fn confirm_key(&mut self, what: Discard, key: KeyEvent) -> Vec<Command> {
-        match key.code {
-            KeyCode::Char('y') => return self.proceed(what),
-            KeyCode::Char('s') => {
+        match self.keymap.action_in(Context::Confirm, &key) {
+            Some(Action::Yes) => return self.proceed(what),
+            Some(Action::SaveFirst) => {
                 self.mode = Mode::Normal;
                 self.after_save = Some(what);
                 return match self.session_path.clone() {
@@ -827,7 +825,7 @@ impl App {
                     }
                 };
             }
-            KeyCode::Char('n') | KeyCode::Esc => self.mode = Mode::Normal,
+            Some(Action::No) => self.mode = Mode::Normal,
             _ => {}
         }
         Vec::new()

@@ -35,6 +35,28 @@ pub enum Action {
     Compare,
     Sweep,
     Help,
+    /// In a popup: apply, open, confirm.
+    Accept,
+    /// In a popup: close without doing anything.
+    Cancel,
+    /// When asked before unsaved work is lost: go ahead, save first, stay.
+    Yes,
+    SaveFirst,
+    No,
+}
+
+/// Where a binding applies. One keymap holds them all, so the dispatcher,
+/// the status bar, the popups' footers and the help cannot disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// The designer's panes.
+    Normal,
+    /// Every popup (help, messages, prompts, the form, the open list).
+    Popup,
+    /// The question before unsaved work is lost.
+    Confirm,
+    /// Everywhere: the movement keys (panes, lists, help, rack view).
+    Any,
 }
 
 #[derive(Debug)]
@@ -44,6 +66,7 @@ pub struct Binding {
     pub help: &'static str,
     /// The status bar's label; empty for bindings shown only in the help.
     pub hint: &'static str,
+    pub context: Context,
 }
 
 #[derive(Debug)]
@@ -67,6 +90,12 @@ impl Default for Keymap {
             keys,
             help,
             hint,
+            context: match action {
+                Up | Down | Left | Right | PageUp | PageDown | Home | End => Context::Any,
+                Accept | Cancel => Context::Popup,
+                Yes | SaveFirst | No => Context::Confirm,
+                _ => Context::Normal,
+            },
         };
         Keymap {
             bindings: vec![
@@ -127,16 +156,28 @@ impl Default for Keymap {
                 ),
                 b(Help, vec![c('?')], "help", "help"),
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
+                b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
+                b(Cancel, vec![k(KeyCode::Esc)], "close without applying", ""),
+                b(Yes, vec![c('y')], "go ahead, losing the unsaved work", ""),
+                b(SaveFirst, vec![c('s')], "save first, then go ahead", ""),
+                b(No, vec![c('n'), k(KeyCode::Esc)], "stay", ""),
             ],
         }
     }
 }
 
 impl Keymap {
+    /// The designer's action for a key (movement included).
     pub fn action(&self, key: &KeyEvent) -> Option<Action> {
+        self.action_in(Context::Normal, key)
+    }
+
+    /// The action a key has in `context` (or everywhere).
+    pub fn action_in(&self, context: Context, key: &KeyEvent) -> Option<Action> {
         let norm = normalize(key);
         self.bindings
             .iter()
+            .filter(|b| b.context == context || b.context == Context::Any)
             .find(|b| b.keys.iter().any(|k| normalize(k) == norm))
             .map(|b| b.action)
     }
@@ -146,6 +187,21 @@ impl Keymap {
             .iter()
             .find(|b| b.action == action)
             .map(|b| b.keys.iter().map(key_name).collect::<Vec<_>>().join("/"))
+            .unwrap_or_default()
+    }
+
+    /// The first key of an action that is not a plain character: what a
+    /// text field (where characters are typed) still obeys.
+    pub fn non_char_key_for(&self, action: Action) -> String {
+        self.bindings
+            .iter()
+            .find(|b| b.action == action)
+            .and_then(|b| {
+                b.keys
+                    .iter()
+                    .find(|k| !matches!(k.code, KeyCode::Char(_)) || k.modifiers.contains(KeyModifiers::CONTROL))
+            })
+            .map(key_name)
             .unwrap_or_default()
     }
 

@@ -3,7 +3,7 @@
 //! quit confirmation and messages.
 
 use super::super::app::{App, Discard, Mode, PromptKind};
-use super::super::keymap::key_name;
+use super::super::keymap::{Action, key_name};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -11,6 +11,14 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let t = &app.theme;
+    // Every key named in a footer comes from the keymap that dispatches it.
+    let key = |a: Action| app.keymap.keys_for(a);
+    let (up, down, accept, cancel) = (
+        key(Action::Up),
+        key(Action::Down),
+        key(Action::Accept),
+        key(Action::Cancel),
+    );
     let (title, lines, w) = match &app.mode {
         Mode::Normal => return,
         Mode::Help => ("Help", help(app), 70),
@@ -33,7 +41,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 lines.push(Line::styled(e.clone(), t.bad));
             }
             lines.push(Line::styled(
-                "↑/↓ field · type to edit · enter apply live · esc cancel",
+                format!(
+                    "{} {} field · type to edit · {accept} apply live · {cancel} cancel",
+                    app.keymap.non_char_key_for(Action::Up),
+                    app.keymap.non_char_key_for(Action::Down)
+                ),
                 t.muted,
             ));
             ("Weights and GA parameters", lines, 64)
@@ -60,7 +72,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     Line::raw(""),
                     Line::from(vec![Span::raw("> "), Span::styled(format!("{}▏", p.input), t.title)]),
                     Line::raw(""),
-                    Line::styled("enter confirm · esc cancel", t.muted),
+                    Line::styled(format!("{accept} confirm · {cancel} cancel"), t.muted),
                 ],
                 72,
             )
@@ -92,7 +104,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     .collect()
             };
             lines.push(Line::raw(""));
-            lines.push(Line::styled("↑/↓ choose · enter open · esc cancel", t.muted));
+            lines.push(Line::styled(
+                format!("{up} {down} choose · {accept} open · {cancel} cancel"),
+                t.muted,
+            ));
             ("Open a session", lines, 110)
         }
         Mode::Confirm(what) => (
@@ -105,15 +120,15 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 Line::raw("The search has moved on since the last save."),
                 Line::raw(""),
                 Line::from(vec![
-                    Span::styled("y", t.header),
+                    Span::styled(key(Action::Yes), t.header),
                     Span::raw(match what {
                         Discard::Quit => " quit without saving   ",
                         Discard::Open => " open without saving   ",
                         Discard::Restart => " restart without saving   ",
                     }),
-                    Span::styled("s", t.header),
+                    Span::styled(key(Action::SaveFirst), t.header),
                     Span::raw(" save first   "),
-                    Span::styled("n", t.header),
+                    Span::styled(key(Action::No), t.header),
                     Span::raw(" stay"),
                 ]),
             ],
@@ -124,7 +139,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             vec![
                 Line::raw(m.clone()),
                 Line::raw(""),
-                Line::styled("enter to close", t.muted),
+                Line::styled(format!("{accept} to close"), t.muted),
             ],
             70,
         ),
@@ -148,13 +163,13 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         app.layout.set(l);
         let more = if wrapped > visible {
             format!(
-                " ↑/↓ scroll {}-{} of {} · esc close ",
+                " {up} {down} scroll {}-{} of {} · {cancel} close ",
                 scroll + 1,
                 (scroll + visible).min(wrapped),
                 wrapped
             )
         } else {
-            " esc close ".to_string()
+            format!(" {cancel} close ")
         };
         block = block.title_bottom(Line::styled(more, t.muted).right_aligned());
     }
@@ -195,6 +210,13 @@ fn help(app: &App) -> Vec<Line<'static>> {
         "◆ pinned  ◇ pinned, not yet cabled  × forbidden  ■ NIC in cable colour  red name: lacks a partner",
         t.muted,
     ));
-    lines.push(Line::styled("esc or ? to close", t.muted));
+    lines.push(Line::styled(
+        format!(
+            "{} or {} to close",
+            app.keymap.keys_for(Action::Cancel),
+            app.keymap.keys_for(Action::Help)
+        ),
+        t.muted,
+    ));
     lines
 }

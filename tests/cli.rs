@@ -591,3 +591,36 @@ fn log_records_the_run_and_errors() {
     assert!(text.contains("run started") && text.contains("run stopped"), "{text}");
     assert!(text.contains("ERROR") && text.contains("missing.txt"), "{text}");
 }
+
+/// Issue 12, problems 4 and 7: `--session klat2` works from any directory
+/// (the examples are built in), and reports give stop reasons in words.
+#[test]
+fn examples_from_anywhere_and_stop_reasons_in_words() {
+    let d = tempfile::tempdir().unwrap();
+    Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .current_dir(d.path())
+        .args(["export", "--session", "klat2", "--only", "table", "-o", "out"])
+        .assert()
+        .success();
+    assert!(d.path().join("out/switches.txt").exists());
+    Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .current_dir(d.path())
+        .args([
+            "design",
+            "--pcs",
+            "24",
+            "--nics",
+            "3",
+            "--switches",
+            "12x8",
+            "--generations",
+            "3",
+            "--no-constructions",
+            "-o",
+            "o2",
+        ])
+        .assert()
+        .stdout(predicate::str::contains("stopped: generation limit reached"));
+}

@@ -134,3 +134,24 @@ fn the_shipped_sessions_open_and_continue() {
         assert_eq!(engine.generation(), g + 1);
     }
 }
+
+/// Issue 12, problem 4: the shipped examples are found from any directory
+/// and open read-only (no file to save over); a copy of one elsewhere is
+/// still the example, and an edited one is an ordinary session.
+#[test]
+fn shipped_examples_open_read_only_from_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let (s, writable) = fnn_tui::session::open_session("klat2", &[dir.path().to_path_buf()]).unwrap();
+    assert_eq!(s.name, "klat2");
+    assert_eq!(writable, None, "an example has no file to save over");
+    let copy = dir.path().join("klat2.toml");
+    std::fs::write(&copy, include_str!("../saves/klat2.toml")).unwrap();
+    let (_, writable) = fnn_tui::session::open_session(copy.to_str().unwrap(), &[]).unwrap();
+    assert_eq!(writable, None, "the repository's own file is never rewritten");
+    let edited = include_str!("../saves/klat2.toml").replacen("name = \"klat2\"", "name = \"mine\"", 1);
+    std::fs::write(&copy, edited).unwrap();
+    let (s, writable) = fnn_tui::session::open_session(copy.to_str().unwrap(), &[]).unwrap();
+    assert_eq!((s.name.as_str(), writable), ("mine", Some(copy)));
+    let e = fnn_tui::session::open_session("nosuch", &[]).unwrap_err().to_string();
+    assert!(e.contains("shipped example (klat2, kasy0-sparse)"), "{e}");
+}

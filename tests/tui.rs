@@ -744,6 +744,10 @@ fn shift_c_toggles_the_comparison_table() {
     use fnn_tui::tui::app::View;
     let (mut app, _) = app_after(60);
     app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
+    // Issue 12, problem 6: G here selected member 200 behind the table.
+    app.focus = Pane::Population;
+    assert!(app.on_key(key('G')).is_empty());
+    assert_eq!(app.pop_cursor, 0, "the hidden population list did not move");
     match &app.view {
         View::Compare(rows, _, racks) => {
             assert!(racks.is_some(), "the fat-tree rack plan comes as data");

@@ -635,7 +635,7 @@ fn status_messages_expire_and_leave_room_for_the_keys() {
     }
     app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
     match &app.mode {
-        Mode::Form(f) => assert_eq!(f.fields[0].value, "", "ctrl-u clears the field"),
+        Mode::Form(f) => assert_eq!(f.fields[0].value.value(), "", "ctrl-u clears the field"),
         m => panic!("{m:?}"),
     }
 }

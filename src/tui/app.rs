@@ -68,13 +68,13 @@ pub enum PromptKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prompt {
     pub kind: PromptKind,
-    pub input: String,
+    pub input: super::line_edit::TextInput,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
     pub label: &'static str,
-    pub value: String,
+    pub value: super::line_edit::TextInput,
 }
 
 /// The weights and GA parameters form.
@@ -468,7 +468,7 @@ impl App {
         });
         Prompt {
             kind: PromptKind::SaveAs,
-            input: default.display().to_string(),
+            input: default.display().to_string().into(),
         }
     }
 
@@ -653,7 +653,10 @@ impl App {
         Form {
             fields: super::form::rows(&w, &g)
                 .into_iter()
-                .map(|(label, value)| Field { label, value })
+                .map(|(label, value)| Field {
+                    label,
+                    value: value.into(),
+                })
                 .collect(),
             cursor: 0,
             error: None,
@@ -702,7 +705,7 @@ impl App {
             .map_or((self.spec.weights.clone(), self.spec.ga.clone()), |s| {
                 (s.cluster.weights.clone(), s.cluster.ga.clone())
             });
-        let values: Vec<String> = form.fields.iter().map(|f| f.value.clone()).collect();
+        let values: Vec<String> = form.fields.iter().map(|f| f.value.value().to_string()).collect();
         super::form::read(&values, &mut w, &mut g)?;
         let mut spec = self.spec.clone();
         spec.weights = w.clone();
@@ -722,9 +725,9 @@ impl App {
                 self.mode = Mode::Normal;
                 return Vec::new();
             }
-            Some(Action::Accept) if !prompt.input.trim().is_empty() => {
+            Some(Action::Accept) if !prompt.input.value().trim().is_empty() => {
                 self.mode = Mode::Normal;
-                let path = PathBuf::from(prompt.input.trim());
+                let path = PathBuf::from(prompt.input.value().trim());
                 return match prompt.kind {
                     PromptKind::Export => vec![Command::Export { dir: path }],
                     PromptKind::ExportCompare => vec![Command::ExportCompare { dir: path }],

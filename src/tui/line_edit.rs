@@ -1,8 +1,47 @@
-//! One-line text editing shared by the prompts and the form's fields:
-//! the usual terminal keys (backspace, ctrl-h, ctrl-u clears, ctrl-w
-//! deletes a word), and no control or alt chord inserted as a letter.
+//! One-line text editing shared by the prompts and the form's fields,
+//! through the `tui-input` crate: the usual terminal keys (backspace,
+//! ctrl-h, ctrl-u, ctrl-w, ctrl-a / ctrl-e, arrows and home / end move
+//! the cursor), and no other control or alt chord inserted as a letter.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{Event, KeyEvent};
+use tui_input::backend::crossterm::to_input_request;
+use tui_input::{Input, InputRequest};
+
+/// A line of text with a cursor.
+#[derive(Clone, Debug, Default)]
+pub struct TextInput(Input);
+
+impl PartialEq for TextInput {
+    fn eq(&self, other: &Self) -> bool {
+        self.value() == other.value() && self.0.cursor() == other.0.cursor()
+    }
+}
+
+impl From<String> for TextInput {
+    fn from(s: String) -> Self {
+        TextInput(Input::new(s))
+    }
+}
+
+impl From<&str> for TextInput {
+    fn from(s: &str) -> Self {
+        s.to_string().into()
+    }
+}
+
+impl TextInput {
+    pub fn value(&self) -> &str {
+        self.0.value()
+    }
+
+    /// The text with the cursor drawn where it is.
+    pub fn with_cursor(&self) -> String {
+        let at = self.0.cursor();
+        let v = self.value();
+        let split = v.char_indices().nth(at).map_or(v.len(), |(i, _)| i);
+        format!("{}▏{}", &v[..split], &v[split..])
+    }
+}
 
 /// What a key did to the line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,48 +49,26 @@ pub enum Edited {
     Changed,
     /// A character the line does not accept (`accept` said no).
     Refused(char),
-    /// Not an editing key: the caller handles it (enter, esc, arrows).
+    /// Not an editing key: the caller handles it (enter, esc, up, down, tab).
     NotEditing,
 }
 
 /// Applies `key` to `text`; `accept` says which typed characters belong.
-pub fn edit(text: &mut String, key: KeyEvent, accept: impl Fn(char) -> bool) -> Edited {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let alt = key.modifiers.contains(KeyModifiers::ALT);
-    match key.code {
-        KeyCode::Backspace => {
-            text.pop();
+pub fn edit(text: &mut TextInput, key: KeyEvent, accept: impl Fn(char) -> bool) -> Edited {
+    match to_input_request(&Event::Key(key)) {
+        Some(InputRequest::InsertChar(c)) if !accept(c) => Edited::Refused(c),
+        Some(req) => {
+            text.0.handle(req);
             Edited::Changed
         }
-        KeyCode::Char('h') if ctrl => {
-            text.pop();
-            Edited::Changed
-        }
-        KeyCode::Char('u') if ctrl => {
-            text.clear();
-            Edited::Changed
-        }
-        KeyCode::Char('w') if ctrl => {
-            let kept = text.trim_end().len();
-            let start = text[..kept]
-                .rfind(|c: char| c.is_whitespace() || c == '/')
-                .map_or(0, |i| i + 1);
-            text.truncate(start);
-            Edited::Changed
-        }
-        KeyCode::Char(_) if ctrl || alt => Edited::NotEditing,
-        KeyCode::Char(c) if accept(c) => {
-            text.push(c);
-            Edited::Changed
-        }
-        KeyCode::Char(c) => Edited::Refused(c),
-        _ => Edited::NotEditing,
+        None => Edited::NotEditing,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
     fn key(c: char, m: KeyModifiers) -> KeyEvent {
         KeyEvent::new(KeyCode::Char(c), m)
@@ -60,18 +77,23 @@ mod tests {
     /// Issue 12, problem 7: ctrl-u and ctrl-w were inserted as letters.
     #[test]
     fn the_usual_editing_keys_work_and_chords_are_not_letters() {
-        let mut s = String::from("out/fnn export");
+        let mut s = TextInput::from("out/fnn export");
         assert_eq!(edit(&mut s, key('w', KeyModifiers::CONTROL), |_| true), Edited::Changed);
-        assert_eq!(s, "out/fnn ");
+        assert_eq!(s.value(), "out/fnn ");
         edit(&mut s, key('w', KeyModifiers::CONTROL), |_| true);
-        assert_eq!(s, "out/");
+        assert_eq!(s.value(), "out/");
         edit(&mut s, key('u', KeyModifiers::CONTROL), |_| true);
-        assert_eq!(s, "");
+        assert_eq!(s.value(), "");
         assert_eq!(edit(&mut s, key('x', KeyModifiers::ALT), |_| true), Edited::NotEditing);
-        assert_eq!(s, "");
+        assert_eq!(s.value(), "");
         let digits = |c: char| c.is_ascii_digit();
         assert_eq!(edit(&mut s, key('7', KeyModifiers::NONE), digits), Edited::Changed);
         assert_eq!(edit(&mut s, key('x', KeyModifiers::NONE), digits), Edited::Refused('x'));
-        assert_eq!(s, "7");
+        assert_eq!(s.value(), "7");
+        // The cursor moves; typing goes where it is.
+        let mut t = TextInput::from("ac");
+        edit(&mut t, KeyEvent::new(KeyCode::Left, KeyModifiers::NONE), |_| true);
+        edit(&mut t, key('b', KeyModifiers::NONE), |_| true);
+        assert_eq!((t.value(), t.with_cursor().as_str()), ("abc", "ab▏c"));
     }
 }

@@ -28,9 +28,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 .iter()
                 .enumerate()
                 .map(|(i, f)| {
-                    let text = format!("{:<20} {}", f.label, f.value);
+                    let value = if i == form.cursor {
+                        f.value.with_cursor()
+                    } else {
+                        f.value.value().to_string()
+                    };
+                    let text = format!("{:<20} {value}", f.label);
                     if i == form.cursor {
-                        Line::styled(format!("{text}▏"), t.selected)
+                        Line::styled(text, t.selected)
                     } else {
                         Line::raw(text)
                     }
@@ -70,7 +75,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 vec![
                     Line::styled(note, t.muted),
                     Line::raw(""),
-                    Line::from(vec![Span::raw("> "), Span::styled(format!("{}▏", p.input), t.title)]),
+                    Line::from(vec![Span::raw("> "), Span::styled(p.input.with_cursor(), t.title)]),
                     Line::raw(""),
                     Line::styled(format!("{accept} confirm · {cancel} cancel"), t.muted),
                 ],

@@ -596,7 +596,7 @@ fn the_help_scrolls_and_always_shows_how_to_leave() {
 fn the_rack_view_scrolls_and_keeps_its_keys() {
     let (mut app, _) = app_after(60);
     app.size = Rect::new(0, 0, 120, 30);
-    app.on_key(key('r'));
+    open_racks(&mut app);
     let top = screen(&app, 120, 30);
     assert!(top.contains("units 42-"), "{top}");
     app.on_key(key('G'));
@@ -693,7 +693,7 @@ fn popups_and_questions_use_the_one_keymap() {
 fn r_toggles_the_rack_view_of_the_design() {
     use fnn_tui::tui::app::View;
     let (mut app, _) = app_after(60);
-    app.on_key(key('r'));
+    open_racks(&mut app);
     match &app.view {
         View::Racks(Ok(p), 60) => assert_eq!(p.cables.len(), 256),
         v => panic!("expected a placement, got {v:?}"),
@@ -701,9 +701,41 @@ fn r_toggles_the_rack_view_of_the_design() {
     insta::assert_snapshot!(screen(&app, 120, 40));
     app.on_key(key('r'));
     assert_eq!(app.view, View::Designer);
-    let (mut early, _) = app_for(scaled_spec(), 0);
-    early.on_key(key('r'));
-    assert!(matches!(&early.view, View::Racks(Err(e), _) if e.contains("scaled-down")));
+    // The worker places the racks (a second at 1024 PCs: not on the UI
+    // thread), and refuses the scaled-down design.
+    let spec = scaled_spec();
+    let worker = Worker::spawn(
+        spec.clone(),
+        Engine::new(spec.resolve().unwrap()),
+        "t".into(),
+        false,
+        None,
+    );
+    worker.send(Command::PlaceRacks);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match worker.rx.recv_deadline(deadline).expect("the worker answers") {
+            Event::RacksPlaced(Err(e), _) => {
+                assert!(e.contains("scaled-down"), "{e}");
+                break;
+            }
+            Event::RacksPlaced(Ok(_), _) => panic!("a scaled-down design was placed"),
+            _ => {}
+        }
+    }
+}
+
+/// `r`, answered as the worker would: the placement of the design shown.
+fn open_racks(app: &mut App) {
+    let cmds = app.on_key(key('r'));
+    assert!(
+        matches!(cmds.as_slice(), [Command::PlaceRacks]),
+        "the worker places the racks"
+    );
+    let s = app.snapshot.as_ref().unwrap();
+    let placed = fnn_tui::export::racks::place(&s.cluster, &s.design).map_err(|e| e.to_string());
+    let generation = s.generation;
+    app.on_event(Event::RacksPlaced(placed, generation));
 }
 
 #[test]

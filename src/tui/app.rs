@@ -204,14 +204,16 @@ impl App {
                 }
                 self.snapshot = Some(*s);
                 self.clamp_cursors();
-                // Keep the rack view in step with the design, a few times a second at most.
-                if let View::Racks(_, at) = &self.view
+                // Keep the rack view in step with the design (every 50
+                // generations): the worker places the racks, off this thread.
+                if let View::Racks(_, at) = &mut self.view
                     && self
                         .snapshot
                         .as_ref()
-                        .is_some_and(|s| s.generation >= at + 50 || s.generation < *at)
+                        .is_some_and(|s| s.generation >= *at + 50 || s.generation < *at)
                 {
-                    self.view = self.placement();
+                    *at = self.snapshot.as_ref().map_or(0, |s| s.generation);
+                    return vec![Command::PlaceRacks];
                 }
             }
             Event::Saved(Ok((path, generation))) => {
@@ -244,6 +246,11 @@ impl App {
                 self.set_status(format!("the sweep failed: {e}"), true);
             }
             Event::SweepEnded(Ok(())) => {}
+            Event::RacksPlaced(placed, generation) => {
+                if let View::Racks(..) = self.view {
+                    self.view = View::Racks(placed, generation);
+                }
+            }
             Event::Applied(Ok(done)) => self.set_status(done, false),
             Event::Applied(Err(why)) => self.set_status(format!("refused: {why}"), true),
             Event::Saved(Err(e)) => {
@@ -385,9 +392,12 @@ impl App {
             Action::Accept | Action::Cancel | Action::Yes | Action::SaveFirst | Action::No => {}
             Action::Racks => {
                 self.rack_scroll = 0;
-                self.view = match self.view {
-                    View::Racks(..) => View::Designer,
-                    _ => self.placement(),
+                if matches!(self.view, View::Racks(..)) {
+                    self.view = View::Designer;
+                } else if let Some(s) = &self.snapshot {
+                    // Placing 1024 PCs takes most of a second: a worker job.
+                    self.view = View::Racks(Err("placing the racks…".into()), s.generation);
+                    return vec![Command::PlaceRacks];
                 }
             }
             Action::Sweep => {
@@ -439,17 +449,6 @@ impl App {
             ),
         };
         super::sweep::SweepPlan::for_spec(pcs, nics, widest)
-    }
-
-    /// The rack placement of the design in the grid (full phase only).
-    fn placement(&self) -> View {
-        let Some(s) = &self.snapshot else { return View::Designer };
-        let placed = if s.phase == crate::ga::Phase::Full {
-            crate::export::racks::place(&s.cluster, &s.design).map_err(|e| e.to_string())
-        } else {
-            Err("the rack view shows the full-size design: wait for the scaled-down phase to end".into())
-        };
-        View::Racks(placed, s.generation)
     }
 
     fn save_command(&self, path: PathBuf) -> Command {

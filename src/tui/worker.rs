@@ -44,6 +44,8 @@ pub enum Command {
         dir: PathBuf,
     },
     Load(Box<Session>),
+    /// Place the selected design in racks (the rack view's job).
+    PlaceRacks,
     /// Start the sweep tab's job (stopping one already running).
     Sweep(super::sweep::SweepPlan),
     StopSweep,
@@ -62,6 +64,8 @@ pub enum Event {
     Autosaved(Result<(PathBuf, u64), String>),
     /// What an edit did, or why it was refused.
     Applied(Result<String, String>),
+    /// The rack placement of the selected design, at a generation.
+    RacksPlaced(Result<crate::export::racks::Placement, String>, u64),
     /// A size the sweep job finished.
     SweepPoint(crate::sweep::Point),
     /// The sweep job ended, or failed (a panic included).
@@ -326,6 +330,17 @@ impl State {
                 self.sweep = Some(stop);
             }
             Command::StopSweep => self.stop_sweep(),
+            Command::PlaceRacks => {
+                let e = self.run.engine();
+                let placed = if e.phase() == Phase::Full {
+                    let k = self.selected.min(e.population().len().saturating_sub(1));
+                    let design = e.population()[k].genome.design(e.problem());
+                    crate::export::racks::place(e.cluster(), &design).map_err(|e| e.to_string())
+                } else {
+                    Err("the rack view shows the full-size design: wait for the scaled-down phase to end".into())
+                };
+                let _ = self.tx.send(Event::RacksPlaced(placed, e.generation()));
+            }
             Command::Quit => {}
             Command::Crash => panic!("crash requested"),
         }

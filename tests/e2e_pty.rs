@@ -236,9 +236,14 @@ fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
             vt100::MouseProtocolMode::None,
             "SIG{signal}: the mouse is still captured"
         );
-        let saved = h.join("data/fnn-tui/sessions/autosave.toml");
-        let session =
-            std::fs::read_to_string(&saved).unwrap_or_else(|e| panic!("SIG{signal}: {}: {e}", saved.display()));
+        // An untitled run goes to a recovery file of its own.
+        let dir = h.join("data/fnn-tui/sessions/recovery");
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("SIG{signal}: {}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        let session = std::fs::read_to_string(&files[0]).unwrap();
         assert!(fnn_tui::session::Session::from_toml(&session, "autosave.toml").is_ok());
     }
 }

@@ -833,28 +833,36 @@ impl App {
         Vec::new()
     }
 
-    /// A save when unsaved work has waited long enough: to the session's
-    /// file, or to `autosave.toml` in the data folder.
+    /// This run's recovery file, named once per run: never another run's,
+    /// never a session's.
+    pub fn recovery_file(&mut self) -> PathBuf {
+        let name = slug(&self.session_name);
+        self.recovery_path
+            .get_or_insert_with(|| {
+                let stamp = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs());
+                crate::session::recovery_dir()
+                    .unwrap_or_else(std::env::temp_dir)
+                    .join(format!(
+                        "{name}-{stamp}-{}-{}.toml",
+                        std::process::id(),
+                        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                    ))
+            })
+            .clone()
+    }
+
+    /// A save when unsaved work has waited long enough: to this run's
+    /// recovery file (the session's own file is written only by a save).
     pub fn autosave(&mut self, now: Instant) -> Option<Command> {
         if !self.unsaved() || now.duration_since(self.last_autosave) < AUTOSAVE_EVERY {
             return None;
         }
         self.last_autosave = now;
-        let path = self.recovery_path.get_or_insert_with(|| {
-            let stamp = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
-            crate::session::recovery_dir()
-                .unwrap_or_else(std::env::temp_dir)
-                .join(format!(
-                    "{}-{stamp}-{}-{}.toml",
-                    slug(&self.session_name),
-                    std::process::id(),
-                    RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-                ))
-        });
+        let path = self.recovery_file();
         Some(Command::Save {
-            path: path.clone(),
+            path,
             name: self.session_name.clone(),
             autosave: true,
         })

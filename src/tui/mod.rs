@@ -110,7 +110,7 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     restore_terminal();
     // A failed draw (a terminal hung up) ends the loop too: save then.
     let saved = if (app.interrupted || result.is_err()) && app.unsaved() {
-        Some(autosave_now(&app, &worker))
+        Some(autosave_now(&mut app, &worker))
     } else {
         None
     };
@@ -155,11 +155,9 @@ fn clean_stale_temps() {
 /// Ctrl-C (or SIGTERM, SIGHUP) never loses work: the session is saved
 /// before leaving; when its file cannot be written, to a recovery file in
 /// the data folder (or the temporary folder), and the message says where.
-fn autosave_now(app: &App, worker: &Worker) -> Result<String, String> {
-    let primary = app
-        .session_path
-        .clone()
-        .or_else(|| data_dir().map(|d| d.join("autosave.toml")));
+fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
+    // An untitled run goes to its own recovery file, never over another's.
+    let primary = Some(app.session_path.clone().unwrap_or_else(|| app.recovery_file()));
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

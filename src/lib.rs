@@ -6,6 +6,7 @@
 
 pub mod atomic;
 pub mod design;
+pub mod emulate;
 pub mod escape;
 pub mod export;
 pub mod ga;

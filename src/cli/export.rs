@@ -70,19 +70,24 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
 
 /// The cluster and the design: a session's best, or a table under a spec.
 fn source(args: &ExportArgs) -> anyhow::Result<(Cluster, Design, RunInfo)> {
-    if let Some(name) = &args.session {
+    design_source(&args.source)
+}
+
+/// The cluster and design of `--session`, or of `--table` under a spec or
+/// quick flags (`export`, `emulate`).
+pub fn design_source(from: &super::DesignSource) -> anyhow::Result<(Cluster, Design, RunInfo)> {
+    let (spec, quick) = (from.spec.as_deref(), &from.quick);
+    let table = from.table.as_deref();
+    if let Some(name) = &from.session {
         let (session, _) = open_session(name, &session_dirs())?;
         let (cluster, engine) = session.restore()?;
         let run = RunInfo::of_engine(&engine, 0.0, None);
         return Ok((cluster, engine.best_design(), run));
     }
-    let table = args
-        .table
-        .as_ref()
-        .ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
+    let table = table.ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
     let text = read_text(table)?;
     let source = table.display().to_string();
-    let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
+    let cluster = inputs::table_cluster(spec, quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     Ok((cluster, design, RunInfo::default()))
 }

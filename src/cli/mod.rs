@@ -6,6 +6,7 @@ mod cheapest;
 mod check;
 mod compare;
 mod design;
+mod emulate;
 mod export;
 mod inputs;
 mod sweep;
@@ -48,6 +49,23 @@ pub enum Command {
     Sweep(SweepArgs),
     /// The least-cost switch models, counts and NICs per PC that give a valid FNN for the spec.
     Cheapest(CheapestArgs),
+    /// Rehearse the design on Linux network namespaces (root): a namespace per PC, a bridge per switch, the setup scripts run unmodified, every required pair pinged.
+    Emulate(EmulateArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct EmulateArgs {
+    #[command(flatten)]
+    pub source: DesignSource,
+    /// PCI slots in the order the kernel probes them, e.g. 1,2,4,3 (default 1,2,3,...).
+    #[arg(long)]
+    pub probe_order: Option<String>,
+    /// Leave the namespaces and bridges for inspection (and print how to remove them).
+    #[arg(long)]
+    pub keep: bool,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -147,8 +165,10 @@ pub struct SearchArgs {
     pub local_search: Option<u64>,
 }
 
+/// Where a design comes from: a session, or a table under a spec or the
+/// quick flags (`export`, `emulate`).
 #[derive(Args, Debug)]
-pub struct ExportArgs {
+pub struct DesignSource {
     /// Spec file (TOML) the table belongs to; without it the quick flags, else the hardware the table implies.
     pub spec: Option<PathBuf>,
     /// The design as a switch table.
@@ -157,11 +177,17 @@ pub struct ExportArgs {
     /// Or a saved session (its best design): a file or a name.
     #[arg(long, value_name = "NAME|PATH")]
     pub session: Option<String>,
+    #[command(flatten)]
+    pub quick: QuickArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    #[command(flatten)]
+    pub source: DesignSource,
     /// Output directory.
     #[arg(long, short)]
     pub out: PathBuf,
-    #[command(flatten)]
-    pub quick: QuickArgs,
     /// Only these artifacts: table, report, labels, routing, advanced, dot, csv, json (comma separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
@@ -256,6 +282,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Sweep(args)) => sweep::run(&args),
         Some(Command::Cheapest(args)) => cheapest::run(&args),
+        Some(Command::Emulate(args)) => emulate::run(&args),
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {

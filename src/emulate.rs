@@ -33,12 +33,15 @@ pub struct Summary {
     pub answered: usize,
     /// Ordered pairs (from, to) that did not answer, by host name.
     pub failed: Vec<(String, String)>,
+    /// Pairs whose traffic the kernel sends out of another interface than
+    /// the routing table names: (from, to, expected, used).
+    pub wrong_nic: Vec<(String, String, String, String)>,
     pub seconds: f64,
 }
 
 impl Summary {
     pub fn ok(&self) -> bool {
-        self.failed.is_empty()
+        self.failed.is_empty() && self.wrong_nic.is_empty()
     }
 
     pub fn text(&self) -> String {
@@ -52,6 +55,11 @@ impl Summary {
         );
         for (a, b) in self.failed.iter().take(50) {
             s.push_str(&format!("  no answer: {a} -> {b}\n"));
+        }
+        for (a, b, want, got) in self.wrong_nic.iter().take(50) {
+            s.push_str(&format!(
+                "  wrong NIC: {a} -> {b} leaves by {got}, the routing table says {want}\n"
+            ));
         }
         s
     }
@@ -237,7 +245,7 @@ pub fn emulate(
             .collect(),
         Coverage::Sparse => c.pattern.pairs().flat_map(|(a, b, _)| [(a, b), (b, a)]).collect(),
     };
-    let mut failed = Vec::new();
+    let (mut failed, mut wrong_nic) = (Vec::new(), Vec::new());
     for &(a, b) in &pairs {
         let ns = tb.namespace(c, a);
         let target = c.pc_name(b);
@@ -246,7 +254,26 @@ pub fn emulate(
             .output()
             .is_ok_and(|o| o.status.success());
         if !ok {
-            failed.push((c.pc_name(a), target));
+            failed.push((c.pc_name(a), target.clone()));
+        }
+        // The interface the kernel picks for the address the hosts file
+        // gives, against the NIC the routing table names.
+        let want = match r.via(a, b) {
+            Some(sw) => ifaces.name(d.nic_on(a, sw).unwrap_or(0)),
+            None => ifaces.name(0),
+        };
+        let addr = scripts::address_for(&r, a, b).to_string();
+        let got = run(&["ip", "netns", "exec", &ns, "ip", "route", "get", &addr])
+            .ok()
+            .and_then(|out| {
+                out.split_whitespace()
+                    .skip_while(|w| *w != "dev")
+                    .nth(1)
+                    .map(String::from)
+            })
+            .unwrap_or_else(|| "no route".into());
+        if got != want {
+            wrong_nic.push((c.pc_name(a), target, want, got));
         }
     }
     let summary = Summary {
@@ -254,6 +281,7 @@ pub fn emulate(
         pairs: pairs.len(),
         answered: pairs.len() - failed.len(),
         failed,
+        wrong_nic,
         seconds: start.elapsed().as_secs_f64(),
     };
     Ok((summary, tb))

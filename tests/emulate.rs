@@ -53,6 +53,7 @@ fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
     assert!(!leftovers(&prefix).is_empty(), "the testbed exists while held");
     drop(testbed);
     assert_eq!((summary.pairs, summary.answered), (30, 30), "{}", summary.text());
+    assert!(summary.wrong_nic.is_empty(), "{}", summary.text());
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
 }
 
@@ -82,6 +83,10 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
         .unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
     drop(testbed);
     assert!(summary.ok(), "{}", summary.text());
+    assert!(
+        summary.wrong_nic.is_empty(),
+        "every pair leaves by the NIC its route names"
+    );
     assert_eq!(summary.pairs, 2 * c.pattern.pair_count());
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
 }

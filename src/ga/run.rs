@@ -32,6 +32,8 @@ pub struct Run {
     spec: Spec,
     engine: Engine,
     limits: Limits,
+    /// The live designer's run: no limits, whatever the spec says.
+    unlimited: bool,
     /// Search time so far (stepping only, not time spent paused).
     elapsed: Duration,
     /// When the run was created: a time limit counts from here.
@@ -90,6 +92,7 @@ impl Run {
             spec,
             engine,
             limits,
+            unlimited: false,
             elapsed: Duration::ZERO,
             started,
             stopped: None,
@@ -100,6 +103,7 @@ impl Run {
     /// No generation or time limit: the live designer runs until paused
     /// (or until the design is valid with nothing left to improve).
     pub fn unlimited(mut self) -> Run {
+        self.unlimited = true;
         self.limits = Limits {
             generations: 0,
             time_limit_s: 0.0,
@@ -219,7 +223,9 @@ impl Run {
             Edit::Ga(ga) => {
                 self.validated(|s| s.ga = ga.clone())?;
                 self.engine.set_ga(ga.clone());
-                self.limits = Limits::from_params(&ga);
+                if !self.unlimited {
+                    self.limits = Limits::from_params(&ga);
+                }
                 Ok("GA parameters applied".into())
             }
             Edit::Pin { pc, switch, pin } => self.pin(pc, switch, pin),
@@ -229,7 +235,6 @@ impl Run {
                 self.started = Instant::now();
                 self.stopped = None;
                 self.first_valid_s = None;
-                self.limits = Limits::from_params(&self.cluster().ga).min_of(self.limits);
                 Ok(format!("restarted with seed {seed}"))
             }
         }
@@ -312,34 +317,6 @@ impl Run {
             Err(e) => tracing::error!(dir = %dir.display(), "export failed: {e}"),
         }
         r
-    }
-}
-
-impl Limits {
-    /// The tighter of two limits, field by field (0 is none).
-    fn min_of(self, other: Limits) -> Limits {
-        let min_u = |a: u64, b: u64| {
-            if a == 0 {
-                b
-            } else if b == 0 {
-                a
-            } else {
-                a.min(b)
-            }
-        };
-        let min_f = |a: f64, b: f64| {
-            if a == 0.0 {
-                b
-            } else if b == 0.0 {
-                a
-            } else {
-                a.min(b)
-            }
-        };
-        Limits {
-            generations: min_u(self.generations, other.generations),
-            time_limit_s: min_f(self.time_limit_s, other.time_limit_s),
-        }
     }
 }
 
@@ -428,6 +405,24 @@ mod tests {
         let text = r.session("pins").to_toml();
         let back = Session::from_toml(&text, "pins.toml").unwrap();
         assert!(Run::resume(&back).is_ok());
+    }
+
+    /// The designer's run stays unlimited through the weights form and a
+    /// restart: the spec's limits are for the headless commands.
+    #[test]
+    fn an_unlimited_run_stays_unlimited_through_edits_and_restarts() {
+        let mut r = Run::new(spec(24, 3, "12x8", |s| s.weights.redundancy = 1.0))
+            .unwrap()
+            .unlimited();
+        let mut ga = r.cluster().ga.clone();
+        ga.time_limit_s = 1e-9;
+        ga.generations = 1;
+        r.apply(Edit::Ga(ga)).unwrap();
+        assert_eq!(r.step(), None, "the form did not impose the spec's limits");
+        assert_eq!(r.step(), None);
+        r.apply(Edit::Restart(3)).unwrap();
+        assert_eq!(r.step(), None, "nor did the restart");
+        assert_eq!(r.step(), None);
     }
 
     #[test]

@@ -102,23 +102,6 @@ pub fn host_name(s: &str) -> String {
     if h.is_empty() { "-".into() } else { h }
 }
 
-/// A file-name component made from a name: only letters, digits, `-`, `_`
-/// and `.`, never `.` or `..` or a leading dot.
-pub fn file_component(s: &str) -> String {
-    let f: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let f = f.trim_start_matches('.');
-    if f.is_empty() { "_".into() } else { f.to_string() }
-}
-
 /// CSV text from rows, quoted by the CSV rules (the `csv` crate).
 pub fn csv<I, R, F>(rows: I) -> String
 where
@@ -151,8 +134,6 @@ mod tests {
         assert_eq!(xml("#1\"><script>&'"), "#1&quot;&gt;&lt;script&gt;&amp;&#39;");
         assert_eq!(dot_string("a\"b\\\nc"), "\"a\\\"b\\\\\\nc\"");
         assert_eq!(host_name("k\n10.0.0.1 evil"), "k-10.0.0.1-evil");
-        assert_eq!(file_component("../../x"), "_.._x");
-        assert_eq!(file_component(".."), "_");
         assert_eq!(csv([["a,b", "c\"d", "e"]]), "\"a,b\",\"c\"\"d\",e\n");
     }
 }

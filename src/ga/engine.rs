@@ -115,9 +115,6 @@ pub struct Engine {
     /// design when it is already valid, else added at the scale-up.
     seed: Option<Genome>,
     pool: rayon::ThreadPool,
-    /// While building the first population: past this, the remaining
-    /// members stay copies of the first (a time limit holds from the start).
-    build_deadline: Option<std::time::Instant>,
 }
 
 impl Engine {
@@ -178,9 +175,8 @@ impl Engine {
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
             pool,
-            build_deadline: deadline,
         };
-        engine.population = engine.initial_population();
+        engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
     }
@@ -264,7 +260,9 @@ impl Engine {
         self.note_best();
     }
 
-    fn initial_population(&mut self) -> Vec<Member> {
+    /// The first population; past `deadline` the members not yet spread
+    /// stay copies of the first (a time limit holds from the start).
+    fn initial_population(&mut self, deadline: Option<std::time::Instant>) -> Vec<Member> {
         let problem = self.active().clone();
         let n = self.full.cluster.ga.population;
         let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
@@ -276,7 +274,6 @@ impl Engine {
         // so building the population costs no more than its mutations (a
         // full evaluation each took 7 s at 8192 PCs).
         let first = Member::new(&problem, base);
-        let deadline = self.build_deadline.take();
         let mut pop: Vec<Member> = self.pool.install(|| {
             seeds
                 .par_iter()
@@ -445,7 +442,7 @@ impl Engine {
                             generations: 0,
                             solved_at: None,
                         });
-                        self.population = self.initial_population();
+                        self.population = self.initial_population(None);
                     }
                     // No scaled size solved: the nearly connected designs
                     // of the last one still beat starting from scratch.

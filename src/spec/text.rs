@@ -50,44 +50,39 @@ pub fn is_hex_color(s: &str) -> bool {
     s.len() == 7 && s.starts_with('#') && s[1..].chars().all(|c| c.is_ascii_hexdigit())
 }
 
-/// `value` as a label, or an error naming the field and the rule.
-pub fn check_label(file: &str, field: &str, value: &str, allow_empty: bool) -> Result<(), SpecError> {
-    if is_label(value) && (allow_empty || !value.is_empty()) {
+/// `Ok` when `fits`, else an error naming the field, the value and `rule`.
+fn check(file: &str, field: &str, value: &str, fits: bool, rule: &str) -> Result<(), SpecError> {
+    if fits {
         return Ok(());
     }
     Err(SpecError::field(
         file,
         field,
-        format!("{} is not allowed: use {}", shown(value), label_rule()),
+        format!("{} is not allowed: use {rule}", shown(value)),
     ))
+}
+
+/// `value` as a label, or an error naming the field and the rule.
+pub fn check_label(file: &str, field: &str, value: &str, allow_empty: bool) -> Result<(), SpecError> {
+    let fits = is_label(value) && (allow_empty || !value.is_empty());
+    check(file, field, value, fits, &label_rule())
 }
 
 pub fn check_prefix(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
-    if is_prefix(value) {
-        return Ok(());
-    }
-    Err(SpecError::field(
-        file,
-        field,
-        format!(
-            "{} is not allowed: use up to {MAX_PREFIX} characters, a letter first, then letters, digits or `-` (host names are the prefix plus a number)",
-            shown(value)
-        ),
-    ))
+    let rule = format!(
+        "up to {MAX_PREFIX} characters, a letter first, then letters, digits or `-` (host names are the prefix plus a number)"
+    );
+    check(file, field, value, is_prefix(value), &rule)
 }
 
 pub fn check_hex_color(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
-    if is_hex_color(value) {
-        return Ok(());
-    }
-    Err(SpecError::field(
+    check(
         file,
         field,
-        format!(
-            "{} is not allowed: use a colour `#rrggbb` (six hex digits)",
-            shown(value)
-        ),
-    ))
+        value,
+        is_hex_color(value),
+        "a colour `#rrggbb` (six hex digits)",
+    )
 }
 
 /// A value quoted for a message, control characters made visible and cut

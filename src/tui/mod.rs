@@ -156,18 +156,18 @@ fn clean_stale_temps() {
 /// before leaving; when its file cannot be written, to a recovery file in
 /// the data folder (or the temporary folder), and the message says where.
 fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
-    // An untitled run goes to its own recovery file, never over another's.
-    let primary = Some(app.session_path.clone().unwrap_or_else(|| app.recovery_file()));
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let file = format!("{}-{stamp}.toml", crate::escape::file_component(&app.session_name));
-    let recovery = [
-        data_dir().map(|d| d.join("recovery").join(&file)),
-        Some(std::env::temp_dir().join(format!("fnn-tui-recovery-{file}"))),
-    ];
+    // The session's file, else (or when it cannot be written) this run's
+    // own recovery file, never another run's; last, the temporary folder.
+    let recovery = app.recovery_file();
+    let spare = std::env::temp_dir().join(format!(
+        "fnn-tui-recovery-{}",
+        recovery.file_name().map_or("run.toml".into(), |n| n.to_string_lossy())
+    ));
+    let mut candidates: Vec<PathBuf> = app.session_path.iter().cloned().collect();
+    candidates.extend([recovery, spare]);
+    candidates.dedup();
     let mut failed: Vec<String> = Vec::new();
-    for path in primary.into_iter().chain(recovery.into_iter().flatten()) {
+    for path in candidates {
         match save_and_wait(worker, &path, &app.session_name) {
             Ok(()) if failed.is_empty() => return Ok(format!("unsaved work saved to {}", path.display())),
             Ok(()) => {

@@ -78,6 +78,16 @@ mod tests {
         let (mut w, mut g) = (Weights::default(), GaParams::default());
         w.redundancy = 2.5;
         g.local_search = 77;
+        (g.population, g.keep, g.fudge, g.cross) = (300, 41, 5, 21);
+        // Each label shows its own field (a row edits what it says).
+        let shown: std::collections::BTreeMap<&str, String> = rows(&w, &g).into_iter().collect();
+        let spec = toml::Value::try_from(&g).unwrap();
+        for (label, value) in &shown {
+            if let Some(field) = label.strip_prefix("ga.") {
+                assert_eq!(spec[field].to_string(), *value, "{label}");
+            }
+        }
+        assert_eq!(shown["weights.redundancy"], "2.5");
         let values: Vec<String> = rows(&w, &g).into_iter().map(|(_, v)| v).collect();
         let (mut w2, mut g2) = (Weights::default(), GaParams::default());
         read(&values, &mut w2, &mut g2).unwrap();

@@ -21,3 +21,4 @@ pub mod spec;
 pub mod sweep;
 pub mod topology;
 pub mod tui;
+pub mod verify;

@@ -6,7 +6,7 @@
 mod common;
 
 use fnn_tui::design::parse_table;
-use fnn_tui::emulate::{emulate, run_prefix};
+use fnn_tui::emulate::{Options, emulate, run_prefix};
 use fnn_tui::routing::Interfaces;
 use fnn_tui::spec::{Coverage, PatternSpec, UplinkMode};
 
@@ -48,12 +48,26 @@ fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
     let ifaces = Interfaces {
         probe_order: vec![1, 2],
     };
-    let result = emulate(&c, &d, &ifaces, &prefix, false);
+    let result = emulate(&c, &d, &Options::new(prefix.clone(), ifaces));
     let (summary, testbed) = result.unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
     assert!(!leftovers(&prefix).is_empty(), "the testbed exists while held");
     drop(testbed);
     assert_eq!((summary.pairs, summary.answered), (30, 30), "{}", summary.text());
     assert!(summary.wrong_nic.is_empty(), "{}", summary.text());
+    assert!(
+        summary.wrong_switch.is_empty(),
+        "every request crossed the shared switch: {}",
+        summary.text()
+    );
+    // The setup scripts pre-load every neighbour (no ARP, no broadcast)
+    // and make every NIC known to its switch at boot (nothing flooded).
+    assert_eq!(
+        summary.frames,
+        fnn_tui::emulate::Frames::default(),
+        "{}",
+        summary.text()
+    );
+    assert!(summary.ok());
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
 }
 
@@ -79,7 +93,7 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
     assert!(e.is_valid());
     let prefix = run_prefix();
     let ifaces = Interfaces::parse("1,2,4,3").unwrap();
-    let (summary, testbed) = emulate(&c, &e.best_design(), &ifaces, &prefix, false)
+    let (summary, testbed) = emulate(&c, &e.best_design(), &Options::new(prefix.clone(), ifaces))
         .unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
     drop(testbed);
     assert!(summary.ok(), "{}", summary.text());
@@ -88,6 +102,12 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
         "every pair leaves by the NIC its route names"
     );
     assert_eq!(summary.pairs, 2 * c.pattern.pair_count());
+    assert_eq!(
+        summary.frames,
+        fnn_tui::emulate::Frames::default(),
+        "{}",
+        summary.text()
+    );
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
 }
 
@@ -97,16 +117,14 @@ fn a_kept_testbed_is_removed_by_the_commands_it_prints() {
     let c = common::quick(6, 2, "4x3");
     let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "seed 000", 6, 3).unwrap();
     let prefix = run_prefix();
-    let (_, testbed) = emulate(
-        &c,
-        &d,
-        &Interfaces {
+    let mut o = Options::new(
+        prefix.clone(),
+        Interfaces {
             probe_order: vec![1, 2],
         },
-        &prefix,
-        true,
-    )
-    .unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    );
+    o.keep = true;
+    let (_, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
     let commands = testbed.removal_commands();
     drop(testbed);
     assert!(!leftovers(&prefix).is_empty(), "--keep keeps them");
@@ -134,4 +152,193 @@ fn the_emulate_command_reports_json_and_cleans_up() {
         (Some(30), Some(30)),
         "{v}"
     );
+}
+
+/// Sixteen PCs with four NICs on eight 8-port switches and a separate
+/// uplink switch: the cluster the miswiring rehearsals break.
+fn sixteen() -> (fnn_tui::spec::Cluster, fnn_tui::design::Design) {
+    static DESIGN: std::sync::OnceLock<(fnn_tui::spec::Cluster, fnn_tui::design::Design)> = std::sync::OnceLock::new();
+    DESIGN
+        .get_or_init(|| {
+            let mut c = common::quick_with(16, 4, "9x8", |s| {
+                s.uplink.mode = UplinkMode::Separate;
+                s.uplink.ports = 1;
+            });
+            c.ga.threads = 1;
+            c.ga.seed = 7;
+            let mut e = fnn_tui::ga::Engine::new(c.clone());
+            common::run(&mut e, 2000);
+            assert!(e.is_valid(), "the 16-PC design is found");
+            (c, e.best_design())
+        })
+        .clone()
+}
+
+/// Builds the sixteen-PC cluster with `faults`, runs the probe scripts in
+/// every namespace and returns emulate's summary, the probe results and
+/// what verify says of them.
+fn rehearse(
+    faults: &[&str],
+) -> (
+    fnn_tui::emulate::Summary,
+    Vec<fnn_tui::verify::ProbeResults>,
+    fnn_tui::verify::Report,
+) {
+    let (c, d) = sixteen();
+    let ifaces = Interfaces::parse("1,2,3,4").unwrap();
+    let results = tempfile::tempdir().unwrap();
+    let prefix = run_prefix();
+    let mut o = Options::new(prefix.clone(), ifaces.clone());
+    o.faults = faults
+        .iter()
+        .map(|f| fnn_tui::emulate::Fault::parse(f, &c, &d).unwrap())
+        .collect();
+    o.probe_results = Some(results.path().to_path_buf());
+    let (summary, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    drop(testbed);
+    assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
+    let read = fnn_tui::verify::read_results(results.path(), &c, &d, &ifaces).unwrap();
+    assert_eq!(read.len(), 16, "every PC wrote its probe results");
+    let report = fnn_tui::verify::diagnose(&c, &d, &ifaces, &read);
+    (summary, read, report)
+}
+
+/// Verify's report on a cluster built with one fault (which emulate fails).
+fn miswired(fault: &str) -> fnn_tui::verify::Report {
+    let (summary, _, report) = rehearse(&[fault]);
+    assert!(
+        !summary.ok(),
+        "a miswired cluster does not pass emulate: {}",
+        summary.text()
+    );
+    report
+}
+
+/// The one finding of a report, with its cable moves.
+fn only_finding(r: &fnn_tui::verify::Report) -> &fnn_tui::verify::Finding {
+    assert_eq!(r.findings.len(), 1, "exactly the injected fault:\n{}", r.text());
+    &r.findings[0]
+}
+
+#[test]
+fn verify_names_two_swapped_cables() {
+    let r = miswired("swap:5:1:2");
+    match only_finding(&r) {
+        fnn_tui::verify::Finding::Swapped { pc, fixes, .. } => {
+            assert_eq!(pc, "n05");
+            assert_eq!(
+                fixes.iter().map(|f| f.nic).collect::<Vec<_>>(),
+                vec![1, 2],
+                "{}",
+                r.text()
+            );
+        }
+        other => panic!("expected a swap, found {}", other.text()),
+    }
+}
+
+#[test]
+fn verify_names_a_cable_on_the_wrong_switch() {
+    let (_, d) = sixteen();
+    let elsewhere = (0..d.switches()).find(|s| !d.switches_of(9).contains(s)).unwrap();
+    let r = miswired(&format!("move:9:3:{elsewhere}"));
+    match only_finding(&r) {
+        fnn_tui::verify::Finding::WrongSwitch { fix } => {
+            assert_eq!((fix.pc.as_str(), fix.nic), ("n09", 3), "{}", r.text());
+            assert_eq!(
+                fix.switch,
+                d.switches_of(9)[3],
+                "it names the switch the cable belongs on"
+            );
+        }
+        other => panic!("expected a wrong switch, found {}", other.text()),
+    }
+}
+
+#[test]
+fn verify_names_a_pulled_cable() {
+    let r = miswired("pull:12:0");
+    match only_finding(&r) {
+        fnn_tui::verify::Finding::NoLink { fix } => assert_eq!((fix.pc.as_str(), fix.nic), ("n12", 0)),
+        other => panic!("expected no link, found {}", other.text()),
+    }
+}
+
+#[test]
+fn verify_names_a_reversed_nic_order() {
+    let r = miswired("order:3:4,3,2,1");
+    match only_finding(&r) {
+        fnn_tui::verify::Finding::NicOrder { pc, fixes, .. } => {
+            assert_eq!(pc, "n03");
+            assert_eq!(fixes.len(), 4, "{}", r.text());
+        }
+        other => panic!("expected a NIC order, found {}", other.text()),
+    }
+}
+
+/// Probes of a correctly cabled cluster find nothing, and the uplink
+/// was unplugged for them (it joins the switches otherwise).
+#[test]
+fn verify_passes_a_correctly_cabled_cluster() {
+    let (summary, read, r) = rehearse(&[]);
+    assert!(summary.ok(), "{}", summary.text());
+    assert_eq!(
+        summary.frames,
+        fnn_tui::emulate::Frames::default(),
+        "{}",
+        summary.text()
+    );
+    assert!(r.ok(), "{}", r.text());
+    assert_eq!(r.probes_failed, 0);
+    assert!(
+        read.iter().all(|p| p.uplink_joined == Some(false)),
+        "the uplink was unplugged for the probes"
+    );
+}
+
+/// As a user runs them: emulate with a swapped pair of cables writes the
+/// probe results, verify reads them and names the swap (exit 1), and says
+/// what is wrong with a folder that holds no results.
+#[test]
+fn the_emulate_and_verify_commands_find_a_swapped_cable() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("six.txt"), "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n").unwrap();
+    let fnn = || {
+        let mut c = assert_cmd::Command::cargo_bin("fnn-tui").unwrap();
+        c.current_dir(d.path());
+        c
+    };
+    fnn()
+        .args(["emulate", "--table", "six.txt", "--miswire", "swap:n2:0:1"])
+        .args(["--probe-results", "probes", "--macs", "macs.txt"])
+        .assert()
+        .code(1);
+    assert_eq!(std::fs::read_dir(d.path().join("probes")).unwrap().count(), 6);
+    let macs = std::fs::read_to_string(d.path().join("macs.txt")).unwrap();
+    assert_eq!(macs.lines().filter(|l| l.starts_with("n2 eth")).count(), 2, "{macs}");
+    let out = fnn()
+        .args(["verify", "--table", "six.txt", "--results", "probes", "--json"])
+        .assert()
+        .code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(1), "{v}");
+    assert_eq!(
+        (v["findings"][0]["kind"].as_str(), v["findings"][0]["pc"].as_str()),
+        (Some("swapped"), Some("n2"))
+    );
+    let text = fnn()
+        .args(["verify", "--table", "six.txt", "--results", "probes"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
+    assert!(
+        text.contains("two cables of n2 swapped") && text.contains("switch 0 port 3"),
+        "{text}"
+    );
+    std::fs::create_dir(d.path().join("empty")).unwrap();
+    fnn()
+        .args(["verify", "--table", "six.txt", "--results", "empty"])
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("no probe results (fnn-probe-*.txt) in empty"));
 }

@@ -126,17 +126,23 @@ fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
     let bin = d.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     // `touch` too: the hostile name tries to run it, and the stub would log it.
-    for cmd in ["ip", "ping", "touch"] {
+    // The probe scripts also read /sys (cat, grep) and use a private
+    // temporary folder (mktemp, rm).
+    let tmp = d.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    for cmd in ["ip", "ping", "touch", "cat", "grep", "mktemp", "rm"] {
         let stub = bin.join(cmd);
-        std::fs::write(&stub, format!("#!/bin/sh\necho {cmd} \"$@\" >> \"$LOG\"\n")).unwrap();
+        let answer = if cmd == "mktemp" { "echo \"$TMPD\"\n" } else { "" };
+        std::fs::write(&stub, format!("#!/bin/sh\necho {cmd} \"$@\" >> \"$LOG\"\n{answer}")).unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let run = d.path().join("run");
     std::fs::create_dir(&run).unwrap();
     let log = d.path().join("log");
-    let scripts = walk(&out.join("routing/scripts"));
-    assert_eq!(scripts.len(), 8);
+    let mut scripts = walk(&out.join("routing/scripts"));
+    scripts.extend(walk(&out.join("routing/probe")));
+    assert_eq!(scripts.len(), 16, "a setup and a probe script per PC");
     for script in &scripts {
         let status = std::process::Command::new("/bin/sh")
             .arg(script)
@@ -144,6 +150,7 @@ fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
             .env_clear()
             .env("PATH", &bin)
             .env("LOG", &log)
+            .env("TMPD", &tmp)
             .stderr(std::process::Stdio::null())
             .status()
             .unwrap();
@@ -157,7 +164,8 @@ fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
     assert!(ran.is_empty(), "the scripts created {ran:?}");
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(log.lines().count() > 8 * 3);
-    assert!(log.lines().all(|l| l.starts_with("ip ")), "{log}");
+    let allowed = ["ip ", "ping ", "cat ", "grep ", "mktemp ", "rm "];
+    assert!(log.lines().all(|l| allowed.iter().any(|a| l.starts_with(a))), "{log}");
     assert!(!log.contains("pwned"), "{log}");
 }
 

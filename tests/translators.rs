@@ -128,7 +128,7 @@ fn exports_write_every_artifact_and_the_scripts_parse() {
     let dir = tempfile::tempdir().unwrap();
     let report = Report::new(&c, Metrics::compute(&d, &c), RunInfo::default());
     let files = write_all(dir.path(), &c, &d, &report, &Options::default()).unwrap();
-    assert_eq!(files.len(), 2 + 2 + 3 + 2 * 64 + 4 + 3 + 3);
+    assert_eq!(files.len(), 2 + 2 + 3 + 3 * 64 + 4 + 3 + 3);
     let mac_header = std::fs::read_to_string(dir.path().join("advanced/fnn_mac_routes.h")).unwrap();
     let reaching: u32 = (0..64)
         .map(|a| (0..64).filter(|&b| b != a).map(|b| d.links(a, b)).sum::<u32>())
@@ -156,9 +156,24 @@ fn exports_write_every_artifact_and_the_scripts_parse() {
     assert!(ok.success(), "the setup script is valid shell");
     let text = std::fs::read_to_string(&script).unwrap();
     assert_eq!(
-        text.matches("ip neigh replace").count(),
+        text.matches("nud permanent   #").count(),
         63,
         "every other PC pre-loaded"
+    );
+    assert_eq!(
+        text.matches("/address)\" dev").count(),
+        4,
+        "each NIC announces itself to its switch"
+    );
+    let probe = dir.path().join("routing/probe/fnn-probe-k05.sh");
+    let ok = std::process::Command::new("sh").arg("-n").arg(&probe).status().unwrap();
+    assert!(ok.success(), "the probe script is valid shell");
+    let text = std::fs::read_to_string(&probe).unwrap();
+    let neighbours: usize = d.switches_of(5).iter().map(|&s| d.pcs_on_switches()[s].len() - 1).sum();
+    assert_eq!(
+        text.matches("  probe eth").count(),
+        neighbours,
+        "one probe per neighbour per NIC"
     );
     let header = std::fs::read_to_string(dir.path().join("advanced/fnn_routes.h")).unwrap();
     assert!(header.contains("#define FNN_NIC(word, i)") && header.contains("uint16_t"));

@@ -2,25 +2,82 @@
 
 use super::EmulateArgs;
 use anyhow::anyhow;
-use fnn_tui::emulate::{emulate, run_prefix};
+use fnn_tui::emulate::{Fault, Options, emulate, run_prefix};
 use fnn_tui::routing::Interfaces;
+use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
-pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
-    let (cluster, design, _) = super::export::design_source(&args.source)?;
-    let ifaces = match &args.probe_order {
+/// The `--probe-order` given, or slot order.
+pub fn interfaces(probe_order: Option<&str>, cluster: &fnn_tui::spec::Cluster) -> anyhow::Result<Interfaces> {
+    Ok(match probe_order {
         Some(p) => Interfaces::parse(p).map_err(|e| anyhow!("--probe-order: {e}"))?,
         None => Interfaces {
             probe_order: (1..=cluster.max_nics().max(1) as usize).collect(),
         },
+    })
+}
+
+pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
+    let (cluster, design, _) = super::export::design_source(&args.source)?;
+    let ifaces = interfaces(args.probe_order.as_deref(), &cluster)?;
+    let faults = args
+        .miswire
+        .iter()
+        .map(|f| Fault::parse(f, &cluster, &design).map_err(|e| anyhow!("--miswire {e}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Ctrl-C, SIGTERM and SIGHUP stop the run between steps; the testbed
+    // is then dropped, which removes everything it created.
+    let cancel = Arc::new(AtomicBool::new(false));
+    for sig in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register(sig, cancel.clone())?;
+    }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let progress = |what: &str, done: usize, of: usize| {
+        bar.set_message(what.to_string());
+        bar.set_length(of as u64);
+        bar.set_position(done as u64);
     };
-    // Ctrl-C must not leave namespaces behind: the testbed is dropped
-    // (and removes everything) when this function returns.
-    let (summary, testbed) = emulate(&cluster, &design, &ifaces, &run_prefix(), args.keep)?;
+    let mut o = Options::new(run_prefix(), ifaces);
+    o.keep = args.keep;
+    o.faults = faults;
+    o.probe_results = args.probe_results.clone();
+    o.macs_out = args.macs.clone();
+    o.cancel = Some(&cancel);
+    o.progress = Some(&progress);
+    let result = emulate(&cluster, &design, &o);
+    bar.finish_and_clear();
+    let (summary, testbed) = result?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", summary.text());
+    }
+    if let Some(dir) = &args.probe_results {
+        let src = &args.source;
+        let mut how = String::from("fnn-tui verify");
+        if let Some(spec) = &src.spec {
+            how.push_str(&format!(" {}", spec.display()));
+        }
+        if let Some(t) = &src.table {
+            how.push_str(&format!(" --table {}", t.display()));
+        }
+        if let Some(s) = &src.session {
+            how.push_str(&format!(" --session {s}"));
+        }
+        if let Some(p) = &args.probe_order {
+            how.push_str(&format!(" --probe-order {p}"));
+        }
+        eprintln!("probe results in {0}; read them with: {how} --results {0}", dir.display());
     }
     if args.keep {
         eprintln!("kept for inspection; remove with:");

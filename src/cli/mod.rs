@@ -10,6 +10,7 @@ mod emulate;
 mod export;
 mod inputs;
 mod sweep;
+mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -51,6 +52,23 @@ pub enum Command {
     Cheapest(CheapestArgs),
     /// Rehearse the design on Linux network namespaces (root): a namespace per PC, a bridge per switch, the setup scripts run unmodified, every required pair pinged.
     Emulate(EmulateArgs),
+    /// After cabling: read every PC's probe results (routing/probe/fnn-probe-PC.sh output) and name the miswired cables.
+    Verify(VerifyArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub source: DesignSource,
+    /// The folder holding every PC's probe output, saved as fnn-probe-PC.txt.
+    #[arg(long, value_name = "DIR")]
+    pub results: PathBuf,
+    /// PCI slots in the order the kernel probes them, as given to export (default 1,2,3,...).
+    #[arg(long)]
+    pub probe_order: Option<String>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -60,6 +78,15 @@ pub struct EmulateArgs {
     /// PCI slots in the order the kernel probes them, e.g. 1,2,4,3 (default 1,2,3,...).
     #[arg(long)]
     pub probe_order: Option<String>,
+    /// Write the MACs discovered on the emulated NICs to FILE, in the discovery-file format `export --macs` reads.
+    #[arg(long, value_name = "FILE")]
+    pub macs: Option<PathBuf>,
+    /// Build the wiring with a fault, to rehearse `verify`: swap:PC:NIC:NIC, move:PC:NIC:SWITCH, pull:PC:NIC or order:PC:SLOTS (repeatable; NICs from 0).
+    #[arg(long, value_name = "FAULT")]
+    pub miswire: Vec<String>,
+    /// After the pings, unplug the uplink, run every PC's probe script and write the results to DIR (for `fnn-tui verify --results DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub probe_results: Option<PathBuf>,
     /// Leave the namespaces and bridges for inspection (and print how to remove them).
     #[arg(long)]
     pub keep: bool,
@@ -283,6 +310,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Sweep(args)) => sweep::run(&args),
         Some(Command::Cheapest(args)) => cheapest::run(&args),
         Some(Command::Emulate(args)) => emulate::run(&args),
+        Some(Command::Verify(args)) => verify::run(&args),
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
     };
     match result {

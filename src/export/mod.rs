@@ -72,6 +72,10 @@ pub fn write_all(
                 scripts::setup_script(c, d, &r, pc, &ifaces, &macs),
             );
             add(&format!("routing/hosts/hosts.{n}"), scripts::hosts(c, d, &r, pc));
+            add(
+                &format!("routing/probe/fnn-probe-{n}.sh"),
+                crate::routing::probe::probe_script(c, d, &r, pc, &ifaces, &macs),
+            );
         }
         if o.macs.is_some() {
             let problems = macs.check(d, &|p| c.pc_name(p));

@@ -6,7 +6,8 @@
 pub mod addresses;
 pub mod advanced;
 pub mod basic;
+pub mod probe;
 pub mod scripts;
 
-pub use addresses::{Interfaces, MacTable};
+pub use addresses::{Interfaces, MacTable, switch_ip, uplink_ip};
 pub use basic::BasicRouting;

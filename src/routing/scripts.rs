@@ -4,7 +4,7 @@
 //! performance"), routes, and a hosts file that resolves every other PC to
 //! the address on the subnet its basic route uses.
 
-use super::addresses::{Interfaces, MacTable, switch_ip, switch_net, uplink_ip};
+use super::addresses::{Interfaces, MacTable, announce_ip, switch_ip, switch_net, uplink_ip};
 use super::basic::BasicRouting;
 use crate::design::Design;
 use crate::escape::{host_name, one_line, sh_word};
@@ -99,10 +99,34 @@ pub fn setup_script(
             }
         }
     }
+    announce(&mut s, &switches, ifaces);
     if placeholders {
         s.push_str("\necho 'fnn-tui: this script contains placeholder MAC addresses' >&2\n");
     }
     s
+}
+
+/// No first-contact flooding: a switch learns where a NIC is only from a
+/// frame the NIC sends, and a NIC that never ARPs sends nothing until it
+/// talks, so the first frame to it would be flooded to every port (and
+/// through the uplink to every switch). Each NIC therefore sends one frame
+/// at boot addressed to its own MAC: the switch learns the sender's port
+/// from it, then drops it, because a switch never sends a frame back out
+/// of the port it came in by. Nothing is broadcast and nothing is flooded.
+fn announce(s: &mut String, switches: &[usize], ifaces: &Interfaces) {
+    s.push_str(
+        "\n# Make each NIC known to its switch without a broadcast: one frame to the\n\
+         # NIC's own MAC, which the switch learns the port from and then drops.\n",
+    );
+    for (nic, &sw) in switches.iter().enumerate() {
+        let dev = sh_word(&ifaces.name(nic));
+        let ip = announce_ip(sw);
+        let _ = writeln!(
+            s,
+            "ip neigh replace {ip} lladdr \"$(cat /sys/class/net/{dev}/address)\" dev {dev} nud permanent"
+        );
+        let _ = writeln!(s, "(ping -c 1 -W 1 -I {dev} {ip} >/dev/null 2>&1 &)");
+    }
 }
 
 /// `/etc/hosts` lines for PC `pc`: every other PC at the address its route uses.

@@ -1,0 +1,201 @@
+//! The namespaces, bridges and files of one rehearsal, named with a
+//! per-run prefix and removed when the [`Testbed`] is dropped.
+
+use super::EmulateError;
+use crate::spec::Cluster;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Runs `ip` (or another command) and returns its stdout, or why not.
+pub fn run(args: &[&str]) -> Result<String, EmulateError> {
+    let out = Command::new(args[0])
+        .args(&args[1..])
+        .output()
+        .map_err(|e| EmulateError::Setup {
+            command: args.join(" "),
+            reason: e.to_string(),
+        })?;
+    if !out.status.success() {
+        return Err(EmulateError::Setup {
+            command: args.join(" "),
+            reason: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The namespaces, bridges and files of one rehearsal; dropping it
+/// removes them all (unless kept for inspection).
+pub struct Testbed {
+    pub prefix: String,
+    pub(super) namespaces: Vec<String>,
+    pub(super) bridges: Vec<String>,
+    /// Links in this namespace that are not bridges (the uplink veths).
+    pub(super) links: Vec<String>,
+    pub(super) dirs: Vec<PathBuf>,
+    pub keep: bool,
+}
+
+impl Drop for Testbed {
+    fn drop(&mut self) {
+        if self.keep {
+            return;
+        }
+        // Deleting a namespace deletes the veth ends in it and so their
+        // peers on the bridges.
+        for ns in &self.namespaces {
+            let _ = run(&["ip", "netns", "del", ns]);
+        }
+        // A bridge's ports outlive it; deleting one end of a veth deletes both.
+        for link in self.links.iter().chain(&self.bridges) {
+            let _ = run(&["ip", "link", "del", link]);
+        }
+        for d in self.dirs.iter().chain(&self.etc_dirs()) {
+            let _ = std::fs::remove_dir_all(d);
+        }
+    }
+}
+
+impl Testbed {
+    pub(super) fn new(prefix: &str, keep: bool) -> Testbed {
+        Testbed {
+            prefix: prefix.to_string(),
+            namespaces: Vec::new(),
+            bridges: Vec::new(),
+            links: Vec::new(),
+            dirs: Vec::new(),
+            keep,
+        }
+    }
+
+    /// A bridge (a switch), without IPv6 so it sends nothing of its own.
+    pub(super) fn add_bridge(&mut self, name: &str) -> Result<(), EmulateError> {
+        let b = Testbed::ip_link(name)?;
+        run(&["ip", "link", "add", &b, "type", "bridge"])?;
+        self.bridges.push(b.clone());
+        no_ipv6("/proc/sys/net/ipv6/conf", &b);
+        run(&["ip", "link", "set", &b, "up"])?;
+        Ok(())
+    }
+
+    /// A veth pair (a cable); deleting either end deletes both.
+    pub(super) fn add_veth(&mut self, a: &str, b: &str) -> Result<(), EmulateError> {
+        Testbed::ip_link(a)?;
+        Testbed::ip_link(b)?;
+        run(&["ip", "link", "add", a, "type", "veth", "peer", "name", b])?;
+        self.links.push(a.to_string());
+        no_ipv6("/proc/sys/net/ipv6/conf", a);
+        Ok(())
+    }
+
+    /// A PC. IPv6 is off in it: its autoconfiguration multicasts would be
+    /// counted against the scripts, which configure IPv4 only.
+    pub(super) fn add_namespace(&mut self, ns: &str) -> Result<(), EmulateError> {
+        run(&["ip", "netns", "add", ns])?;
+        self.namespaces.push(ns.to_string());
+        run(&["ip", "-n", ns, "link", "set", "lo", "up"])?;
+        let _ = run(&[
+            "ip",
+            "netns",
+            "exec",
+            ns,
+            "sh",
+            "-c",
+            "for f in all default; do echo 1 > /proc/sys/net/ipv6/conf/$f/disable_ipv6; done 2>/dev/null",
+        ]);
+        Ok(())
+    }
+
+    /// A scratch folder for the scripts, removed with the testbed.
+    pub(super) fn work_dir(&mut self) -> Result<PathBuf, EmulateError> {
+        let work = std::env::temp_dir().join(format!("{}-scripts", self.prefix));
+        std::fs::create_dir_all(&work).map_err(|e| super::io(&work, e))?;
+        self.dirs.push(work.clone());
+        Ok(work)
+    }
+
+    /// `/etc/netns/NS`, which `ip netns exec` binds over the PC's /etc.
+    pub(super) fn etc_dir(&self, ns: &str) -> PathBuf {
+        PathBuf::from("/etc/netns").join(ns)
+    }
+    /// The commands that remove what a kept testbed left.
+    pub fn removal_commands(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.namespaces.iter().map(|ns| format!("ip netns del {ns}")).collect();
+        v.extend(
+            self.links
+                .iter()
+                .chain(&self.bridges)
+                .map(|b| format!("ip link del {b}")),
+        );
+        v.extend(
+            self.dirs
+                .iter()
+                .chain(&self.etc_dirs())
+                .map(|d| format!("rm -rf {}", d.display())),
+        );
+        v
+    }
+
+    pub(super) fn namespace(&self, c: &Cluster, pc: usize) -> String {
+        format!("{}-{}", self.prefix, c.pc_name(pc))
+    }
+
+    pub(super) fn ip_link(name: &str) -> Result<String, EmulateError> {
+        if name.len() > 15 {
+            return Err(EmulateError::NameTooLong(name.into()));
+        }
+        Ok(name.into())
+    }
+}
+
+impl Testbed {
+    fn etc_dirs(&self) -> Vec<PathBuf> {
+        self.namespaces.iter().map(|ns| self.etc_dir(ns)).collect()
+    }
+}
+
+fn no_ipv6(conf: &str, iface: &str) {
+    // Absent when the kernel has no IPv6: then there is nothing to silence.
+    let _ = std::fs::write(format!("{conf}/{iface}/disable_ipv6"), "1");
+}
+
+/// The interface index of a link in this namespace.
+pub(super) fn ifindex(name: &str) -> Result<i32, EmulateError> {
+    let path = format!("/sys/class/net/{name}/ifindex");
+    std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .ok_or_else(|| EmulateError::Setup {
+            command: format!("reading {path}"),
+            reason: "no such interface".into(),
+        })
+}
+
+/// The MAC of an interface in a namespace.
+pub(super) fn mac(ns: &str, dev: &str) -> Result<[u8; 6], EmulateError> {
+    let text = run(&[
+        "ip",
+        "netns",
+        "exec",
+        ns,
+        "cat",
+        &format!("/sys/class/net/{dev}/address"),
+    ])?;
+    let bytes: Vec<u8> = text
+        .trim()
+        .split(':')
+        .filter_map(|h| u8::from_str_radix(h, 16).ok())
+        .collect();
+    bytes.try_into().map_err(|_| EmulateError::Setup {
+        command: format!("reading the MAC of {dev} in {ns}"),
+        reason: format!("`{}` is not a MAC", text.trim()),
+    })
+}
+
+/// A short prefix unique to this process and call (interface names are
+/// at most 15 characters): `fe`, the process id, a counter.
+pub fn run_prefix() -> String {
+    static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("fe{:x}{}", std::process::id() % 0xffff, (b'a' + (n % 26) as u8) as char)
+}

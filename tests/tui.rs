@@ -256,20 +256,76 @@ fn weights_form_refuses_out_of_range_values_with_the_range() {
 }
 
 #[test]
-fn export_and_save_as_prompts_send_their_commands() {
+fn export_form_and_save_as_prompt_send_their_commands() {
+    use fnn_tui::export::choices::Rewire;
     let (mut app, _) = app_after(60);
     app.on_key(key('e'));
-    assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::Export));
-    for _ in 0.."fnn-export".len() {
-        app.on_key(code(KeyCode::Backspace));
+    assert!(matches!(&app.mode, Mode::Export(_)), "e opens the export form");
+    let type_in = |app: &mut App, field: usize, text: &str| {
+        let Mode::Export(form) = &mut app.mode else {
+            panic!("the export form closed")
+        };
+        form.cursor = 0;
+        for _ in 0..field {
+            app.on_key(code(KeyCode::Down));
+        }
+        for _ in 0..40 {
+            app.on_key(code(KeyCode::Backspace));
+        }
+        for ch in text.chars() {
+            app.on_key(key(ch));
+        }
+    };
+    type_in(&mut app, 0, "out/x");
+    // A misspelt artifact is refused in the form, naming the field.
+    type_in(&mut app, 1, "labels,routnig");
+    assert!(app.on_key(code(KeyCode::Enter)).is_empty());
+    match &app.mode {
+        Mode::Export(f) => assert!(
+            f.error.as_deref().is_some_and(|e| e.contains("artifacts: `routnig`")),
+            "{:?}",
+            f.error
+        ),
+        m => panic!("the form closed: {m:?}"),
     }
-    for ch in "out/x".chars() {
-        app.on_key(key(ch));
-    }
+    type_in(&mut app, 1, "labels,routing");
+    type_in(&mut app, 2, "macs.txt");
+    type_in(&mut app, 3, "1,2,4,3");
+    type_in(&mut app, 4, "old-table.txt");
     match app.on_key(code(KeyCode::Enter)).as_slice() {
-        [Command::Export { dir }] => assert_eq!(dir.to_str(), Some("out/x")),
-        _ => panic!("enter exports"),
+        [
+            Command::Export {
+                dir,
+                choices,
+                rewire_from_saved,
+                ..
+            },
+        ] => {
+            assert_eq!(dir.to_str(), Some("out/x"));
+            assert_eq!(choices.only, ["labels", "routing"]);
+            assert_eq!(choices.macs.as_deref(), Some(std::path::Path::new("macs.txt")));
+            assert_eq!(choices.probe_order.as_deref(), Some("1,2,4,3"));
+            assert_eq!(choices.rewire, Some(Rewire::Table("old-table.txt".into())));
+            assert!(!rewire_from_saved);
+        }
+        other => panic!("enter exports: {} commands", other.len()),
     }
+    // F5 in the form rehearses the design (CI runs as root), or says why not.
+    app.on_key(key('e'));
+    let sent = app.on_key(code(KeyCode::F(5)));
+    match fnn_tui::emulate::available() {
+        Ok(()) => assert!(
+            matches!(sent.as_slice(), [Command::Emulate { probe_order: Some(p) }] if p == "1,2,3,4"),
+            "{} commands",
+            sent.len()
+        ),
+        Err(_) => assert!(
+            matches!(&app.mode, Mode::Export(f) if f.error.as_deref().is_some_and(|e| e.contains("emulate cannot run here"))),
+            "{:?}",
+            app.mode
+        ),
+    }
+    app.mode = Mode::Normal;
     // No session file yet: s asks where to save.
     app.on_key(key('s'));
     assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::SaveAs));
@@ -672,11 +728,22 @@ fn popups_and_questions_use_the_one_keymap() {
     o.insert(Action::Cancel, vec!["f10".to_string()]);
     o.insert(Action::Yes, vec!["Y".to_string()]);
     app.keymap.apply_overrides(&o).unwrap();
-    app.on_key(key('e'));
+    app.on_key(key('S'));
     let s = screen(&app, 120, 40);
     assert!(s.contains("enter confirm · f10 cancel"), "{s}");
     app.on_key(code(KeyCode::Esc));
     assert!(matches!(app.mode, Mode::Prompt(_)), "esc is no longer cancel");
+    app.on_key(code(KeyCode::F(10)));
+    assert_eq!(app.mode, Mode::Normal);
+    // The export form's footer too.
+    app.on_key(key('e'));
+    let s = screen(&app, 120, 40);
+    assert!(
+        s.contains("enter export · f5 rehearse") && s.contains("f10 cancel"),
+        "{s}"
+    );
+    app.on_key(code(KeyCode::Esc));
+    assert!(matches!(app.mode, Mode::Export(_)), "esc is no longer cancel");
     app.on_key(code(KeyCode::F(10)));
     assert_eq!(app.mode, Mode::Normal);
     app.on_key(key('q'));
@@ -754,6 +821,9 @@ fn exports_from_the_designer_include_the_rewire_plan_from_the_opened_design() {
     let dir = tempfile::tempdir().unwrap();
     worker.send(Command::Export {
         dir: dir.path().to_path_buf(),
+        choices: Default::default(),
+        rewire_from_saved: true,
+        session_dirs: Vec::new(),
     });
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
@@ -940,4 +1010,49 @@ fn the_sweep_job_reports_through_the_workers_channel() {
         }
     }
     assert_eq!(points, 2);
+}
+
+/// F5 in the export form runs emulate as a worker job: progress comes as
+/// events, then the summary, and nothing it built is left.
+#[test]
+fn the_worker_runs_emulate_and_reports_its_summary() {
+    let flags = fnn_tui::spec::QuickFlags {
+        pcs: Some(6),
+        nics: Some(2),
+        switches: Some("4x3".into()),
+        ..Default::default()
+    };
+    let spec = flags.apply(Spec::default()).unwrap();
+    let mut engine = Engine::new(spec.resolve().unwrap());
+    for _ in 0..5000 {
+        if engine.is_valid() {
+            break;
+        }
+        engine.step();
+    }
+    assert!(engine.is_valid(), "six PCs on three 4-port switches are found");
+    let worker = Worker::spawn(spec, engine, "t".into(), false, None);
+    worker.send(Command::Emulate { probe_order: None });
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let mut progress = 0;
+    let summary = loop {
+        match worker.rx.recv_deadline(deadline).expect("an emulate result") {
+            Event::EmulateProgress(..) => progress += 1,
+            Event::Emulated(r) => break r,
+            _ => {}
+        }
+    };
+    let summary = summary.unwrap_or_else(|e| panic!("emulate could not run: {e}"));
+    assert!(progress > 0, "progress is reported while it runs");
+    assert!(
+        summary.contains("30 answered, 0 failed") && summary.contains("OK:"),
+        "{summary}"
+    );
+    let prefix = format!("fe{:x}", std::process::id() % 0xffff);
+    let namespaces = std::process::Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+        .unwrap();
+    let left = String::from_utf8_lossy(&namespaces.stdout).into_owned();
+    assert!(!left.lines().any(|l| l.starts_with(&prefix)), "left behind: {left}");
 }

@@ -77,7 +77,10 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         if let Some(p) = &args.probe_order {
             how.push_str(&format!(" --probe-order {p}"));
         }
-        eprintln!("probe results in {0}; read them with: {how} --results {0}", dir.display());
+        eprintln!(
+            "probe results in {0}; read them with: {how} --results {0}",
+            dir.display()
+        );
     }
     if args.keep {
         eprintln!("kept for inspection; remove with:");

@@ -5,58 +5,32 @@ use super::ExportArgs;
 use super::inputs;
 use anyhow::anyhow;
 use fnn_tui::design::{Design, Metrics, parse_table};
-use fnn_tui::export::{ARTIFACTS, Options, write_all};
+use fnn_tui::export::choices::{Choices, Rewire};
+use fnn_tui::export::write_all;
 use fnn_tui::input::read_text;
 use fnn_tui::report::{Report, RunInfo};
-use fnn_tui::routing::{Interfaces, MacTable};
 use fnn_tui::session::{open_session, session_dirs};
 use fnn_tui::spec::Cluster;
 use std::process::ExitCode;
 
 pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
-    for a in &args.only {
-        if !ARTIFACTS.contains(&a.as_str()) {
-            return Err(anyhow!(
-                "--only: `{a}` is not an artifact: use {}",
-                ARTIFACTS.join(", ")
-            ));
-        }
-    }
     let (cluster, design, run) = source(args)?;
     let report = Report::new(&cluster, Metrics::compute(&design, &cluster), run);
-    let interfaces = match &args.probe_order {
-        Some(p) => Some(Interfaces::parse(p).map_err(|e| anyhow!("--probe-order: {e}"))?),
-        None => None,
-    };
-    let ifaces = interfaces.clone().unwrap_or(Interfaces {
-        probe_order: (1..=cluster.max_nics().max(1) as usize).collect(),
-    });
-    let macs = match &args.macs {
-        Some(path) => {
-            let text = read_text(path)?;
-            let names = |s: &str| (0..cluster.pcs()).find(|&pc| cluster.pc_name(pc) == s);
-            Some(MacTable::parse(&text, &path.display().to_string(), &names, &ifaces).map_err(|e| anyhow!(e))?)
-        }
-        None => None,
-    };
-    let from = match &args.from {
-        Some(path) => {
-            let text = read_text(path)?;
-            Some(parse_table(
-                &text,
-                &path.display().to_string(),
-                cluster.pcs(),
-                cluster.switch_count(),
-            )?)
-        }
-        None => None,
-    };
-    let options = Options {
+    let choices = Choices {
         only: args.only.clone(),
-        interfaces,
-        macs,
-        from,
+        probe_order: args.probe_order.clone(),
+        macs: args.macs.clone(),
+        rewire: args.from.clone().map(Rewire::Table),
     };
+    // The flags are named as typed on the command line.
+    let options = choices.resolve(&cluster, &session_dirs()).map_err(|e| {
+        let e = e
+            .replacen("artifacts: ", "--only: ", 1)
+            .replacen("probe order: ", "--probe-order: ", 1)
+            .replacen("MAC file: ", "", 1)
+            .replacen("rewire from: ", "", 1);
+        anyhow!(e)
+    })?;
     let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
     println!("wrote {} files into {}", files.len(), args.out.display());
     if !report.valid {

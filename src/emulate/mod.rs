@@ -95,6 +95,25 @@ impl Options<'_> {
     }
 }
 
+/// Whether this machine can run a rehearsal: root, and the `ip` and
+/// `ping` commands. Otherwise why not.
+pub fn available() -> Result<(), String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err("it needs root (network namespaces and bridges)".into());
+    }
+    for (cmd, package) in [("ip", "iproute2"), ("ping", "iputils-ping")] {
+        let ok = std::process::Command::new(cmd)
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            return Err(format!("`{cmd}` is missing (install {package})"));
+        }
+    }
+    Ok(())
+}
+
 /// How many namespaces are worked on at once: pings mostly wait.
 const WORKERS: usize = 8;
 

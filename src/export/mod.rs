@@ -2,6 +2,7 @@
 //! it takes to build and run the cluster, written into a directory from the
 //! TUI's export menu or `fnn-tui export`.
 
+pub mod choices;
 pub mod colors;
 mod files;
 pub mod formats;

@@ -42,6 +42,8 @@ pub enum Mode {
     Normal,
     Help,
     Form(Form),
+    /// The export form: folder, artifacts, MAC file, probe order, rewire source.
+    Export(Form),
     Prompt(Prompt),
     Open(OpenList),
     /// Unsaved work would be lost: ask first (y / s save first / n).
@@ -57,9 +59,11 @@ pub enum Discard {
     Restart,
 }
 
+/// The export form's rows.
+pub const EXPORT_FIELDS: [&str; 5] = ["folder", "artifacts", "MAC file", "probe order", "rewire from"];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptKind {
-    Export,
     /// From the Compare tab: the comparison and the other systems' artifacts.
     ExportCompare,
     SaveAs,
@@ -83,6 +87,16 @@ pub struct Form {
     pub fields: Vec<Field>,
     pub cursor: usize,
     pub error: Option<String>,
+}
+
+impl Form {
+    /// Up / previous pane go to the field above, the others below.
+    fn step(&mut self, a: Action) {
+        self.cursor = match a {
+            Action::Up | Action::PrevPane => self.cursor.saturating_sub(1),
+            _ => (self.cursor + 1).min(self.fields.len() - 1),
+        };
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -266,6 +280,9 @@ impl App {
                 self.set_status(format!("exported {} files into {dir}", files.len()), false);
             }
             Event::Exported(Err(e)) => self.mode = Mode::Message(format!("Export failed: {e}")),
+            Event::EmulateProgress(what, done, of) => self.set_status(format!("emulate: {what} {done}/{of}"), false),
+            Event::Emulated(Ok(summary)) => self.mode = Mode::Message(format!("Emulate\n\n{summary}")),
+            Event::Emulated(Err(e)) => self.mode = Mode::Message(format!("Emulate failed: {e}")),
             Event::Loaded(Ok(name)) => {
                 self.session_name = if std::mem::take(&mut self.opened_read_only) {
                     format!("{name}-copy")
@@ -333,6 +350,7 @@ impl App {
                 Vec::new()
             }
             Mode::Form(form) => self.form_key(form, key),
+            Mode::Export(form) => self.export_key(form, key),
             Mode::Prompt(prompt) => self.prompt_key(prompt, key),
             Mode::Open(list) => self.open_key(list, key),
             Mode::Confirm(what) => self.confirm_key(what, key),
@@ -366,17 +384,13 @@ impl App {
             Action::Forbid => return self.pin(Some(PinKind::Forbid)),
             Action::ClearPin => return self.pin(None),
             Action::Weights => self.mode = Mode::Form(self.new_form()),
-            Action::Export => {
-                let compare = matches!(self.view, View::Compare(..));
+            Action::Export if matches!(self.view, View::Compare(..)) => {
                 self.mode = Mode::Prompt(Prompt {
-                    kind: if compare {
-                        PromptKind::ExportCompare
-                    } else {
-                        PromptKind::Export
-                    },
-                    input: if compare { "fnn-compare" } else { "fnn-export" }.into(),
+                    kind: PromptKind::ExportCompare,
+                    input: "fnn-compare".into(),
                 })
             }
+            Action::Export => self.mode = Mode::Export(self.new_export_form()),
             Action::Save => match self.session_path.clone() {
                 Some(path) => return vec![self.save_command(path)],
                 None => self.mode = Mode::Prompt(self.save_as_prompt()),
@@ -389,7 +403,7 @@ impl App {
                 self.mode = Mode::Help
             }
             // Popup and question keys mean nothing on the panes.
-            Action::Accept | Action::Cancel | Action::Yes | Action::SaveFirst | Action::No => {}
+            Action::Accept | Action::Cancel | Action::Emulate | Action::Yes | Action::SaveFirst | Action::No => {}
             Action::Racks => {
                 self.rack_scroll = 0;
                 if matches!(self.view, View::Racks(..)) {
@@ -679,8 +693,7 @@ impl App {
                     self.mode = Mode::Normal;
                     return Vec::new();
                 }
-                Some(Action::Up | Action::PrevPane) => form.cursor = form.cursor.saturating_sub(1),
-                Some(Action::Down | Action::NextPane) => form.cursor = (form.cursor + 1).min(form.fields.len() - 1),
+                Some(a @ (Action::Up | Action::PrevPane | Action::Down | Action::NextPane)) => form.step(a),
                 Some(Action::Accept) => match self.parse_form(&form) {
                     Ok((w, g)) => {
                         self.mode = Mode::Normal;
@@ -714,6 +727,114 @@ impl App {
         Ok((w, g))
     }
 
+    /// The export form, filled with what an export of the design at hand
+    /// would use by default.
+    fn new_export_form(&self) -> Form {
+        let nics = self
+            .snapshot
+            .as_ref()
+            .map_or(self.spec.pcs.nics, |s| s.cluster.max_nics())
+            .max(1);
+        let order: Vec<String> = (1..=nics).map(|n| n.to_string()).collect();
+        let field = |label, value: &str| Field {
+            label,
+            value: value.into(),
+        };
+        Form {
+            fields: vec![
+                field(EXPORT_FIELDS[0], "fnn-export"),
+                field(EXPORT_FIELDS[1], "all"),
+                field(EXPORT_FIELDS[2], ""),
+                field(EXPORT_FIELDS[3], &order.join(",")),
+                field(EXPORT_FIELDS[4], "saved"),
+            ],
+            cursor: 0,
+            error: None,
+        }
+    }
+
+    fn export_key(&mut self, mut form: Form, key: KeyEvent) -> Vec<Command> {
+        use super::line_edit::{Edited, edit};
+        if edit(&mut form.fields[form.cursor].value, key, |c| !c.is_control()) != Edited::NotEditing {
+            form.error = None;
+            self.mode = Mode::Export(form);
+            return Vec::new();
+        }
+        match self.keymap.action_in(Context::Popup, &key).or(self.keymap.action(&key)) {
+            Some(Action::Cancel) => {
+                self.mode = Mode::Normal;
+                return Vec::new();
+            }
+            Some(a @ (Action::Up | Action::PrevPane | Action::Down | Action::NextPane)) => form.step(a),
+            Some(Action::Accept) => match self.export_command(&form) {
+                Ok(c) => {
+                    self.mode = Mode::Normal;
+                    return vec![c];
+                }
+                Err(e) => form.error = Some(e),
+            },
+            Some(Action::Emulate) => match crate::emulate::available() {
+                Ok(()) => {
+                    self.mode = Mode::Normal;
+                    self.set_status("emulate: building the network…".to_string(), false);
+                    return vec![Command::Emulate {
+                        probe_order: Some(form.fields[3].value.value().trim().to_string()).filter(|p| !p.is_empty()),
+                    }];
+                }
+                Err(why) => form.error = Some(format!("emulate cannot run here: {why}")),
+            },
+            _ => {}
+        }
+        self.mode = Mode::Export(form);
+        Vec::new()
+    }
+
+    /// The export the form asks for; the worker reads the files it names.
+    fn export_command(&self, form: &Form) -> Result<Command, String> {
+        use crate::export::choices::{Choices, Rewire};
+        let value = |i: usize| form.fields[i].value.value().trim().to_string();
+        let dir = value(0);
+        if dir.is_empty() {
+            return Err("folder: give the folder to export into".into());
+        }
+        let only: Vec<String> = match value(1).as_str() {
+            "" | "all" => Vec::new(),
+            list => list
+                .split(',')
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect(),
+        };
+        if let Some(bad) = only.iter().find(|a| !crate::export::ARTIFACTS.contains(&a.as_str())) {
+            return Err(format!(
+                "artifacts: `{bad}` is not an artifact: use all or {}",
+                crate::export::ARTIFACTS.join(",")
+            ));
+        }
+        let probe_order = Some(value(3)).filter(|p| !p.is_empty());
+        if let Some(p) = &probe_order {
+            crate::routing::Interfaces::parse(p).map_err(|e| format!("probe order: {e}"))?;
+        }
+        let rewire = value(4);
+        let (rewire, rewire_from_saved) = match rewire.as_str() {
+            "saved" => (None, true),
+            "" | "none" => (None, false),
+            t if t.ends_with(".txt") => (Some(Rewire::Table(PathBuf::from(t))), false),
+            name => (Some(Rewire::Session(name.to_string())), false),
+        };
+        Ok(Command::Export {
+            dir: PathBuf::from(dir),
+            choices: Choices {
+                only,
+                probe_order,
+                macs: Some(value(2)).filter(|m| !m.is_empty()).map(PathBuf::from),
+                rewire,
+            },
+            rewire_from_saved,
+            session_dirs: self.session_dirs.clone(),
+        })
+    }
+
     fn prompt_key(&mut self, mut prompt: Prompt, key: KeyEvent) -> Vec<Command> {
         if super::line_edit::edit(&mut prompt.input, key, |c| !c.is_control()) != super::line_edit::Edited::NotEditing {
             self.mode = Mode::Prompt(prompt);
@@ -728,7 +849,6 @@ impl App {
                 self.mode = Mode::Normal;
                 let path = PathBuf::from(prompt.input.value().trim());
                 return match prompt.kind {
-                    PromptKind::Export => vec![Command::Export { dir: path }],
                     PromptKind::ExportCompare => vec![Command::ExportCompare { dir: path }],
                     PromptKind::SaveAs => vec![self.save_command(path)],
                 };

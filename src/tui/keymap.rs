@@ -39,6 +39,8 @@ pub enum Action {
     Accept,
     /// In a popup: close without doing anything.
     Cancel,
+    /// In the export form: rehearse the design in network namespaces.
+    Emulate,
     /// When asked before unsaved work is lost: go ahead, save first, stay.
     Yes,
     SaveFirst,
@@ -92,7 +94,7 @@ impl Default for Keymap {
             hint,
             context: match action {
                 Up | Down | Left | Right | PageUp | PageDown | Home | End => Context::Any,
-                Accept | Cancel => Context::Popup,
+                Accept | Cancel | Emulate => Context::Popup,
                 Yes | SaveFirst | No => Context::Confirm,
                 _ => Context::Normal,
             },
@@ -158,6 +160,12 @@ impl Default for Keymap {
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
                 b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
                 b(Cancel, vec![k(KeyCode::Esc)], "close without applying", ""),
+                b(
+                    Emulate,
+                    vec![k(KeyCode::F(5))],
+                    "export form: rehearse the design in network namespaces (emulate; root)",
+                    "",
+                ),
                 b(Yes, vec![c('y')], "go ahead, losing the unsaved work", ""),
                 b(SaveFirst, vec![c('s')], "save first, then go ahead", ""),
                 b(No, vec![c('n'), k(KeyCode::Esc)], "stay", ""),

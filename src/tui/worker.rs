@@ -36,8 +36,18 @@ pub enum Command {
         name: String,
         autosave: bool,
     },
+    /// Export the best design with the export form's choices; with
+    /// `rewire_from_saved`, the rewire plan starts from the design last
+    /// saved or opened.
     Export {
         dir: PathBuf,
+        choices: crate::export::choices::Choices,
+        rewire_from_saved: bool,
+        session_dirs: Vec<PathBuf>,
+    },
+    /// Rehearse the best design in network namespaces (a background job).
+    Emulate {
+        probe_order: Option<String>,
     },
     /// The comparison table and every other system's artifacts.
     ExportCompare {
@@ -71,6 +81,10 @@ pub enum Event {
     /// The sweep job ended, or failed (a panic included).
     SweepEnded(Result<(), String>),
     Exported(Result<Vec<PathBuf>, String>),
+    /// The emulate job's progress: what it is doing, done, of.
+    EmulateProgress(String, usize, usize),
+    /// The emulate job's summary, or why it could not run.
+    Emulated(Result<String, String>),
     Loaded(Result<String, String>),
     /// The worker died; the UI shows this and keeps running.
     Failed(String),
@@ -182,6 +196,12 @@ struct State {
     baseline: Option<Design>,
     /// The sweep job's stop flag, while one runs.
     sweep: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The emulate job, while one runs: its cancel flag and thread (joined
+    /// on quit, so the namespaces it built are removed before the designer exits).
+    emulate: Option<(
+        std::sync::Arc<std::sync::atomic::AtomicBool>,
+        std::thread::JoinHandle<()>,
+    )>,
 }
 
 /// Snapshots are sent at most this often while running flat out.
@@ -201,6 +221,7 @@ impl State {
             last_evals: (Instant::now(), evals),
             baseline: None,
             sweep: None,
+            emulate: None,
         }
     }
 
@@ -219,6 +240,7 @@ impl State {
             if let Some(c) = command {
                 if matches!(c, Command::Quit) {
                     self.stop_sweep();
+                    self.stop_emulate();
                     return;
                 }
                 self.handle(c);
@@ -301,14 +323,21 @@ impl State {
                 let r = crate::topology::artifacts::write_all(&dir, self.run.cluster(), &self.run.best_design());
                 let _ = self.tx.send(Event::Exported(r.map_err(|e| e.to_string())));
             }
-            Command::Export { dir } => {
-                let options = crate::export::Options {
-                    from: self.baseline.clone(),
-                    ..Default::default()
-                };
-                let r = self.run.export(&dir, &options).map_err(|e| e.to_string());
+            Command::Export {
+                dir,
+                mut choices,
+                rewire_from_saved,
+                session_dirs,
+            } => {
+                if rewire_from_saved {
+                    choices.rewire = self.baseline.clone().map(crate::export::choices::Rewire::Design);
+                }
+                let r = choices
+                    .resolve(self.run.cluster(), &session_dirs)
+                    .and_then(|options| self.run.export(&dir, &options).map_err(|e| e.to_string()));
                 let _ = self.tx.send(Event::Exported(r));
             }
+            Command::Emulate { probe_order } => self.start_emulate(probe_order),
             Command::Load(session) => {
                 let r = match Run::resume(&session) {
                     Ok(run) => {
@@ -343,6 +372,29 @@ impl State {
             }
             Command::Quit => {}
             Command::Crash => panic!("crash requested"),
+        }
+    }
+
+    /// Runs emulate on the best design on its own thread; one at a time.
+    fn start_emulate(&mut self, probe_order: Option<String>) {
+        if self.emulate.as_ref().is_some_and(|(_, h)| !h.is_finished()) {
+            let _ = self.tx.send(Event::Emulated(Err("emulate is already running".into())));
+            return;
+        }
+        let (cluster, design) = (self.run.cluster().clone(), self.run.best_design());
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (flag, tx) = (cancel.clone(), self.tx.clone());
+        let handle = std::thread::spawn(move || {
+            let r = run_emulate(&cluster, &design, probe_order.as_deref(), &flag, &tx);
+            let _ = tx.send(Event::Emulated(r));
+        });
+        self.emulate = Some((cancel, handle));
+    }
+
+    fn stop_emulate(&mut self) {
+        if let Some((cancel, handle)) = self.emulate.take() {
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            let _ = handle.join();
         }
     }
 
@@ -425,4 +477,30 @@ pub fn snapshot(
         design: member.genome.design(engine.active()),
         lacking: member.eval.lacking.clone(),
     }
+}
+
+/// The emulate job: the summary's text, or why it could not run.
+fn run_emulate(
+    c: &crate::spec::Cluster,
+    d: &crate::design::Design,
+    probe_order: Option<&str>,
+    cancel: &std::sync::atomic::AtomicBool,
+    tx: &Sender<Event>,
+) -> Result<String, String> {
+    use crate::emulate::{Options, emulate, run_prefix};
+    let ifaces = match probe_order {
+        Some(p) => crate::routing::Interfaces::parse(p).map_err(|e| format!("probe order: {e}"))?,
+        None => crate::routing::Interfaces {
+            probe_order: (1..=c.max_nics().max(1) as usize).collect(),
+        },
+    };
+    let progress = |what: &str, done: usize, of: usize| {
+        let _ = tx.send(Event::EmulateProgress(what.to_string(), done, of));
+    };
+    let mut o = Options::new(run_prefix(), ifaces);
+    o.cancel = Some(cancel);
+    o.progress = Some(&progress);
+    // The testbed is dropped here, removing everything, before the summary is shown.
+    let (summary, _testbed) = emulate(c, d, &o).map_err(|e| e.to_string())?;
+    Ok(summary.text())
 }

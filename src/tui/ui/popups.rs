@@ -23,28 +23,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Mode::Normal => return,
         Mode::Help => ("Help", help(app), 70),
         Mode::Form(form) => {
-            let mut lines: Vec<Line> = form
-                .fields
-                .iter()
-                .enumerate()
-                .map(|(i, f)| {
-                    let value = if i == form.cursor {
-                        f.value.with_cursor()
-                    } else {
-                        f.value.value().to_string()
-                    };
-                    let text = format!("{:<20} {value}", f.label);
-                    if i == form.cursor {
-                        Line::styled(text, t.selected)
-                    } else {
-                        Line::raw(text)
-                    }
-                })
-                .collect();
-            lines.push(Line::raw(""));
-            if let Some(e) = &form.error {
-                lines.push(Line::styled(e.clone(), t.bad));
-            }
+            let mut lines = form_lines(app, form);
             lines.push(Line::styled(
                 format!(
                     "{} {} field · type to edit · {accept} apply live · {cancel} cancel",
@@ -55,12 +34,28 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ));
             ("Weights and GA parameters", lines, 64)
         }
+        Mode::Export(form) => {
+            let mut lines = form_lines(app, form);
+            lines.push(Line::styled(
+                format!(
+                    "artifacts: all or {} · rewire from: saved, none, a session or a table .txt",
+                    crate::export::ARTIFACTS.join(",")
+                ),
+                t.muted,
+            ));
+            lines.push(Line::styled(
+                format!(
+                    "{} {} field · {accept} export · {} rehearse in namespaces (emulate, root) · {cancel} cancel",
+                    app.keymap.non_char_key_for(Action::Up),
+                    app.keymap.non_char_key_for(Action::Down),
+                    key(Action::Emulate)
+                ),
+                t.muted,
+            ));
+            ("Export the best design", lines, 96)
+        }
         Mode::Prompt(p) => {
             let (title, note) = match p.kind {
-                PromptKind::Export => (
-                    "Export",
-                    "writes the best design's table, report, labels, routing, advanced routing, DOT/CSV/JSON into this directory",
-                ),
                 PromptKind::ExportCompare => (
                     "Export the comparison",
                     "writes the comparison and the fat-tree, Stack-Ring and Stack-Mesh wiring, BOM, IP plans and forwarding tables",
@@ -223,5 +218,33 @@ fn help(app: &App) -> Vec<Line<'static>> {
         ),
         t.muted,
     ));
+    lines
+}
+
+/// A form's rows, the cursor's highlighted, then its error if any.
+fn form_lines<'a>(app: &App, form: &super::super::app::Form) -> Vec<Line<'a>> {
+    let t = &app.theme;
+    let mut lines: Vec<Line> = form
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let value = if i == form.cursor {
+                f.value.with_cursor()
+            } else {
+                f.value.value().to_string()
+            };
+            let text = format!("{:<20} {value}", f.label);
+            if i == form.cursor {
+                Line::styled(text, t.selected)
+            } else {
+                Line::raw(text)
+            }
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    if let Some(e) = &form.error {
+        lines.push(Line::styled(e.clone(), t.bad));
+    }
     lines
 }

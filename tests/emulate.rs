@@ -290,6 +290,9 @@ fn verify_passes_a_correctly_cabled_cluster() {
     );
     assert!(r.ok(), "{}", r.text());
     assert_eq!(r.probes_failed, 0);
+    // Every probed address has a permanent entry: probing never ARPs.
+    let probing = summary.probe_frames.clone().expect("probe frames counted");
+    assert_eq!((probing.arp, probing.broadcast), (0, 0), "{}", summary.text());
     assert!(
         read.iter().all(|p| p.uplink_joined == Some(false)),
         "the uplink was unplugged for the probes"

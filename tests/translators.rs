@@ -155,11 +155,16 @@ fn exports_write_every_artifact_and_the_scripts_parse() {
         .unwrap();
     assert!(ok.success(), "the setup script is valid shell");
     let text = std::fs::read_to_string(&script).unwrap();
+    let shared: usize = (0..64)
+        .filter(|&b| b != 5)
+        .map(|b| d.switches_of(5).iter().filter(|&&s| d.nic_on(b, s).is_some()).count())
+        .sum();
     assert_eq!(
         text.matches("nud permanent   #").count(),
-        63,
-        "every other PC pre-loaded"
+        shared,
+        "every other PC pre-loaded, on every switch it shares"
     );
+    assert_eq!(text.matches("(route)").count(), 63, "one route a neighbour");
     assert_eq!(
         text.matches("/address)\" dev").count(),
         4,

@@ -126,10 +126,7 @@ pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed
     let wiring = Wiring::new(d, &o.ifaces, &o.faults);
     let ports = build(c, d, &wiring, &mut tb, o)?;
     let macs = discover_macs(c, d, &wiring, &tb, o)?;
-    let capture = Capture::start(ports, d.switches() + 1).map_err(|e| EmulateError::Setup {
-        command: "an AF_PACKET socket to count frames".into(),
-        reason: e.to_string(),
-    })?;
+    let capture = start_capture(&ports, d)?;
     let r = BasicRouting::new(c, d);
     let work = tb.work_dir()?;
     boot(c, d, &r, &macs, &work, &tb, o)?;
@@ -138,10 +135,22 @@ pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed
     let seen = capture.finish();
     let mut summary = Summary::new(c, d, &r, &o.ifaces, &pairs, &results, &seen);
     if let Some(dir) = &o.probe_results {
+        let capture = start_capture(&ports, d)?;
         probe_all(c, d, &r, &macs, &work, dir, &tb, o)?;
+        let seen = capture.finish();
+        let mut frames = Frames::default();
+        seen.frames.iter().for_each(|f| frames.add(f));
+        summary.probe_frames = Some(frames);
     }
     summary.seconds = start.elapsed().as_secs_f64();
     Ok((summary, tb))
+}
+
+fn start_capture(ports: &HashMap<i32, Port>, d: &Design) -> Result<Capture, EmulateError> {
+    Capture::start(ports.clone(), d.switches() + 1).map_err(|e| EmulateError::Setup {
+        command: "an AF_PACKET socket to count frames".into(),
+        reason: e.to_string(),
+    })
 }
 
 /// The bridges, namespaces and veths; returns the bridge ports to watch.

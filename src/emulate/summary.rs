@@ -26,6 +26,9 @@ pub struct Summary {
     pub frames: Frames,
     /// Frames by kind per bridge (switch number, or "uplink").
     pub frames_by_bridge: Vec<(String, Frames)>,
+    /// Frames by kind while the probe scripts ran (when they did): the
+    /// probes must not ARP either.
+    pub probe_frames: Option<Frames>,
     /// Frames the capture could not keep up with (counts are then a lower bound).
     pub frames_dropped: u64,
     pub seconds: f64,
@@ -84,6 +87,7 @@ impl Summary {
             wrong_switch,
             frames,
             frames_by_bridge,
+            probe_frames: None,
             frames_dropped: seen.dropped,
             seconds: 0.0,
         }
@@ -126,6 +130,12 @@ impl Summary {
             s.push_str(&format!(
                 "  {name}: {} ARP, {} broadcast, {} multicast, {} flooded\n",
                 b.arp, b.broadcast, b.multicast, b.flooded
+            ));
+        }
+        if let Some(p) = &self.probe_frames {
+            s.push_str(&format!(
+                "while probing (uplink unplugged): {} ARP, {} broadcast, {} multicast, {} flooded\n",
+                p.arp, p.broadcast, p.multicast, p.flooded
             ));
         }
         for (a, b) in self.failed.iter().take(50) {

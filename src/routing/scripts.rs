@@ -54,29 +54,36 @@ pub fn setup_script(
             sh_word(&ifaces.name(0))
         );
     }
-    s.push_str("\n# Neighbours: the address and MAC each basic route uses.\n");
+    // Every address a neighbour has on a switch we share, not only the one
+    // the basic route uses: the probe scripts and advanced routing reach
+    // neighbours on every shared switch, and an address without an entry
+    // would be ARPed for (a broadcast, and a neighbour-table entry that
+    // ages out).
+    s.push_str("\n# Neighbours: the address and MAC of each on every switch we share.\n");
     let mut placeholders = false;
     for b in (0..d.pcs()).filter(|&b| b != pc) {
-        match r.via(pc, b) {
-            Some(sw) => {
-                let (Some(my), Some(their)) = (d.nic_on(pc, sw), d.nic_on(b, sw)) else {
-                    continue;
-                };
-                let (mac, known) = macs.mac(b, their);
-                placeholders |= !known;
-                let mark = if known {
-                    ""
-                } else {
-                    "   # PLACEHOLDER MAC: give a discovery file"
-                };
-                let _ = writeln!(
-                    s,
-                    "ip neigh replace {} lladdr {} dev {} nud permanent   # {}{mark}",
-                    switch_ip(sw, b),
-                    sh_word(&mac),
-                    sh_word(&ifaces.name(my)),
-                    one_line(&c.pc_name(b))
-                );
+        let route = r.via(pc, b);
+        match route {
+            Some(_) => {
+                for (my, &sw) in switches.iter().enumerate() {
+                    let Some(their) = d.nic_on(b, sw) else { continue };
+                    let (mac, known) = macs.mac(b, their);
+                    placeholders |= !known;
+                    let mark = if known {
+                        ""
+                    } else {
+                        "   # PLACEHOLDER MAC: give a discovery file"
+                    };
+                    let used = if route == Some(sw) { " (route)" } else { "" };
+                    let _ = writeln!(
+                        s,
+                        "ip neigh replace {} lladdr {} dev {} nud permanent   # {}{used}{mark}",
+                        switch_ip(sw, b),
+                        sh_word(&mac),
+                        sh_word(&ifaces.name(my)),
+                        one_line(&c.pc_name(b))
+                    );
+                }
             }
             None if c.uplink.mode != UplinkMode::None => {
                 let (mac, known) = macs.mac(b, 0);

@@ -135,21 +135,53 @@ fn a_kept_testbed_is_removed_by_the_commands_it_prints() {
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
 }
 
-/// The command as a user runs it: a table, JSON out, exit 0, nothing left.
+/// The command as a user runs it on seed 000 §6.1's eight PCs (three NICs,
+/// six 4-port switches): a table, JSON out, exit 0, no ARP, broadcast or
+/// flooded frame.
 #[test]
-fn the_emulate_command_reports_json_and_cleans_up() {
+fn the_emulate_command_runs_seed_000s_eight_pcs_and_reports_json() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("six.txt"), "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n").unwrap();
+    std::fs::write(
+        d.path().join("eight.txt"),
+        "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\n5: 4 5 6 7\n",
+    )
+    .unwrap();
     let out = assert_cmd::Command::cargo_bin("fnn-tui")
         .unwrap()
         .current_dir(d.path())
-        .args(["emulate", "--table", "six.txt", "--json"])
+        .args(["emulate", "--pcs", "8", "--nics", "3", "--switches", "4x6"])
+        .args(["--table", "eight.txt", "--json"])
         .assert()
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(
         (v["pairs"].as_u64(), v["answered"].as_u64()),
-        (Some(30), Some(30)),
+        (Some(56), Some(56)),
+        "{v}"
+    );
+    let f = &v["frames"];
+    assert_eq!(
+        (f["arp"].as_u64(), f["broadcast"].as_u64(), f["flooded"].as_u64()),
+        (Some(0), Some(0), Some(0)),
+        "{v}"
+    );
+    assert_eq!(v["wrong_switch"].as_array().map(Vec::len), Some(0), "{v}");
+}
+
+/// KLAT2 (64 PCs, 4032 pairs): about 48 s, so run on demand
+/// (`cargo test --test emulate -- --ignored`); BENCHMARKS.md has its figures.
+#[test]
+#[ignore]
+fn klat2_answers_every_pair_with_no_arp_broadcast_or_flooding() {
+    let out = assert_cmd::Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .args(["emulate", "--session", "klat2", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (v["pairs"].as_u64(), v["answered"].as_u64()),
+        (Some(4032), Some(4032)),
         "{v}"
     );
 }

@@ -1056,3 +1056,22 @@ fn the_worker_runs_emulate_and_reports_its_summary() {
     let left = String::from_utf8_lossy(&namespaces.stdout).into_owned();
     assert!(!left.lines().any(|l| l.starts_with(&prefix)), "left behind: {left}");
 }
+
+/// Emulate's summary shows in a popup line by line, and its progress in
+/// the status bar.
+#[test]
+fn emulate_progress_and_summary_reach_the_screen() {
+    let (mut app, _) = app_after(5);
+    app.on_event(Event::EmulateProgress("pinging".into(), 120, 4032));
+    assert!(screen(&app, 120, 40).contains("emulate: pinging 120/4032"));
+    app.on_event(Event::Emulated(Ok(
+        "64 PCs, 4032 ordered pairs pinged: 4032 answered\nframes: 0 ARP, 0 broadcast\nOK: every pair answered".into(),
+    )));
+    let s = screen(&app, 120, 40);
+    let rows: Vec<&str> = s.lines().collect();
+    let at = |text: &str| rows.iter().position(|r| r.contains(text));
+    let (a, b) = (at("4032 answered"), at("frames: 0 ARP"));
+    assert!(a.is_some() && b == a.map(|a| a + 1), "one summary line a row:\n{s}");
+    app.on_event(Event::Emulated(Err("it needs root".into())));
+    assert!(screen(&app, 120, 40).contains("Emulate failed: it needs root"));
+}

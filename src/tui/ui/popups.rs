@@ -134,15 +134,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ],
             60,
         ),
-        Mode::Message(m) => (
-            "Message",
-            vec![
-                Line::raw(m.clone()),
-                Line::raw(""),
-                Line::styled(format!("{accept} to close"), t.muted),
-            ],
-            70,
-        ),
+        Mode::Message(m) => {
+            // A message keeps its own lines (emulate's summary has several).
+            let mut lines: Vec<Line> = m.lines().map(|l| Line::raw(l.to_string())).collect();
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(format!("{accept} to close"), t.muted));
+            let widest = m.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            ("Message", lines, (widest as u16 + 2).clamp(70, 120))
+        }
     };
     // Wrapped height, so a popup taller than the screen knows it is.
     let inner_w = w.min(area.width).saturating_sub(2).max(1) as usize;

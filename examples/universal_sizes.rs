@@ -7,6 +7,7 @@
 //! ```sh
 //! cargo run --release --example universal_sizes            # the whole table
 //! cargo run --release --example universal_sizes -- 40 64 5 6   # PCs 40..64, NICs 5..6
+//! cargo run --release --example universal_sizes -- 3 64 2 6 5  # seeds 1..5 each
 //! ```
 
 use fnn_tui::design::{bounds, constructions};
@@ -16,9 +17,10 @@ use std::time::Instant;
 
 const LIMIT_S: f64 = 10.0;
 
-fn time_to_valid(pcs: usize, nics: u32, width: u32, switches: u64) -> Option<(f64, u64)> {
+fn time_to_valid(pcs: usize, nics: u32, width: u32, switches: u64, seed: u64) -> Option<(f64, u64)> {
     let mut c = quick_cluster(pcs, nics, &format!("{width}x{switches}")).ok()?;
     c.ga.constructions = false;
+    c.ga.seed = seed;
     let start = Instant::now();
     let mut e = Engine::new(c);
     while !e.is_valid() {
@@ -30,62 +32,84 @@ fn time_to_valid(pcs: usize, nics: u32, width: u32, switches: u64) -> Option<(f6
     Some((start.elapsed().as_secs_f64(), e.generation()))
 }
 
+/// The hardware a size is tried on: the width and switch count of the
+/// best construction (2..6 NICs), or one port over the bound (7, 8 NICs).
+fn hardware(pcs: usize, nics: u32) -> (u32, u64) {
+    let bound = bounds::width_bound(pcs as u64, nics as u64) as u32;
+    if nics <= 6 {
+        let b = constructions::best(pcs, nics as usize).expect("a construction");
+        let w = b.width.max(2);
+        (
+            w,
+            (b.switches() as u64).max((pcs as u64 * nics as u64).div_ceil(w as u64)),
+        )
+    } else {
+        let w = bound + 1;
+        let need = (pcs as u64 * nics as u64).div_ceil(w as u64);
+        (w, need.max(bounds::min_switches(pcs as u64, w as u64)))
+    }
+}
+
 fn main() {
     let a: Vec<usize> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
-    let (p0, p1, n0, n1) = match a.as_slice() {
-        [p0, p1, n0, n1] => (*p0, *p1, *n0 as u32, *n1 as u32),
-        _ => (3, 64, 2, 8),
+    let (p0, p1, n0, n1, seeds) = match a.as_slice() {
+        [p0, p1, n0, n1] => (*p0, *p1, *n0 as u32, *n1 as u32, 1),
+        [p0, p1, n0, n1, k] => (*p0, *p1, *n0 as u32, *n1 as u32, *k as u64),
+        _ => (3, 64, 2, 8, 1),
     };
-    let mut failures = Vec::new();
-    let (mut done, mut worst, mut total) = (0, (0.0f64, 0, 0), 0.0);
+    println!(
+        "| NICs | PCs | sizes valid on every seed | runs valid | median s | worst s (PCs) | failed sizes (seeds failed) |"
+    );
+    println!("|---:|---|---:|---:|---:|---:|---|");
     for nics in n0..=n1 {
-        let (mut ok, mut n, mut slowest) = (0, 0, (0.0f64, 0));
+        let (mut sizes_ok, mut runs_ok, mut runs) = (0, 0, 0);
+        let mut times = Vec::new();
+        let mut worst = (0.0f64, 0);
+        let mut failed = Vec::new();
         for pcs in p0..=p1 {
-            let bound = bounds::width_bound(pcs as u64, nics as u64) as u32;
-            let (width, switches) = if nics <= 6 {
-                let b = constructions::best(pcs, nics as usize).expect("a construction");
-                let w = b.width.max(2);
-                (
-                    w,
-                    (b.switches() as u64).max((pcs as u64 * nics as u64).div_ceil(w as u64)),
-                )
-            } else {
-                let w = bound + 1;
-                let need = (pcs as u64 * nics as u64).div_ceil(w as u64);
-                (w, need.max(bounds::min_switches(pcs as u64, w as u64)))
-            };
-            n += 1;
-            match time_to_valid(pcs, nics, width, switches) {
-                Some((t, g)) => {
-                    ok += 1;
-                    total += t;
-                    if t > slowest.0 {
-                        slowest = (t, pcs);
+            let (width, switches) = hardware(pcs, nics);
+            let mut fails = 0;
+            for seed in 1..=seeds {
+                runs += 1;
+                match time_to_valid(pcs, nics, width, switches, seed) {
+                    Some((t, g)) => {
+                        runs_ok += 1;
+                        times.push(t);
+                        if t > worst.0 {
+                            worst = (t, pcs);
+                        }
+                        if t > 1.0 {
+                            eprintln!(
+                                "{pcs} PCs x {nics} NICs: {width} ports x {switches}, seed {seed}: {t:.2} s ({g} generations)"
+                            );
+                        }
                     }
-                    if t > worst.0 {
-                        worst = (t, pcs, nics);
+                    None => {
+                        fails += 1;
+                        eprintln!(
+                            "{pcs} PCs x {nics} NICs: {width} ports x {switches}, seed {seed}: FAILED in {LIMIT_S} s"
+                        );
                     }
-                    if t > 1.0 {
-                        eprintln!("{pcs} PCs x {nics} NICs: {width} ports x {switches}: {t:.2} s ({g} generations)");
-                    }
-                }
-                None => {
-                    eprintln!("{pcs} PCs x {nics} NICs: {width} ports x {switches}: FAILED in {LIMIT_S} s");
-                    failures.push((pcs, nics, width, switches));
                 }
             }
-            done += 1;
+            if fails == 0 {
+                sizes_ok += 1;
+            } else {
+                failed.push(format!("{pcs} ({fails})"));
+            }
         }
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
         println!(
-            "| {nics} | {}..{} | {ok}/{n} | {:.2} s ({} PCs) |",
-            p0, p1, slowest.0, slowest.1
+            "| {nics} | {p0}..{p1} | {sizes_ok}/{} | {runs_ok}/{runs} | {median:.2} | {:.2} ({}) | {} |",
+            p1 - p0 + 1,
+            worst.0,
+            worst.1,
+            if failed.is_empty() {
+                "none".into()
+            } else {
+                failed.join(", ")
+            }
         );
     }
-    println!(
-        "{done} sizes, {} failures {failures:?}, worst {:.2} s at {} PCs x {} NICs, total {total:.1} s",
-        failures.len(),
-        worst.0,
-        worst.1,
-        worst.2
-    );
 }

@@ -8,6 +8,7 @@ pub mod atomic;
 pub mod design;
 pub mod emulate;
 pub mod escape;
+pub mod exact;
 pub mod export;
 pub mod ga;
 pub mod hard_specs;

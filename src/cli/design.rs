@@ -18,6 +18,10 @@ use std::time::Instant;
 pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
+    if args.exact || args.proof.is_some() || spec.ga.exact {
+        // No bound check first: a bound that refutes the spec is a proof too.
+        return super::exact::run(args, &spec.resolve()?);
+    }
     let cluster = inputs::cluster(&spec)?;
     let (report, table) = search(spec, cluster, !args.quiet)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;

@@ -7,6 +7,7 @@ mod check;
 mod compare;
 mod design;
 mod emulate;
+mod exact;
 mod export;
 mod inputs;
 mod sweep;
@@ -260,6 +261,13 @@ pub struct DesignArgs {
     pub quick: QuickArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Exact mode (`ga.exact`): a SAT solver finds a design or proves none exists;
+    /// exit 0 found, 1 proved impossible, 2 unknown when --time-limit runs out.
+    #[arg(long)]
+    pub exact: bool,
+    /// With --exact: write the solver's DRAT proof of impossibility to FILE and the CNF it refutes to FILE.cnf.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
     /// No progress bar or summary, only errors.
     #[arg(long, short)]
     pub quiet: bool,

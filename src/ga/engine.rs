@@ -15,7 +15,7 @@ use super::genome::{Genome, StateError};
 use super::problem::Problem;
 use super::scale::{self, Scaled};
 use super::seeding;
-use super::{Rng, local, operators};
+use super::{Rng, groups, local, operators};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
@@ -385,20 +385,34 @@ impl Engine {
             }
         }
         let seeds: Vec<u64> = picks.iter().map(|_| self.rng.next_u64()).collect();
+        // Universal designs at full size also get a grouped search (tight
+        // plane-like designs need groups of PCs to move together).
+        let plan = self.scaled.is_none().then(|| groups::Plan::of(&self.full)).flatten();
+        let grouped_seed = plan.as_ref().map(|_| self.rng.next_u64());
         let problem = self.active();
         let required = local::Required::new(problem);
-        let improved: Vec<Member> = self.pool.install(|| {
-            picks
-                .par_iter()
-                .zip(&seeds)
-                .filter(|(k, _)| next[**k].eval.terms.uncovered > 0)
-                .map(|(&k, &seed)| {
-                    let mut g = next[k].genome.clone();
-                    local::improve(problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
-                    Member::new(problem, g)
-                })
-                .collect()
+        let (mut improved, grouped): (Vec<Member>, Option<Member>) = self.pool.install(|| {
+            rayon::join(
+                || {
+                    picks
+                        .par_iter()
+                        .zip(&seeds)
+                        .filter(|(k, _)| next[**k].eval.terms.uncovered > 0)
+                        .map(|(&k, &seed)| {
+                            let mut g = next[k].genome.clone();
+                            local::improve(problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
+                            Member::new(problem, g)
+                        })
+                        .collect()
+                },
+                || {
+                    let (plan, seed) = (plan.as_ref()?, grouped_seed?);
+                    let (g, _) = groups::search(problem, plan, budget.patience, &mut Rng::seed_from_u64(seed));
+                    g.map(|g| Member::new(problem, g))
+                },
+            )
         });
+        improved.extend(grouped);
         self.evaluations += improved.len() as u64;
         let n = next.len();
         for (slot, m) in (0..n).rev().zip(improved) {

@@ -18,6 +18,7 @@
 pub mod engine;
 pub mod eval;
 pub mod genome;
+pub mod groups;
 pub mod local;
 pub mod operators;
 pub mod problem;

@@ -361,6 +361,9 @@ pub struct GaParams {
     pub local_search: u64,
     /// Members improved by the local search each generation.
     pub local_members: usize,
+    /// Exact mode (issue 14): `fnn-tui design` asks a SAT solver for a
+    /// design or a proof that none exists, instead of running the GA.
+    pub exact: bool,
 }
 
 impl Default for GaParams {
@@ -386,6 +389,7 @@ impl Default for GaParams {
             constructions: true,
             local_search: 10_000,
             local_members: 2,
+            exact: false,
         }
     }
 }

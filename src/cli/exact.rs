@@ -1,0 +1,73 @@
+//! `fnn-tui design --exact`: a design, a proof that none exists, or an
+//! honest "unknown" when the time limit runs out.
+
+use super::DesignArgs;
+use anyhow::Context;
+use fnn_tui::atomic::write_atomic;
+use fnn_tui::design::{Metrics, format_table};
+use fnn_tui::exact::{self, Model, Options, Verdict};
+use fnn_tui::report::{Report, RunInfo};
+use fnn_tui::spec::Cluster;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Exit codes: 0 found (table and report written), 1 proved impossible,
+/// 2 unknown (or an error).
+pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
+    let limit = cluster.ga.time_limit_s;
+    let opts = Options {
+        time_limit: (limit > 0.0).then(|| Duration::from_secs_f64(limit)),
+        proof: args.proof.clone(),
+    };
+    let out = exact::solve(cluster, &opts)?;
+    let how = match out.model {
+        Model::Bounds => format!("{}, {:.2} s", out.model.words(), out.seconds),
+        _ => format!(
+            "{} ({} variables, {} clauses), {:.2} s",
+            out.model.words(),
+            out.variables,
+            out.clauses,
+            out.seconds
+        ),
+    };
+    match out.verdict {
+        Verdict::Found(design) => {
+            let report = Report::new(cluster, Metrics::compute(&design, cluster), RunInfo::default());
+            std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+            let table_path = args.out.join("switches.txt");
+            let report_path = args.out.join("report.json");
+            write_atomic(&table_path, format_table(&design).as_bytes())
+                .with_context(|| format!("cannot write {}", table_path.display()))?;
+            write_atomic(&report_path, report.to_json().as_bytes())
+                .with_context(|| format!("cannot write {}", report_path.display()))?;
+            if !args.quiet {
+                print!("{}", report.text());
+                println!("exact: found a design by {how}");
+                println!("wrote {} and {}", table_path.display(), report_path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Impossible(why) => {
+            if !args.quiet {
+                println!("exact: impossible: {why}");
+                println!("proved by {how}");
+                if let Some((cnf, proof)) = &out.proof {
+                    println!(
+                        "DRAT proof in {} for the CNF in {} (check: rate {} {})",
+                        proof.display(),
+                        cnf.display(),
+                        cnf.display(),
+                        proof.display()
+                    );
+                }
+            }
+            Ok(ExitCode::from(1))
+        }
+        Verdict::Unknown => {
+            if !args.quiet {
+                println!("exact: unknown: the time limit ({limit} s) ran out first; {how}");
+            }
+            Ok(ExitCode::from(2))
+        }
+    }
+}

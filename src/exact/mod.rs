@@ -1,0 +1,23 @@
+//! The exact mode (issue 14): a SAT model of the design problem that
+//! either finds a design or proves that none exists for the hardware, so
+//! "one port over the bound" can become "the bound is impossible".
+//!
+//! Two models, both on CaDiCaL through `rustsat`:
+//! * [`types`]: universal coverage with one NIC count and no pins — the PCs
+//!   are interchangeable, so the model counts PCs per NIC set (binary
+//!   counts, pseudo-Boolean port limits) and never branches over which PC
+//!   is which;
+//! * [`per_pc`]: everything else (sparse patterns, pins and forbids, mixed
+//!   NIC counts): a boolean per PC and switch, cardinality limits, and a
+//!   shared switch per required pair.
+//!
+//! A found design is checked by the ordinary evaluation before it is
+//! returned; an impossibility can be backed by a DRAT proof of the CNF the
+//! solver was given ([`Options::proof`]), which an independent checker
+//! (`rate`, `drat-trim`) accepts without trusting fnn-tui.
+
+mod per_pc;
+mod solve;
+mod types;
+
+pub use solve::{Model, Options, Outcome, Verdict, solve};

@@ -1,0 +1,201 @@
+//! Running a model: the solver, its time limit, the proof files, and the
+//! check of a found design.
+
+use super::{per_pc, types};
+use crate::design::Design;
+use crate::spec::{Cluster, Coverage, check_feasible};
+use rustsat::instances::SatInstance;
+use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+use rustsat::types::{Assignment, Lit};
+use rustsat_cadical::{CaDiCaL, ProofFormat};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What the exact search was asked.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Give up (an honest "unknown") after this long.
+    pub time_limit: Option<Duration>,
+    /// Write the CNF to `FILE.cnf` and the solver's DRAT proof to `FILE`.
+    pub proof: Option<PathBuf>,
+}
+
+/// Which model settled it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// The counting and Füredi bounds, before any search.
+    Bounds,
+    /// PCs counted per NIC set (universal, one NIC count, no pins).
+    Types,
+    /// A boolean per PC and switch.
+    PerPc,
+}
+
+impl Model {
+    pub fn words(self) -> &'static str {
+        match self {
+            Model::Bounds => "the counting and Füredi bounds",
+            Model::Types => "a SAT model counting PCs per NIC set",
+            Model::PerPc => "a SAT model with a boolean per PC and switch",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// A design the ordinary evaluation accepts.
+    Found(Design),
+    /// No design exists for this hardware; the reason in words.
+    Impossible(String),
+    /// The time limit ran out first.
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub model: Model,
+    pub variables: u32,
+    pub clauses: usize,
+    pub seconds: f64,
+    /// The CNF and proof written, when asked and the answer is impossible.
+    pub proof: Option<(PathBuf, PathBuf)>,
+}
+
+/// A model ready for the solver: its instance and how to read a design
+/// back from a satisfying assignment.
+pub(super) struct Built {
+    pub instance: SatInstance,
+    pub model: Model,
+    pub decode: Box<dyn Fn(&Assignment) -> Design>,
+}
+
+/// The value of `l` in `a` (unassigned counts as false).
+pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
+    a.lit_value(l) == rustsat::types::TernaryVal::True
+}
+
+/// Finds a design for `cluster` or proves none exists, within the limits.
+pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
+    let start = Instant::now();
+    if let Err(e) = check_feasible(cluster)
+        && opts.proof.is_none()
+    {
+        return Ok(Outcome {
+            verdict: Verdict::Impossible(e.to_string()),
+            model: Model::Bounds,
+            variables: 0,
+            clauses: 0,
+            seconds: start.elapsed().as_secs_f64(),
+            proof: None,
+        });
+    }
+    let built = match types::build(cluster) {
+        Some(b) => b,
+        None => per_pc::build(cluster),
+    };
+    let Built {
+        instance,
+        model,
+        decode,
+    } = built;
+    let (cnf, vm) = instance.into_cnf();
+    let variables = rustsat::instances::ManageVars::n_used(&vm);
+    let clauses = cnf.len();
+    let mut solver = CaDiCaL::default();
+    let files = match &opts.proof {
+        Some(path) => {
+            let cnf_path = cnf_path_of(path);
+            cnf.write_dimacs_path(&cnf_path, variables)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", cnf_path.display()))?;
+            solver
+                .trace_proof(path, ProofFormat::Drat { binary: false })
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            Some((cnf_path, path.clone()))
+        }
+        None => None,
+    };
+    if let Some(limit) = opts.time_limit {
+        let deadline = start + limit;
+        solver.attach_terminator(move || {
+            if Instant::now() >= deadline {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+    }
+    solver.add_cnf(cnf)?;
+    let result = solver.solve()?;
+    let verdict = match result {
+        SolverResult::Sat => {
+            let a = solver.full_solution()?;
+            let design = decode(&a);
+            check_design(cluster, &design)?;
+            Verdict::Found(design)
+        }
+        SolverResult::Unsat => Verdict::Impossible(impossible_words(cluster)),
+        SolverResult::Interrupted => Verdict::Unknown,
+    };
+    // The proof file is complete only once the solver is dropped.
+    drop(solver);
+    let proof = match verdict {
+        Verdict::Impossible(_) => files,
+        _ => None,
+    };
+    Ok(Outcome {
+        verdict,
+        model,
+        variables,
+        clauses,
+        seconds: start.elapsed().as_secs_f64(),
+        proof,
+    })
+}
+
+/// `FILE.cnf` beside the proof `FILE`.
+pub fn cnf_path_of(proof: &Path) -> PathBuf {
+    let mut s = proof.as_os_str().to_owned();
+    s.push(".cnf");
+    PathBuf::from(s)
+}
+
+/// What an unsatisfiable model proves, in words.
+fn impossible_words(c: &Cluster) -> String {
+    let what = match c.coverage {
+        Coverage::Universal => "every pair of PCs sharing a switch",
+        Coverage::Sparse => "every required pair sharing a switch",
+    };
+    let ports: Vec<String> = c.switches.iter().map(|s| s.ports.to_string()).collect();
+    format!(
+        "no wiring of {} PCs ({} NICs in all) to {} switches of {} usable ports has {what}{}",
+        c.pcs(),
+        c.total_nics(),
+        c.switch_count(),
+        summarize(&ports),
+        if c.pins.is_empty() { "" } else { " within the pins" }
+    )
+}
+
+/// "24" when every switch has 24 ports, else "24, 24, 8".
+fn summarize(ports: &[String]) -> String {
+    match ports.first() {
+        Some(first) if ports.iter().all(|p| p == first) => first.clone(),
+        _ => ports.join(", "),
+    }
+}
+
+/// A found design must pass the ordinary checks: NIC and port limits,
+/// pins, and every required pair covered.
+fn check_design(c: &Cluster, d: &Design) -> anyhow::Result<()> {
+    let problem = crate::ga::Problem::new(c.clone());
+    let genome = crate::ga::Genome::from_design(&problem, d);
+    let eval = crate::ga::Eval::full(&problem, &genome);
+    let same = genome.design(&problem) == *d;
+    anyhow::ensure!(
+        same && eval.terms.uncovered == 0,
+        "internal error: the exact model's design does not pass the checks ({} pairs uncovered)",
+        eval.terms.uncovered
+    );
+    Ok(())
+}

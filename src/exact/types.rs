@@ -1,0 +1,143 @@
+//! The model by NIC set, for universal coverage with interchangeable PCs.
+//!
+//! A universal FNN is an intersecting family: each PC is the set of
+//! switches it is cabled to, and every two sets meet. When every PC has the
+//! same NIC count and nothing is pinned, which PC has which set does not
+//! matter, only how many PCs have each set. So: a boolean `used[t]` and a
+//! binary count per possible set `t`; two disjoint sets are never both
+//! used; the counts add up to the PCs; each switch's count of PCs stays
+//! within its ports (pseudo-Boolean). One used set is relabelled onto the
+//! first switches when the switches are interchangeable.
+
+use super::solve::{Built, Model, is_true};
+use crate::design::Design;
+use crate::spec::{Cluster, Coverage};
+use rustsat::instances::SatInstance;
+use rustsat::types::Lit;
+use rustsat::types::constraints::PbConstraint;
+
+/// Above this many candidate sets the model is too big to be the better one.
+const MAX_TYPES: usize = 5000;
+
+/// The model, if the cluster is one it applies to.
+pub(super) fn build(c: &Cluster) -> Option<Built> {
+    let p = c.pcs();
+    let n = *c.nics.first()? as usize;
+    let s = c.switch_count();
+    let fits =
+        c.coverage == Coverage::Universal && c.pins.is_empty() && p >= 2 && c.nics.iter().all(|&k| k as usize == n);
+    if !fits || s > 63 || n == 0 {
+        return None;
+    }
+    // Every NIC cabled: sets of exactly n switches; else 1..=n.
+    let lo = if c.cable_every_nic { n } else { 1 };
+    let sets = sets_of(s, lo, n.min(s), MAX_TYPES)?;
+    let mut inst = SatInstance::new();
+    let widest = c.switches.iter().map(|x| x.ports as usize).max().unwrap_or(0);
+    let bits = (usize::BITS - p.min(widest).leading_zeros()) as usize;
+    let used: Vec<Lit> = sets.iter().map(|_| inst.new_lit()).collect();
+    let count: Vec<Vec<Lit>> = sets
+        .iter()
+        .map(|_| (0..bits).map(|_| inst.new_lit()).collect())
+        .collect();
+    for (t, bits) in count.iter().enumerate() {
+        for &b in bits {
+            inst.add_lit_impl_lit(b, used[t]);
+        }
+        inst.add_lit_impl_clause(used[t], bits);
+    }
+    for a in 0..sets.len() {
+        for b in a + 1..sets.len() {
+            if sets[a] & sets[b] == 0 {
+                inst.add_binary(!used[a], !used[b]);
+            }
+        }
+    }
+    let terms = |keep: &dyn Fn(u64) -> bool| -> Vec<(Lit, isize)> {
+        sets.iter()
+            .zip(&count)
+            .filter(|(set, _)| keep(**set))
+            .flat_map(|(_, bits)| bits.iter().enumerate().map(|(k, &l)| (l, 1isize << k)))
+            .collect()
+    };
+    inst.add_pb_constr(PbConstraint::new_eq(terms(&|_| true), p as isize));
+    for (sw, slot) in c.switches.iter().enumerate() {
+        inst.add_pb_constr(PbConstraint::new_ub(
+            terms(&|set| set >> sw & 1 == 1),
+            slot.ports as isize,
+        ));
+    }
+    // Interchangeable switches: some used set can be relabelled onto the
+    // first switches (0..k for its size k).
+    if c.switches.iter().all(|x| x.ports == c.switches[0].ports) {
+        let prefixes: Vec<Lit> = (lo..=n.min(s))
+            .filter_map(|k| sets.iter().position(|&set| set == (1u64 << k) - 1))
+            .map(|t| used[t])
+            .collect();
+        inst.add_nary(&prefixes);
+    }
+    let switches = s;
+    let decode = Box::new(move |a: &rustsat::types::Assignment| {
+        let mut blocks: Vec<Vec<usize>> = Vec::with_capacity(p);
+        for (set, bits) in sets.iter().zip(&count) {
+            let k: usize = bits
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| is_true(a, **l))
+                .map(|(i, _)| 1 << i)
+                .sum();
+            let members: Vec<usize> = (0..switches).filter(|&x| set >> x & 1 == 1).collect();
+            blocks.extend(std::iter::repeat_n(members, k));
+        }
+        design_of(p, switches, &blocks)
+    });
+    Some(Built {
+        instance: inst,
+        model: Model::Types,
+        decode,
+    })
+}
+
+/// PC `i` on the switches of `blocks[i]`.
+fn design_of(pcs: usize, switches: usize, blocks: &[Vec<usize>]) -> Design {
+    let mut d = Design::new(pcs, switches);
+    for (pc, block) in blocks.iter().enumerate().take(pcs) {
+        for &s in block {
+            d.connect(pc, s);
+        }
+    }
+    d
+}
+
+/// Every set of `lo..=hi` of `s` switches as a bitmask, or `None` past `max`.
+fn sets_of(s: usize, lo: usize, hi: usize, max: usize) -> Option<Vec<u64>> {
+    let mut out = Vec::new();
+    for k in lo..=hi {
+        // Gosper's hack: the next mask with the same number of bits.
+        let mut m: u64 = (1u64 << k) - 1;
+        while m < 1u64 << s {
+            out.push(m);
+            if out.len() > max {
+                return None;
+            }
+            let c = m & m.wrapping_neg();
+            let r = m + c;
+            m = (((r ^ m) >> 2) / c) | r;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_are_every_subset_of_the_sizes_asked() {
+        let sets = sets_of(7, 3, 3, 100).unwrap();
+        assert_eq!(sets.len(), 35);
+        assert!(sets.iter().all(|m| m.count_ones() == 3 && *m < 128));
+        assert_eq!(sets_of(5, 1, 2, 100).unwrap().len(), 15);
+        assert_eq!(sets_of(30, 6, 6, 5000), None, "too many to list");
+    }
+}

@@ -1,0 +1,201 @@
+//! The exact mode (issue 14): designs found are valid, impossibilities are
+//! proved, and every proof written is accepted by an independent DRAT
+//! checker (`rate`, which `.ci/run` installs).
+
+mod common;
+
+use assert_cmd::Command;
+use fnn_tui::design::Metrics;
+use fnn_tui::exact::{Model, Options, Verdict, solve};
+use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn exact(c: &Cluster) -> fnn_tui::exact::Outcome {
+    solve(c, &Options::default()).expect("the solver runs")
+}
+
+fn assert_valid(c: &Cluster, v: &Verdict) {
+    let Verdict::Found(d) = v else {
+        panic!("expected a design, got {v:?}")
+    };
+    let m = Metrics::compute(d, c);
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    assert_eq!(m.uncovered_pairs, 0);
+}
+
+/// The `rate` DRAT checker: on PATH, else in cargo's bin directory.
+fn rate() -> PathBuf {
+    let home = std::env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"));
+    let paths = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&paths)
+        .chain([home.join("bin")])
+        .map(|d| d.join("rate"))
+        .find(|p| p.is_file())
+        .expect("the rate DRAT checker (cargo install rate; .ci/run installs it)")
+}
+
+/// Runs the independent checker on a CNF and its proof.
+fn checker_accepts(cnf: &Path, proof: &Path) -> bool {
+    let out = std::process::Command::new(rate())
+        .arg(cnf)
+        .arg(proof)
+        .output()
+        .expect("rate runs");
+    String::from_utf8_lossy(&out.stdout).contains("s VERIFIED") && out.status.success()
+}
+
+/// Seed 000's eight PCs with three NICs on 4-port switches: five switches
+/// cannot do it (the SAT model proves it), six can.
+#[test]
+fn the_papers_eight_pcs_need_six_four_port_switches() {
+    let five = common::quick(8, 3, "4x5");
+    let out = exact(&five);
+    assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
+    assert_eq!(out.model, Model::Types, "the bounds alone do not refute it");
+    let six = common::quick(8, 3, "4x6");
+    assert_valid(&six, &exact(&six).verdict);
+}
+
+/// 7 PCs, 3 NICs, seven 3-port switches: only the Fano plane fits, and the
+/// exact mode finds it with no construction.
+#[test]
+fn finds_the_fano_plane() {
+    let c = common::quick(7, 3, "3x7");
+    let out = exact(&c);
+    assert_valid(&c, &out.verdict);
+    let Verdict::Found(d) = out.verdict else { unreachable!() };
+    // Every switch full and every two PCs sharing exactly one switch.
+    assert!(d.ports_used().iter().all(|&u| u == 3));
+    for a in 0..7 {
+        for b in a + 1..7 {
+            assert_eq!(d.links(a, b), 1, "PCs {a} and {b}");
+        }
+    }
+}
+
+/// A ring of eight PCs (sparse) on 2-port switches: each switch serves one
+/// ring pair, so eight switches are needed; seven are proved impossible.
+/// With a pin, the general per-PC model is used and obeys it.
+#[test]
+fn sparse_and_pinned_designs_use_the_per_pc_model() {
+    let ring = |switches: &str| {
+        common::quick_with(8, 2, switches, |s| {
+            s.coverage = Coverage::Sparse;
+            s.patterns = vec![PatternSpec::Ring { k: 1, weight: 1.0 }];
+        })
+    };
+    let out = exact(&ring("2x7"));
+    assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
+    assert_eq!(out.model, Model::PerPc);
+    let mut c = ring("2x8");
+    c.pins.set_must(0, 5);
+    c.pins.set_forbid(1, 0);
+    let out = exact(&c);
+    assert_valid(&c, &out.verdict);
+    let Verdict::Found(d) = out.verdict else { unreachable!() };
+    assert!(d.has(0, 5) && !d.has(1, 0), "pins obeyed");
+}
+
+/// A proof of impossibility is written beside its CNF and accepted by
+/// `rate`; a corrupted proof is rejected (so the check can fail).
+#[test]
+fn proofs_are_accepted_by_an_independent_drat_checker() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, c) in [
+        ("eight", common::quick(8, 3, "4x5")),
+        (
+            "ring",
+            common::quick_with(8, 2, "2x7", |s| {
+                s.coverage = Coverage::Sparse;
+                s.patterns = vec![PatternSpec::Ring { k: 1, weight: 1.0 }];
+            }),
+        ),
+    ] {
+        let proof = dir.path().join(format!("{name}.drat"));
+        let opts = Options {
+            proof: Some(proof.clone()),
+            ..Options::default()
+        };
+        let out = solve(&c, &opts).unwrap();
+        let (cnf, written) = out.proof.expect("a proof written");
+        assert_eq!(written, proof);
+        assert!(checker_accepts(&cnf, &proof), "{name}: rate rejected the proof");
+        // An empty proof proves nothing: the checker must say so.
+        let empty = dir.path().join(format!("{name}-empty.drat"));
+        std::fs::write(&empty, "").unwrap();
+        assert!(!checker_accepts(&cnf, &empty), "{name}: rate accepted an empty proof");
+    }
+}
+
+/// A limit that runs out gives "unknown", never a wrong answer.
+#[test]
+fn a_time_limit_gives_an_honest_unknown() {
+    let c = common::quick(100, 3, "43x7");
+    let opts = Options {
+        time_limit: Some(Duration::from_millis(300)),
+        ..Options::default()
+    };
+    assert_eq!(solve(&c, &opts).unwrap().verdict, Verdict::Unknown);
+}
+
+fn fnn() -> Command {
+    Command::cargo_bin("fnn-tui").unwrap()
+}
+
+/// `fnn-tui design --exact` for PCs with 3 NICs on `switches`, into `out`.
+fn design_exact(pcs: &str, switches: &str, out: &Path) -> Command {
+    let mut cmd = fnn();
+    cmd.args([
+        "design",
+        "--exact",
+        "--pcs",
+        pcs,
+        "--nics",
+        "3",
+        "--switches",
+        switches,
+        "-o",
+    ])
+    .arg(out);
+    cmd
+}
+
+/// `design --exact` exits 0 with the table and report, 1 with what was
+/// proved (and the proof files), 2 when the time runs out.
+#[test]
+fn the_command_exits_by_what_it_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("six");
+    design_exact("8", "4x6", &out)
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains("exact: found a design"));
+    fnn()
+        .args(["check", "--pcs", "8", "--nics", "3", "--switches", "4x6", "--table"])
+        .arg(out.join("switches.txt"))
+        .assert()
+        .code(0);
+    let proof = dir.path().join("five.drat");
+    design_exact("8", "4x5", &dir.path().join("five"))
+        .arg("--proof")
+        .arg(&proof)
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "impossible: no wiring of 8 PCs (24 NICs in all) to 5 switches of 4 usable ports",
+        ));
+    assert!(checker_accepts(&dir.path().join("five.drat.cnf"), &proof));
+    // Refuted by Füredi's bound before any search.
+    design_exact("12", "5x7", &dir.path().join("bound"))
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("Füredi"));
+    design_exact("100", "43x7", &dir.path().join("hard"))
+        .args(["--time-limit", "0.3"])
+        .assert()
+        .code(2)
+        .stdout(predicates::str::contains("exact: unknown"));
+}

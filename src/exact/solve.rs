@@ -154,7 +154,7 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
 }
 
 /// `FILE.cnf` beside the proof `FILE`.
-pub fn cnf_path_of(proof: &Path) -> PathBuf {
+fn cnf_path_of(proof: &Path) -> PathBuf {
     let mut s = proof.as_os_str().to_owned();
     s.push(".cnf");
     PathBuf::from(s)

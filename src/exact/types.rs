@@ -78,7 +78,9 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
     }
     let switches = s;
     let decode = Box::new(move |a: &rustsat::types::Assignment| {
-        let mut blocks: Vec<Vec<usize>> = Vec::with_capacity(p);
+        // The counted PCs of each set, in set order, take the next PC numbers.
+        let mut d = Design::new(p, switches);
+        let mut pc = 0;
         for (set, bits) in sets.iter().zip(&count) {
             let k: usize = bits
                 .iter()
@@ -86,27 +88,22 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
                 .filter(|(_, l)| is_true(a, **l))
                 .map(|(i, _)| 1 << i)
                 .sum();
-            let members: Vec<usize> = (0..switches).filter(|&x| set >> x & 1 == 1).collect();
-            blocks.extend(std::iter::repeat_n(members, k));
+            for _ in 0..k {
+                for x in (0..switches).filter(|&x| set >> x & 1 == 1) {
+                    if pc < p {
+                        d.connect(pc, x);
+                    }
+                }
+                pc += 1;
+            }
         }
-        design_of(p, switches, &blocks)
+        d
     });
     Some(Built {
         instance: inst,
         model: Model::Types,
         decode,
     })
-}
-
-/// PC `i` on the switches of `blocks[i]`.
-fn design_of(pcs: usize, switches: usize, blocks: &[Vec<usize>]) -> Design {
-    let mut d = Design::new(pcs, switches);
-    for (pc, block) in blocks.iter().enumerate().take(pcs) {
-        for &s in block {
-            d.connect(pc, s);
-        }
-    }
-    d
 }
 
 /// Every set of `lo..=hi` of `s` switches as a bitmask, or `None` past `max`.

@@ -50,6 +50,7 @@ fn main() {
             let opts = Options {
                 time_limit: Some(Duration::from_secs_f64(budget)),
                 proof: None,
+                only: None,
             };
             let out = solve(&c, &opts).expect("the solver runs");
             let total = out.seconds;

@@ -79,6 +79,9 @@ pub struct Tried {
     pub cost_bound: f64,
     /// "valid, re-priced to X", "no valid design in the budget" or the reason it is impossible.
     pub outcome: String,
+    /// No design exists for it: the counting bounds or the exact search
+    /// proved so (not merely "none found").
+    pub impossible: bool,
 }
 
 pub struct Cheapest {
@@ -88,6 +91,9 @@ pub struct Cheapest {
     pub design: Design,
     pub metrics: Metrics,
     pub tried: Vec<Tried>,
+    /// With the exact search on: whether every candidate listed below the
+    /// answer's cost was proved impossible (`None`: exact search off).
+    pub proved_cheapest: Option<bool>,
 }
 
 /// How long each candidate's GA runs.
@@ -99,6 +105,10 @@ pub struct Budget {
     pub attempts: u32,
     /// The fewest NICs per PC to consider (more NICs buy bandwidth).
     pub min_nics: u32,
+    /// Seconds of exact (SAT) search on a candidate the GA cannot realise,
+    /// and on the largest count of each NICs and model still cheaper than
+    /// the answer, to prove it impossible (0: off).
+    pub exact_s: f64,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -177,6 +187,7 @@ pub fn cheapest(
                     count: 0,
                     cost_bound: f64::NAN,
                     outcome: reason,
+                    impossible: true,
                 }),
             }
         }
@@ -190,7 +201,12 @@ pub fn cheapest(
             break;
         }
         let model = &prices.switches[c.model];
-        let outcome = match realise(&base, prices, c, budget, interrupted) {
+        let (found, exact) = match realise(&base, prices, c, budget, interrupted) {
+            Some(found) => (Some(found), None),
+            None => exact_realise(&base, prices, c, budget),
+        };
+        let impossible = exact.as_ref().is_some_and(|e| e.0);
+        let outcome = match found {
             Some(found) => {
                 let note = format!("valid, re-priced to {:.2}", found.metrics.cost.total);
                 if best
@@ -211,7 +227,10 @@ pub fn cheapest(
                         ..c
                     });
                 }
-                "no valid design in the budget".to_string()
+                match exact {
+                    Some((_, words)) => words,
+                    None => "no valid design in the budget".to_string(),
+                }
             }
         };
         tried.push(Tried {
@@ -220,11 +239,136 @@ pub fn cheapest(
             count: c.count,
             cost_bound: c.cost,
             outcome,
+            impossible,
         });
     }
     let mut best = best.ok_or(CheapestError::NoValidDesign)?;
+    if budget.exact_s > 0.0 && !interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        best.proved_cheapest = Some(prove_below(&base, prices, budget, &mut best, &mut tried));
+    }
     best.tried = tried;
     Ok(best)
+}
+
+/// The exact search on a candidate the GA could not realise: a design it
+/// finds (re-priced), and whether it proved the candidate impossible, in
+/// words. `(None, None)` when the exact search is off.
+fn exact_realise(
+    base: &Spec,
+    prices: &PriceList,
+    c: Candidate,
+    budget: Budget,
+) -> (Option<Cheapest>, Option<(bool, String)>) {
+    if budget.exact_s <= 0.0 {
+        return (None, None);
+    }
+    let model = &prices.switches[c.model];
+    let Ok(cluster) = candidate_cluster(base, prices, c.nics, model, c.count) else {
+        return (None, None);
+    };
+    let opts = crate::exact::Options {
+        time_limit: Some(std::time::Duration::from_secs_f64(budget.exact_s)),
+        proof: None,
+        only: None,
+    };
+    let Ok(out) = crate::exact::solve(&cluster, &opts) else {
+        return (None, None);
+    };
+    match out.verdict {
+        crate::exact::Verdict::Found(d) => (reprice(base, prices, &d, c.nics), None),
+        crate::exact::Verdict::Impossible(_) => (
+            None,
+            Some((
+                true,
+                format!("proved impossible by {} ({:.2} s)", out.model.words(), out.seconds),
+            )),
+        ),
+        crate::exact::Verdict::Unknown => (
+            None,
+            Some((
+                false,
+                format!(
+                    "no valid design in the budget; the exact search ran out after {:.1} s",
+                    out.seconds
+                ),
+            )),
+        ),
+    }
+}
+
+/// Proves, where it can, that no candidate cheaper than `best` exists: for
+/// each NIC count and model, the largest count still cheaper than the
+/// answer must be impossible (a design on fewer switches is one on more
+/// with some left empty, so that covers every smaller count). A cheaper
+/// design found on the way becomes the answer and the check starts over.
+/// True when every such count was proved impossible.
+fn prove_below(base: &Spec, prices: &PriceList, budget: Budget, best: &mut Cheapest, tried: &mut Vec<Tried>) -> bool {
+    let max_nics = base.pcs.nics.max(1);
+    let min_nics = budget.min_nics.clamp(1, max_nics);
+    // Each answer found is cheaper than the last, so this ends.
+    'again: loop {
+        let mut all = true;
+        for nics in min_nics..=max_nics {
+            for (m, model) in prices.switches.iter().enumerate() {
+                let Some(count) = largest_cheaper(base, prices, nics, model, best.metrics.cost.total) else {
+                    continue;
+                };
+                let covered = tried
+                    .iter()
+                    .any(|t| t.impossible && t.nics == nics && t.model == model.model && t.count >= count);
+                if covered {
+                    continue;
+                }
+                let c = Candidate {
+                    cost: bound_cost(base, prices, nics, model, count),
+                    nics,
+                    model: m,
+                    count,
+                };
+                let (found, exact) = exact_realise(base, prices, c, budget);
+                let (impossible, outcome) = match (&found, exact) {
+                    (Some(f), _) => (
+                        false,
+                        format!("valid (exact search), re-priced to {:.2}", f.metrics.cost.total),
+                    ),
+                    (None, Some(e)) => e,
+                    (None, None) => (false, "not settled".to_string()),
+                };
+                tried.push(Tried {
+                    nics,
+                    model: model.model.clone(),
+                    count,
+                    cost_bound: c.cost,
+                    outcome,
+                    impossible,
+                });
+                match found {
+                    Some(f) if f.metrics.cost.total < best.metrics.cost.total => {
+                        *best = f;
+                        continue 'again;
+                    }
+                    _ => all &= impossible,
+                }
+            }
+        }
+        return all;
+    }
+}
+
+/// The most switches of `model` (with `nics` NICs per PC) whose candidate
+/// the counting bounds allow and whose cost is still below `answer`.
+fn largest_cheaper(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, answer: f64) -> Option<u32> {
+    let most = (base.pcs.count as u64 * nics as u64).div_ceil(2).clamp(1, 4096) as u32;
+    let cheaper = |count: u32| bound_cost(base, prices, nics, model, count) < answer - 1e-9;
+    // The cost grows with the count; infeasible counts cost infinity, so
+    // the cheaper counts (if any) form a run ending at the one wanted.
+    let first = (1..=most).find(|&c| cheaper(c))?;
+    let (mut lo, mut hi) = (first, most);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if cheaper(mid) { lo = mid } else { hi = mid - 1 }
+    }
+    Some(lo)
 }
 
 /// The counts to try for one (NICs, model): the fewest the bounds allow,
@@ -415,5 +559,6 @@ fn reprice(base: &Spec, prices: &PriceList, design: &Design, nics: u32) -> Optio
         design: renumbered,
         metrics,
         tried: Vec::new(),
+        proved_cheapest: None,
     })
 }

@@ -452,6 +452,48 @@ fn sweep_writes_csv_and_svg_resumes_and_refuses_bad_ranges() {
         .stderr(predicate::str::contains("sweep.csv: line 1"));
 }
 
+/// Issue 14: `--exact-budget` settles the cells over the bound: 9 and 16
+/// PCs with 3 NICs stay one port over and are proved optimal for the
+/// switch counts stated; the CSV and SVG carry the marks and a resumed
+/// sweep keeps them.
+#[test]
+fn sweep_exact_budget_marks_cells_proved_optimal() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = || {
+        let mut cmd = fnn();
+        cmd.args(["sweep", "--pcs", "7,9,16", "--nics", "3", "--generations", "0"])
+            .args(["--exact-budget", "60", "--out"])
+            .arg(dir.path());
+        cmd
+    };
+    let out = sweep().assert().success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("proved optimal over"), "{stdout}");
+    let text = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
+    let pts = fnn_tui::sweep::parse_csv(&text, "sweep.csv").unwrap();
+    let cell = |pcs: usize| pts.iter().find(|p| p.pcs == pcs).unwrap();
+    use fnn_tui::sweep::Mark;
+    assert_eq!(
+        (cell(7).mark, cell(7).proof.as_str()),
+        (Mark::Optimal, "at the lower bound")
+    );
+    for (pcs, narrower) in [(9, "4 ports impossible on up to"), (16, "7 ports impossible on up to")] {
+        let p = cell(pcs);
+        assert_eq!((p.gap(), p.mark), (1, Mark::Optimal), "{p:?}");
+        assert!(p.proof.starts_with(narrower), "{p:?}");
+    }
+    let svg = std::fs::read_to_string(dir.path().join("sweep.svg")).unwrap();
+    assert!(svg.contains("2 over the bound, 2 of them proved optimal"), "{svg}");
+    assert!(
+        svg.contains("9 PCs: 5 ports, bound 4, optimal: 4 ports impossible"),
+        "{svg}"
+    );
+    // Resumed: the marks and proofs read back unchanged.
+    sweep().assert().success();
+    let again = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
+    assert_eq!(fnn_tui::sweep::parse_csv(&again, "sweep.csv").unwrap(), pts);
+}
+
 #[test]
 fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     // 8 PCs with up to 3 NICs: one 8-port switch costs 100 + 8 NICs = 108;
@@ -490,7 +532,34 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     assert_eq!(r["valid"], true);
     assert_eq!(r["switches_used"], 6);
     let candidates = std::fs::read_to_string(out_dir.join("candidates.csv")).unwrap();
-    assert!(candidates.contains("2,four,0,NaN,impossible"), "{candidates}");
+    assert!(candidates.contains("2,four,0,NaN,true,impossible"), "{candidates}");
+    assert!(stdout.contains("only searched      3 NICs, 5 x four"), "{stdout}");
+    // With the exact search, five 4-port switches are proved impossible, so
+    // no cheaper hardware exists among the candidates.
+    let exact = fnn()
+        .arg("cheapest")
+        .arg(&spec)
+        .arg("--prices")
+        .arg(&prices)
+        .args(["--exact-budget", "60", "--out"])
+        .arg(&out_dir)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(exact.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("cost                 84.00"), "{stdout}");
+    assert!(
+        stdout.contains("none exists: every cheaper candidate was proved impossible"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("proved impossible  1 NICs, any number of four; 2 NICs, any number of four; 3 NICs, 5 x four"),
+        "{stdout}"
+    );
+    let candidates = std::fs::read_to_string(out_dir.join("candidates.csv")).unwrap();
+    assert!(
+        candidates.contains("3,four,5,74.00,true,proved impossible"),
+        "{candidates}"
+    );
     // The chosen hardware is a spec the other commands accept.
     fnn()
         .arg("check")

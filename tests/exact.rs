@@ -15,6 +15,21 @@ fn exact(c: &Cluster) -> fnn_tui::exact::Outcome {
     solve(c, &Options::default()).expect("the solver runs")
 }
 
+/// One model on its own (the race would hide a wrong one behind the other).
+fn with_model(c: &Cluster, m: Model) -> fnn_tui::exact::Outcome {
+    let opts = Options {
+        only: Some(m),
+        ..Options::default()
+    };
+    let out = solve(c, &opts).expect("the solver runs");
+    assert!(
+        out.model == m || out.model == Model::Bounds,
+        "{:?} ran, not {m:?}",
+        out.model
+    );
+    out
+}
+
 fn assert_valid(c: &Cluster, v: &Verdict) {
     let Verdict::Found(d) = v else {
         panic!("expected a design, got {v:?}")
@@ -54,9 +69,34 @@ fn the_papers_eight_pcs_need_six_four_port_switches() {
     let five = common::quick(8, 3, "4x5");
     let out = exact(&five);
     assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
-    assert_eq!(out.model, Model::Types, "the bounds alone do not refute it");
+    assert_ne!(out.model, Model::Bounds, "the bounds alone do not refute it");
     let six = common::quick(8, 3, "4x6");
     assert_valid(&six, &exact(&six).verdict);
+    for m in [Model::Types, Model::PerPc] {
+        assert!(matches!(with_model(&five, m).verdict, Verdict::Impossible(_)), "{m:?}");
+        assert_valid(&six, &with_model(&six, m).verdict);
+    }
+}
+
+/// The case: 100 PCs with 3 NICs cannot be served by seven
+/// 43-port switches (300 NIC ends on 301 ports, and no intersecting family
+/// of triples spreads them that evenly), but seven 44-port switches can.
+#[test]
+fn a_hundred_pcs_with_three_nics_need_44_ports_on_seven_switches() {
+    let narrow = common::quick(100, 3, "43x7");
+    let out = exact(&narrow);
+    assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
+    assert_ne!(out.model, Model::Bounds, "the counting bounds allow it");
+    let wide = common::quick(100, 3, "44x7");
+    assert_valid(&wide, &exact(&wide).verdict);
+    // Each model agrees on its own (the per-PC one is slower here).
+    for m in [Model::Types, Model::PerPc] {
+        assert!(
+            matches!(with_model(&narrow, m).verdict, Verdict::Impossible(_)),
+            "{m:?}"
+        );
+        assert_valid(&wide, &with_model(&wide, m).verdict);
+    }
 }
 
 /// 7 PCs, 3 NICs, seven 3-port switches: only the Fano plane fits, and the
@@ -64,6 +104,9 @@ fn the_papers_eight_pcs_need_six_four_port_switches() {
 #[test]
 fn finds_the_fano_plane() {
     let c = common::quick(7, 3, "3x7");
+    for m in [Model::Types, Model::PerPc] {
+        assert_valid(&c, &with_model(&c, m).verdict);
+    }
     let out = exact(&c);
     assert_valid(&c, &out.verdict);
     let Verdict::Found(d) = out.verdict else { unreachable!() };
@@ -106,6 +149,7 @@ fn proofs_are_accepted_by_an_independent_drat_checker() {
     let dir = tempfile::tempdir().unwrap();
     for (name, c) in [
         ("eight", common::quick(8, 3, "4x5")),
+        ("hundred", common::quick(100, 3, "43x7")),
         (
             "ring",
             common::quick_with(8, 2, "2x7", |s| {
@@ -123,7 +167,19 @@ fn proofs_are_accepted_by_an_independent_drat_checker() {
         let (cnf, written) = out.proof.expect("a proof written");
         assert_eq!(written, proof);
         assert!(checker_accepts(&cnf, &proof), "{name}: rate rejected the proof");
-        // An empty proof proves nothing: the checker must say so.
+        // Only the winning model's files stay.
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|f| f.starts_with(name) && f.contains(".drat."))
+            .collect();
+        assert_eq!(left, vec![format!("{name}.drat.cnf")], "stray proof files");
+        // An empty proof proves nothing: the checker must say so (except
+        // for the eight PCs, whose NIC and port counts alone clash once
+        // each PC must cable all three NICs to reach the other seven).
+        if name == "eight" {
+            continue;
+        }
         let empty = dir.path().join(format!("{name}-empty.drat"));
         std::fs::write(&empty, "").unwrap();
         assert!(!checker_accepts(&cnf, &empty), "{name}: rate accepted an empty proof");
@@ -133,7 +189,8 @@ fn proofs_are_accepted_by_an_independent_drat_checker() {
 /// A limit that runs out gives "unknown", never a wrong answer.
 #[test]
 fn a_time_limit_gives_an_honest_unknown() {
-    let c = common::quick(100, 3, "43x7");
+    // Open after minutes: 28 PCs, 4 NICs on fourteen 9-port switches.
+    let c = common::quick(28, 4, "9x14");
     let opts = Options {
         time_limit: Some(Duration::from_millis(300)),
         ..Options::default()
@@ -193,7 +250,7 @@ fn the_command_exits_by_what_it_settled() {
         .assert()
         .code(1)
         .stdout(predicates::str::contains("Füredi"));
-    design_exact("100", "43x7", &dir.path().join("hard"))
+    design_exact("100", "43x8", &dir.path().join("hard"))
         .args(["--time-limit", "0.3"])
         .assert()
         .code(2)

@@ -943,6 +943,7 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
             generations: 50,
             max_pcs: 16,
             seed: 1,
+            exact_s: 0.0,
         },
         spec: (64, 4, 31),
     };
@@ -993,6 +994,7 @@ fn the_sweep_job_reports_through_the_workers_channel() {
             generations: 10,
             max_pcs: 8,
             seed: 1,
+            exact_s: 0.0,
         },
         spec: (5, 2, 4),
     };

@@ -28,6 +28,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
         time_limit_s: args.time_limit,
         attempts: args.attempts,
         min_nics: args.min_nics,
+        exact_s: args.exact_budget,
     };
     let start = Instant::now();
     let interrupted = super::design::interrupt_flag();
@@ -41,17 +42,18 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
             ..RunInfo::default()
         },
     );
-    let mut candidates = String::from("nics,model,count,cost_bound,outcome\n");
-    for t in &best.tried {
-        candidates.push_str(&format!(
-            "{},{},{},{:.2},{}\n",
-            t.nics,
-            t.model.replace(',', ";"),
-            t.count,
-            t.cost_bound,
-            t.outcome.replace(',', ";")
-        ));
-    }
+    let header = ["nics", "model", "count", "cost_bound", "impossible", "outcome"].map(String::from);
+    let rows = best.tried.iter().map(|t| {
+        [
+            t.nics.to_string(),
+            t.model.clone(),
+            t.count.to_string(),
+            format!("{:.2}", t.cost_bound),
+            t.impossible.to_string(),
+            t.outcome.clone(),
+        ]
+    });
+    let candidates = fnn_tui::escape::csv(std::iter::once(header).chain(rows));
     let files = [
         ("spec.toml", best.spec.to_toml()),
         ("switches.txt", format_table(&best.design)),
@@ -96,11 +98,46 @@ fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
         "  cost                 {:.2} (switches {:.2}, uplink switch {:.2}, NICs {:.2}, cables {:.2})\n",
         c.total, c.switches, c.uplink_switch, c.nics, c.cables
     ));
+    out.push_str(&below(best));
     if let Ok(own) = spec.resolve() {
         out.push_str(&format!(
             "  the spec's own hardware lists {:.2}\n",
             own.inventory_cost()
         ));
+    }
+    out
+}
+
+/// What is known about cheaper candidates: proved impossible, or only
+/// searched (the exact search off or out of time).
+fn below(best: &hardware::Cheapest) -> String {
+    let cost = best.metrics.cost.total;
+    let cheaper: Vec<&hardware::Tried> = best
+        .tried
+        .iter()
+        .filter(|t| t.count == 0 || t.cost_bound < cost - 1e-9)
+        .collect();
+    let name = |t: &&hardware::Tried| match t.count {
+        0 => format!("{} NICs, any number of {}", t.nics, t.model),
+        n => format!("{} NICs, {n} x {}", t.nics, t.model),
+    };
+    let proved: Vec<String> = cheaper.iter().filter(|t| t.impossible).map(name).collect();
+    let searched: Vec<String> = cheaper.iter().filter(|t| !t.impossible).map(name).collect();
+    let mut out = String::new();
+    match best.proved_cheapest {
+        Some(true) => {
+            out.push_str("  cheaper hardware     none exists: every cheaper candidate was proved impossible\n")
+        }
+        Some(false) => {
+            out.push_str("  cheaper hardware     not ruled out: some cheaper candidates were only searched\n")
+        }
+        None => out.push_str("  cheaper hardware     only searched (--exact-budget SECS tries to prove none exists)\n"),
+    }
+    if !proved.is_empty() {
+        out.push_str(&format!("    proved impossible  {}\n", proved.join("; ")));
+    }
+    if !searched.is_empty() {
+        out.push_str(&format!("    only searched      {}\n", searched.join("; ")));
     }
     out
 }

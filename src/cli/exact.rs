@@ -18,6 +18,7 @@ pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
     let opts = Options {
         time_limit: (limit > 0.0).then(|| Duration::from_secs_f64(limit)),
         proof: args.proof.clone(),
+        only: None,
     };
     let out = exact::solve(cluster, &opts)?;
     let how = match out.model {

@@ -120,6 +120,10 @@ pub struct CheapestArgs {
     /// Consider at least this many NICs per PC (the spec's count is the most).
     #[arg(long, default_value_t = 1)]
     pub min_nics: u32,
+    /// Seconds of exact (SAT) search on each candidate the GA cannot
+    /// realise, and to prove every cheaper candidate impossible (0: off).
+    #[arg(long, default_value_t = 0.0, value_name = "SECS")]
+    pub exact_budget: f64,
     /// No summary, only errors.
     #[arg(long, short)]
     pub quiet: bool,
@@ -145,6 +149,10 @@ pub struct SweepArgs {
     /// Random seed of the GA attempts.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Seconds of exact (SAT) search per narrower width on each size still
+    /// over the bound, up to --ga-pcs PCs: marks it optimal, improved or open (0: off).
+    #[arg(long, default_value_t = 0.0, value_name = "SECS")]
+    pub exact_budget: f64,
     /// Worker threads (0 for all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,

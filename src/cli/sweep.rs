@@ -31,6 +31,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         generations: args.generations,
         max_pcs: args.ga_pcs,
         seed: args.seed,
+        exact_s: args.exact_budget,
     };
     let interrupted = super::design::interrupt_flag();
     let total = done.len() + todo.len();

@@ -19,10 +19,10 @@ pub(super) fn build(c: &Cluster) -> Built {
     let x: Vec<Vec<Lit>> = (0..p).map(|_| (0..s).map(|_| inst.new_lit()).collect()).collect();
     for (pc, row) in x.iter().enumerate() {
         let nics = c.nics[pc] as usize;
-        if c.cable_every_nic {
-            inst.add_card_constr(CardConstraint::new_eq(row.iter().copied(), nics));
-        } else {
-            inst.add_card_constr(CardConstraint::new_ub(row.iter().copied(), nics));
+        inst.add_card_constr(CardConstraint::new_ub(row.iter().copied(), nics));
+        let least = least_nics(c, pc);
+        if least > 0 {
+            inst.add_card_constr(CardConstraint::new_lb(row.iter().copied(), least));
         }
         for (sw, &l) in row.iter().enumerate() {
             if c.pins.is_must(pc, sw) {
@@ -32,8 +32,16 @@ pub(super) fn build(c: &Cluster) -> Built {
             }
         }
     }
+    let ends: usize = (0..p).map(|pc| least_nics(c, pc)).sum();
+    let ports: usize = c.switches.iter().map(|w| w.ports as usize).sum();
     for (sw, slot) in c.switches.iter().enumerate() {
-        inst.add_card_constr(CardConstraint::new_ub(x.iter().map(|row| row[sw]), slot.ports as usize));
+        let column = || x.iter().map(|row| row[sw]);
+        inst.add_card_constr(CardConstraint::new_ub(column(), slot.ports as usize));
+        // Implied: the NICs the other switches cannot take land here.
+        let least = ends.saturating_sub(ports - slot.ports as usize);
+        if least > 0 {
+            inst.add_card_constr(CardConstraint::new_lb(column(), least));
+        }
     }
     for (a, b) in required_pairs(c) {
         let meet: Vec<Lit> = (0..s)
@@ -46,13 +54,7 @@ pub(super) fn build(c: &Cluster) -> Built {
             .collect();
         inst.add_nary(&meet);
     }
-    let interchangeable = c.pins.is_empty() && c.switches.iter().all(|x| x.ports == c.switches[0].ports);
-    if interchangeable && p > 1 && s > 0 {
-        // PC 0's switches are a prefix: any design can be relabelled so.
-        for sw in 1..s {
-            inst.add_lit_impl_lit(x[0][sw], x[0][sw - 1]);
-        }
-    }
+    break_symmetry(c, &x, &mut inst);
     let decode = Box::new(move |a: &rustsat::types::Assignment| {
         let mut d = Design::new(p, s);
         for (pc, row) in x.iter().enumerate() {
@@ -69,6 +71,73 @@ pub(super) fn build(c: &Cluster) -> Built {
         model: Model::PerPc,
         decode,
     }
+}
+
+/// Double lex: when the switches are interchangeable their columns are in
+/// decreasing lex order, and when the PCs are too (universal, one NIC
+/// count, no pins) so are their rows. Any design can be permuted into this
+/// form (rows and columns sorted alternately until neither moves), so no
+/// design is lost, and the solver never explores relabellings.
+fn break_symmetry(c: &Cluster, x: &[Vec<Lit>], inst: &mut SatInstance) {
+    let (p, s) = (c.pcs(), c.switch_count());
+    let free = c.pins.is_empty();
+    let switches_alike = free && c.switches.iter().all(|w| w.ports == c.switches[0].ports);
+    let pcs_alike = free && c.coverage == Coverage::Universal && c.nics.iter().all(|&k| k == c.nics[0]);
+    if switches_alike {
+        for sw in 1..s {
+            let a: Vec<Lit> = (0..p).map(|pc| x[pc][sw - 1]).collect();
+            let b: Vec<Lit> = (0..p).map(|pc| x[pc][sw]).collect();
+            lex_geq(inst, &a, &b);
+        }
+    }
+    if pcs_alike {
+        for pc in 1..p {
+            lex_geq(inst, &x[pc - 1], &x[pc]);
+        }
+    }
+}
+
+/// `a >= b` in lex order (most significant first): while the prefixes are
+/// equal (`eq`), `b[i]` forces `a[i]`.
+fn lex_geq(inst: &mut SatInstance, a: &[Lit], b: &[Lit]) {
+    let mut eq: Option<Lit> = None;
+    for (i, (&ai, &bi)) in a.iter().zip(b).enumerate() {
+        let mut guard: Vec<Lit> = eq.iter().map(|&e| !e).collect();
+        let mut clause = guard.clone();
+        clause.extend([!bi, ai]);
+        inst.add_clause(clause.as_slice().into());
+        if i + 1 == a.len() {
+            break;
+        }
+        let next = inst.new_lit();
+        // Equal so far and equal here: still equal.
+        guard.push(next);
+        let mut both = guard.clone();
+        both.extend([ai, bi]);
+        inst.add_clause(both.as_slice().into());
+        guard.extend([!ai, !bi]);
+        inst.add_clause(guard.as_slice().into());
+        eq = Some(next);
+    }
+}
+
+/// The fewest NICs PC `pc` can have cabled: all of them when the spec says
+/// so, else enough that its switches (each at most the widest less itself)
+/// can reach every PC it must meet. Implied, so it only prunes.
+pub(super) fn least_nics(c: &Cluster, pc: usize) -> usize {
+    let nics = c.nics[pc] as usize;
+    if c.cable_every_nic {
+        return nics;
+    }
+    let need = match c.coverage {
+        Coverage::Universal => c.pcs() - 1,
+        Coverage::Sparse => c.pattern.required_degree(pc),
+    };
+    let widest = c.switches.iter().map(|w| w.ports as usize).max().unwrap_or(0);
+    if need == 0 || widest < 2 {
+        return 0;
+    }
+    need.div_ceil(widest - 1).min(nics)
 }
 
 /// Every pair that must share a switch, each once (a < b).

@@ -9,6 +9,7 @@ use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
 use rustsat::types::{Assignment, Lit};
 use rustsat_cadical::{CaDiCaL, ProofFormat};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// What the exact search was asked.
@@ -18,6 +19,9 @@ pub struct Options {
     pub time_limit: Option<Duration>,
     /// Write the CNF to `FILE.cnf` and the solver's DRAT proof to `FILE`.
     pub proof: Option<PathBuf>,
+    /// Run only this model (when it applies), not the race of both: for
+    /// tests that hold each model to account on its own.
+    pub only: Option<Model>,
 }
 
 /// Which model settled it.
@@ -76,6 +80,11 @@ pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
 }
 
 /// Finds a design for `cluster` or proves none exists, within the limits.
+///
+/// When both models apply they race on two threads and the first answer
+/// wins: counting by NIC set settles large clusters on few switches fast,
+/// the per-PC model with its lex ordering settles small clusters on many
+/// switches fast, and neither does both.
 pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
     let start = Instant::now();
     if let Err(e) = check_feasible(cluster)
@@ -90,10 +99,82 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
             proof: None,
         });
     }
-    let built = match types::build(cluster) {
-        Some(b) => b,
-        None => per_pc::build(cluster),
+    let deadline = opts.time_limit.map(|l| start + l);
+    let stop = AtomicBool::new(false);
+    let by_set = match opts.only {
+        Some(Model::PerPc) => None,
+        _ => types::build(cluster),
     };
+    let attempts: Vec<Attempt> = match by_set {
+        Some(by_set) if opts.only == Some(Model::Types) => {
+            vec![attempt(cluster, by_set, opts.proof.clone(), deadline, &stop)?]
+        }
+        None => vec![attempt(
+            cluster,
+            per_pc::build(cluster),
+            opts.proof.clone(),
+            deadline,
+            &stop,
+        )?],
+        Some(by_set) => {
+            // Each racer writes its own proof; the winner's is renamed.
+            let racer = |m: &str| opts.proof.as_ref().map(|p| with_suffix(p, &format!(".{m}")));
+            let (a, b) = std::thread::scope(|sc| {
+                let other = sc.spawn(|| attempt(cluster, per_pc::build(cluster), racer("per-pc"), deadline, &stop));
+                let mine = attempt(cluster, by_set, racer("by-set"), deadline, &stop);
+                (mine, other.join().expect("the solver thread does not panic"))
+            });
+            vec![a?, b?]
+        }
+    };
+    let winner = attempts.iter().position(|a| a.verdict != Verdict::Unknown).unwrap_or(0);
+    let mut proof = None;
+    for (i, a) in attempts.iter().enumerate() {
+        let Some((cnf, drat)) = &a.files else { continue };
+        let keep = i == winner && matches!(a.verdict, Verdict::Impossible(_));
+        match (&opts.proof, keep) {
+            (Some(path), true) if drat != path => {
+                let cnf_to = cnf_path_of(path);
+                std::fs::rename(drat, path).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+                std::fs::rename(cnf, &cnf_to).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", cnf_to.display()))?;
+                proof = Some((cnf_to, path.clone()));
+            }
+            (_, true) => proof = Some((cnf.clone(), drat.clone())),
+            (_, false) => {
+                let _ = std::fs::remove_file(cnf);
+                let _ = std::fs::remove_file(drat);
+            }
+        }
+    }
+    let a = attempts.into_iter().nth(winner).expect("at least one attempt");
+    Ok(Outcome {
+        verdict: a.verdict,
+        model: a.model,
+        variables: a.variables,
+        clauses: a.clauses,
+        seconds: start.elapsed().as_secs_f64(),
+        proof,
+    })
+}
+
+/// One model's run: its answer, its size and the proof files it wrote.
+struct Attempt {
+    verdict: Verdict,
+    model: Model,
+    variables: u32,
+    clauses: usize,
+    files: Option<(PathBuf, PathBuf)>,
+}
+
+/// Solves one model until it answers, the deadline passes or `stop` is
+/// set (another model answered first); an answer sets `stop`.
+fn attempt(
+    cluster: &Cluster,
+    built: Built,
+    proof: Option<PathBuf>,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> anyhow::Result<Attempt> {
     let Built {
         instance,
         model,
@@ -103,7 +184,7 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
     let variables = rustsat::instances::ManageVars::n_used(&vm);
     let clauses = cnf.len();
     let mut solver = CaDiCaL::default();
-    let files = match &opts.proof {
+    let files = match &proof {
         Some(path) => {
             let cnf_path = cnf_path_of(path);
             cnf.write_dimacs_path(&cnf_path, variables)
@@ -115,16 +196,14 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
         }
         None => None,
     };
-    if let Some(limit) = opts.time_limit {
-        let deadline = start + limit;
-        solver.attach_terminator(move || {
-            if Instant::now() >= deadline {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
-            }
-        });
-    }
+    solver.attach_terminator(move || {
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        if late || stop.load(Ordering::Relaxed) {
+            ControlSignal::Terminate
+        } else {
+            ControlSignal::Continue
+        }
+    });
     solver.add_cnf(cnf)?;
     let result = solver.solve()?;
     let verdict = match result {
@@ -137,26 +216,29 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
         SolverResult::Unsat => Verdict::Impossible(impossible_words(cluster)),
         SolverResult::Interrupted => Verdict::Unknown,
     };
+    if verdict != Verdict::Unknown {
+        stop.store(true, Ordering::Relaxed);
+    }
     // The proof file is complete only once the solver is dropped.
     drop(solver);
-    let proof = match verdict {
-        Verdict::Impossible(_) => files,
-        _ => None,
-    };
-    Ok(Outcome {
+    Ok(Attempt {
         verdict,
         model,
         variables,
         clauses,
-        seconds: start.elapsed().as_secs_f64(),
-        proof,
+        files,
     })
 }
 
 /// `FILE.cnf` beside the proof `FILE`.
 fn cnf_path_of(proof: &Path) -> PathBuf {
-    let mut s = proof.as_os_str().to_owned();
-    s.push(".cnf");
+    with_suffix(proof, ".cnf")
+}
+
+/// `path` with `suffix` appended to its file name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
     PathBuf::from(s)
 }
 

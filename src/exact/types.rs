@@ -9,6 +9,7 @@
 //! within its ports (pseudo-Boolean). One used set is relabelled onto the
 //! first switches when the switches are interchangeable.
 
+use super::per_pc;
 use super::solve::{Built, Model, is_true};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage};
@@ -18,6 +19,8 @@ use rustsat::types::constraints::PbConstraint;
 
 /// Above this many candidate sets the model is too big to be the better one.
 const MAX_TYPES: usize = 5000;
+/// The most covers of one size tried for cuts.
+const MAX_CUTS: usize = 2000;
 
 /// The model, if the cluster is one it applies to.
 pub(super) fn build(c: &Cluster) -> Option<Built> {
@@ -29,8 +32,9 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
     if !fits || s > 63 || n == 0 {
         return None;
     }
-    // Every NIC cabled: sets of exactly n switches; else 1..=n.
-    let lo = if c.cable_every_nic { n } else { 1 };
+    // Every NIC cabled: sets of exactly n switches; else as few as can
+    // still reach every other PC.
+    let lo = per_pc::least_nics(c, 0).max(1);
     let sets = sets_of(s, lo, n.min(s), MAX_TYPES)?;
     let mut inst = SatInstance::new();
     let widest = c.switches.iter().map(|x| x.ports as usize).max().unwrap_or(0);
@@ -61,12 +65,18 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
             .collect()
     };
     inst.add_pb_constr(PbConstraint::new_eq(terms(&|_| true), p as isize));
+    let ends = (p * lo) as isize;
+    let ports: isize = c.switches.iter().map(|w| w.ports as isize).sum();
     for (sw, slot) in c.switches.iter().enumerate() {
-        inst.add_pb_constr(PbConstraint::new_ub(
-            terms(&|set| set >> sw & 1 == 1),
-            slot.ports as isize,
-        ));
+        let on = |set: u64| set >> sw & 1 == 1;
+        inst.add_pb_constr(PbConstraint::new_ub(terms(&on), slot.ports as isize));
+        // Implied: the NICs the other switches cannot take land here.
+        let least = ends - (ports - slot.ports as isize);
+        if least > 0 {
+            inst.add_pb_constr(PbConstraint::new_lb(terms(&on), least));
+        }
     }
+    cover_cuts(c, &sets, &used, &terms, &mut inst);
     // Interchangeable switches: some used set can be relabelled onto the
     // first switches (0..k for its size k).
     if c.switches.iter().all(|x| x.ports == c.switches[0].ports) {
@@ -104,6 +114,42 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
         model: Model::Types,
         decode,
     })
+}
+
+/// The weighted count literals of the sets a predicate keeps.
+type Terms<'a> = dyn Fn(&dyn Fn(u64) -> bool) -> Vec<(Lit, isize)> + 'a;
+
+/// Implied: for a set `A` of fewer switches than NICs whose ports together are
+/// fewer than the PCs, not every PC can be on `A`, so the PCs whose set
+/// avoids `A` number at least `P - ports(A)` (and some used set avoids it).
+/// An intersecting family with a small cover is then ruled out at once
+/// instead of by arithmetic the solver would have to rediscover.
+fn cover_cuts(c: &Cluster, sets: &[u64], used: &[Lit], terms: &Terms, inst: &mut SatInstance) {
+    let s = c.switch_count();
+    let p = c.pcs() as isize;
+    let n = c.nics[0] as usize;
+    let covers = (1..n).filter_map(|k| sets_of(s, k, k, MAX_CUTS)).flatten();
+    for cover in covers {
+        let ports: isize = (0..s)
+            .filter(|&x| cover >> x & 1 == 1)
+            .map(|x| c.switches[x].ports as isize)
+            .sum();
+        if ports >= p {
+            continue;
+        }
+        let avoiding: Vec<Lit> = sets
+            .iter()
+            .zip(used)
+            .filter(|(set, _)| **set & cover == 0)
+            .map(|(_, &u)| u)
+            .collect();
+        inst.add_nary(&avoiding);
+        // As counts only for one or two switches: with more, the encodings
+        // grow past what they save.
+        if cover.count_ones() <= 2 {
+            inst.add_pb_constr(PbConstraint::new_lb(terms(&|set| set & cover == 0), p - ports));
+        }
+    }
 }
 
 /// Every set of `lo..=hi` of `s` switches as a bitmask, or `None` past `max`.

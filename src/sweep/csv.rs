@@ -1,48 +1,68 @@
-//! The sweep's CSV: one row per size, read back to resume a sweep.
+//! The sweep's CSV: one row per size, read back to resume a sweep. Written
+//! and read by the `csv` crate, so a proof's words may hold commas.
 
 use super::Point;
+use super::settle::Mark;
 
-pub const HEADER: &str = "pcs,nics,bound,width,gap,switches,switch_bound,method,seconds";
+pub const HEADER: &str = "pcs,nics,bound,width,gap,switches,switch_bound,method,seconds,mark,proof";
+/// The header before the exact mode's columns; such a file still resumes.
+const HEADER_V1: &str = "pcs,nics,bound,width,gap,switches,switch_bound,method,seconds";
 
 pub fn to_csv(points: &[Point]) -> String {
-    let mut out = String::from(HEADER);
-    out.push('\n');
-    for p in points {
-        out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{:.3}\n",
-            p.pcs,
-            p.nics,
-            p.bound,
-            p.width,
-            p.gap(),
-            p.switches,
-            p.switch_bound,
-            p.method.replace(',', ";"),
-            p.seconds
-        ));
-    }
-    out
+    let header = std::iter::once(HEADER.split(',').map(String::from).collect::<Vec<_>>());
+    let rows = points.iter().map(|p| {
+        vec![
+            p.pcs.to_string(),
+            p.nics.to_string(),
+            p.bound.to_string(),
+            p.width.to_string(),
+            p.gap().to_string(),
+            p.switches.to_string(),
+            p.switch_bound.to_string(),
+            p.method.clone(),
+            format!("{:.3}", p.seconds),
+            p.mark.as_str().to_string(),
+            p.proof.clone(),
+        ]
+    });
+    crate::escape::csv(header.chain(rows))
 }
 
-/// Reads a CSV written by [`to_csv`]; errors name the file, the line and
-/// the field. A last line cut short (an interrupted write) is dropped.
+/// Reads a CSV written by [`to_csv`] (or by a version without the mark and
+/// proof columns); errors name the file, the line and the field. A last
+/// line cut short (an interrupted write) is dropped.
 pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, super::SweepError> {
-    let mut lines = text.lines().enumerate();
-    match lines.next() {
-        Some((_, h)) if h.trim() == HEADER => {}
+    let header = text.lines().next().map(str::trim);
+    let old = match header {
+        Some(HEADER) => false,
+        Some(HEADER_V1) => true,
         _ => return Err(super::SweepError::Header { file: source.into() }),
-    }
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(true)
+        .from_reader(text.as_bytes());
     let complete = text.ends_with('\n');
-    let rows: Vec<(usize, &str)> = lines.filter(|(_, l)| !l.trim().is_empty()).collect();
+    let rows: Vec<_> = reader.records().collect();
     let mut points = Vec::with_capacity(rows.len());
-    for (k, &(i, line)) in rows.iter().enumerate() {
-        match parse_row(line) {
+    for (k, row) in rows.iter().enumerate() {
+        let line = row
+            .as_ref()
+            .ok()
+            .and_then(|r| r.position())
+            .map_or(k + 2, |p| p.line() as usize);
+        let parsed = match row {
+            Ok(r) if r.iter().all(|f| f.trim().is_empty()) => continue,
+            Ok(r) => parse_row(r, old),
+            Err(_) => Err("pcs"),
+        };
+        match parsed {
             Ok(p) => points.push(p),
             Err(_) if k + 1 == rows.len() && !complete => break,
             Err(field) => {
                 return Err(super::SweepError::Field {
                     file: source.into(),
-                    line: i + 1,
+                    line,
                     field,
                 });
             }
@@ -51,24 +71,34 @@ pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, super::SweepErr
     Ok(points)
 }
 
-fn parse_row(line: &str) -> Result<Point, &'static str> {
-    let f: Vec<&str> = line.split(',').map(str::trim).collect();
-    if f.len() != 9 {
-        return Err("seconds");
+fn parse_row(f: &csv::StringRecord, old: bool) -> Result<Point, &'static str> {
+    let want = if old { 9 } else { 11 };
+    if f.len() != want {
+        return Err(if old { "seconds" } else { "proof" });
     }
     fn num<T: std::str::FromStr>(s: &str, name: &'static str) -> Result<T, &'static str> {
-        s.parse().map_err(|_| name)
+        s.trim().parse().map_err(|_| name)
     }
-    Ok(Point {
-        pcs: num(f[0], "pcs")?,
-        nics: num(f[1], "nics")?,
-        bound: num(f[2], "bound")?,
-        width: num(f[3], "width")?,
-        switches: num(f[5], "switches")?,
-        switch_bound: num(f[6], "switch_bound")?,
+    let mut p = Point {
+        pcs: num(&f[0], "pcs")?,
+        nics: num(&f[1], "nics")?,
+        bound: num(&f[2], "bound")?,
+        width: num(&f[3], "width")?,
+        switches: num(&f[5], "switches")?,
+        switch_bound: num(&f[6], "switch_bound")?,
         method: f[7].to_string(),
-        seconds: num(f[8], "seconds")?,
-    })
+        seconds: num(&f[8], "seconds")?,
+        mark: Mark::Open,
+        proof: String::new(),
+    };
+    if old {
+        // Nothing was proved then, except what the bound itself says.
+        (p.mark, p.proof) = super::unproved(&p);
+    } else {
+        p.mark = Mark::parse(f[9].trim()).ok_or("mark")?;
+        p.proof = f[10].to_string();
+    }
+    Ok(p)
 }
 
 #[cfg(test)]
@@ -76,29 +106,59 @@ mod tests {
     use super::*;
 
     fn sample() -> Vec<Point> {
-        vec![Point {
-            pcs: 10,
-            nics: 5,
-            bound: 3,
-            width: 3,
-            switches: 17,
-            switch_bound: 17,
-            method: "GA".into(),
-            seconds: 0.25,
-        }]
+        vec![
+            Point {
+                pcs: 10,
+                nics: 5,
+                bound: 3,
+                width: 3,
+                switches: 17,
+                switch_bound: 17,
+                method: "GA".into(),
+                seconds: 0.25,
+                mark: Mark::Optimal,
+                proof: "at the lower bound".into(),
+            },
+            Point {
+                pcs: 9,
+                nics: 3,
+                bound: 4,
+                width: 5,
+                switches: 6,
+                switch_bound: 6,
+                method: "construction: a, b".into(),
+                seconds: 0.5,
+                mark: Mark::Optimal,
+                proof: "4 ports impossible on up to 8 switches: a SAT model, \"quoted\" (0.48 s)".into(),
+            },
+        ]
     }
 
     #[test]
     fn round_trips_and_drops_a_cut_last_line() {
         let text = to_csv(&sample());
+        assert!(text.starts_with(HEADER));
         assert_eq!(parse_csv(&text, "s.csv").unwrap(), sample());
         let cut = format!("{text}11,5,4,");
         assert_eq!(parse_csv(&cut, "s.csv").unwrap(), sample());
-        let bad = format!("{text}11,x,4,4,0,1,1,GA,0.1\n");
+        let bad = format!("{text}11,x,4,4,0,1,1,GA,0.1,open,\n");
         assert_eq!(
             parse_csv(&bad, "s.csv").unwrap_err().to_string(),
-            "s.csv: line 3: field `nics` is not valid"
+            "s.csv: line 4: field `nics` is not valid"
+        );
+        let mark = format!("{text}11,5,4,4,0,1,1,GA,0.1,proved,\n");
+        assert_eq!(
+            parse_csv(&mark, "s.csv").unwrap_err().to_string(),
+            "s.csv: line 4: field `mark` is not valid"
         );
         assert!(parse_csv("a,b\n", "s.csv").unwrap_err().to_string().contains("header"));
+    }
+
+    #[test]
+    fn a_sweep_written_before_the_marks_resumes() {
+        let text = format!("{HEADER_V1}\n9,3,4,5,1,6,6,construction: x,0.010\n10,5,3,3,0,17,17,GA,0.250\n");
+        let pts = parse_csv(&text, "s.csv").unwrap();
+        assert_eq!((pts[0].mark, pts[1].mark), (Mark::Open, Mark::Optimal));
+        assert_eq!(pts[1].proof, "at the lower bound");
     }
 }

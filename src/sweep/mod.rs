@@ -8,9 +8,11 @@
 //! deterministic and the GA only works where there is something to win.
 
 mod csv;
+mod settle;
 mod svg;
 
 pub use csv::{HEADER, parse_csv, to_csv};
+pub use settle::{Mark, Settled, settle};
 pub use svg::svg;
 
 use crate::design::{Metrics, bounds, constructions};
@@ -33,9 +35,13 @@ pub struct Point {
     pub switches: usize,
     /// The covering bound on switches at that width.
     pub switch_bound: u64,
-    /// "construction: ..." or "GA".
+    /// "construction: ...", "GA" or "exact".
     pub method: String,
     pub seconds: f64,
+    /// Whether a narrower width is ruled out.
+    pub mark: Mark,
+    /// What rules it out, in words ("" for an open cell).
+    pub proof: String,
 }
 
 impl Point {
@@ -53,6 +59,9 @@ pub struct Budget {
     /// designs are beyond a short GA run and constructions decide.
     pub max_pcs: usize,
     pub seed: u64,
+    /// Seconds of the exact search per narrower width tried on a cell
+    /// still over the bound (0: no exact search). Up to `max_pcs` too.
+    pub exact_s: f64,
 }
 
 impl Default for Budget {
@@ -61,7 +70,17 @@ impl Default for Budget {
             generations: 300,
             max_pcs: 64,
             seed: 1,
+            exact_s: 0.0,
         }
+    }
+}
+
+/// A cell's mark when no exact search ran: optimal at the bound, else open.
+pub(crate) fn unproved(p: &Point) -> (Mark, String) {
+    if p.gap() <= 0 {
+        (Mark::Optimal, "at the lower bound".into())
+    } else {
+        (Mark::Open, String::new())
     }
 }
 
@@ -94,7 +113,7 @@ pub fn point(pcs: usize, nics: u32, budget: Budget, interrupted: &AtomicBool) ->
         }
     }
     let (width, switches, method) = found;
-    Point {
+    let mut p = Point {
         pcs,
         nics,
         bound,
@@ -102,8 +121,23 @@ pub fn point(pcs: usize, nics: u32, budget: Budget, interrupted: &AtomicBool) ->
         switches,
         switch_bound: bounds::min_switches(pcs as u64, width as u64),
         method,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: 0.0,
+        mark: Mark::Open,
+        proof: String::new(),
+    };
+    (p.mark, p.proof) = unproved(&p);
+    let exact = budget.exact_s > 0.0 && pcs <= budget.max_pcs;
+    if p.mark == Mark::Open && exact && !interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        let budget = std::time::Duration::from_secs_f64(budget.exact_s);
+        let s = settle(pcs, nics, bound, width, switches, budget);
+        if s.width < p.width {
+            (p.width, p.switches, p.method) = (s.width, s.switches, "exact".into());
+            p.switch_bound = bounds::min_switches(pcs as u64, s.width as u64);
+        }
+        (p.mark, p.proof) = (s.mark, s.proof);
     }
+    p.seconds = start.elapsed().as_secs_f64();
+    p
 }
 
 /// Runs the GA on as many `width`-port switches as the NICs need; the
@@ -170,15 +204,18 @@ pub fn run(
 
 /// Per NIC count: sizes, how many at the bound, the largest gap, time.
 pub fn summary(points: &[Point]) -> String {
-    let mut out = String::from("NICs  sizes  at bound  over by 1  over by more  max gap  seconds\n");
+    let mut out =
+        String::from("NICs  sizes  at bound  over by 1  over by more  proved optimal over  open  max gap  seconds\n");
     let mut nics: Vec<u32> = points.iter().map(|p| p.nics).collect();
     nics.sort_unstable();
     nics.dedup();
     for n in nics {
         let pts: Vec<&Point> = points.iter().filter(|p| p.nics == n).collect();
         let count = |f: &dyn Fn(i64) -> bool| pts.iter().filter(|p| f(p.gap())).count();
+        let proved = pts.iter().filter(|p| p.gap() > 0 && p.mark == Mark::Optimal).count();
+        let open = pts.iter().filter(|p| p.mark != Mark::Optimal).count();
         out.push_str(&format!(
-            "{n:>4}  {:>5}  {:>8}  {:>9}  {:>12}  {:>7}  {:>7.1}\n",
+            "{n:>4}  {:>5}  {:>8}  {:>9}  {:>12}  {proved:>19}  {open:>4}  {:>7}  {:>7.1}\n",
             pts.len(),
             count(&|g| g <= 0),
             count(&|g| g == 1),

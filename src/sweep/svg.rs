@@ -2,7 +2,7 @@
 //! count, ports per switch against PCs, the width found as a solid line
 //! and the lower bound dashed.
 
-use super::Point;
+use super::{Mark, Point};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -41,9 +41,10 @@ fn panel(out: &mut String, x0: f64, y0: f64, nics: u32, pts: &[&Point]) {
     let sx = |v: f64| left + v / max_x * pw;
     let sy = |v: f64| top + ph - v / max_y * ph;
     let off = pts.iter().filter(|p| p.gap() > 0).count();
+    let proved = pts.iter().filter(|p| p.gap() > 0 && p.mark == Mark::Optimal).count();
     let _ = writeln!(
         out,
-        "<text x=\"{left}\" y=\"{}\" font-size=\"13\">{nics} NICs/PC ({} sizes, {off} over the bound)</text>",
+        "<text x=\"{left}\" y=\"{}\" font-size=\"13\">{nics} NICs/PC ({} sizes, {off} over the bound, {proved} of them proved optimal)</text>",
         y0 + 16.0,
         pts.len()
     );
@@ -95,24 +96,40 @@ fn panel(out: &mut String, x0: f64, y0: f64, nics: u32, pts: &[&Point]) {
         "<polyline fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"1.5\" points=\"{}\"><title>narrowest found</title></polyline>",
         line(&|p| p.width as f64)
     );
+    // Cells over the bound: red while open, green once proved optimal,
+    // purple when the exact search narrowed them without a proof.
     for p in pts.iter().filter(|p| p.gap() > 0 && pts.len() <= 200) {
+        let fill = match p.mark {
+            Mark::Optimal => "#2a2",
+            Mark::Improved => "#93c",
+            Mark::Open => "#c33",
+        };
+        let why = if p.proof.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", p.proof)
+        };
         let _ = writeln!(
             out,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2\" fill=\"#c33\"><title>{} PCs: {} ports, bound {}</title></circle>",
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{fill}\"><title>{} PCs: {} ports, bound {}, {}{}</title></circle>",
             sx(p.pcs as f64),
             sy(p.width as f64),
             p.pcs,
             p.width,
-            p.bound
+            p.bound,
+            p.mark.as_str(),
+            escape(&why)
         );
     }
     let _ = writeln!(
         out,
-        "<text x=\"{}\" y=\"{}\" fill=\"#1f5fbf\">— found</text><text x=\"{}\" y=\"{}\" fill=\"#777\">- - bound</text>",
+        "<text x=\"{}\" y=\"{}\" fill=\"#1f5fbf\">— found</text><text x=\"{}\" y=\"{}\" fill=\"#777\">- - bound</text><text x=\"{}\" y=\"{}\"><tspan fill=\"#2a2\">● proved optimal</tspan> <tspan fill=\"#93c\">● improved</tspan> <tspan fill=\"#c33\">● open</tspan></text>",
         left + 8.0,
         top + 14.0,
         left + 8.0,
-        top + 28.0
+        top + 28.0,
+        left + 8.0,
+        top + 42.0
     );
 }
 
@@ -153,13 +170,19 @@ mod tests {
             switch_bound: 3,
             method: "x".into(),
             seconds: 0.0,
+            mark: if width > bound as u32 {
+                Mark::Open
+            } else {
+                Mark::Optimal
+            },
+            proof: String::new(),
         })
         .collect();
         let s = svg(&pts, "sweep");
         assert_eq!(s.matches("<polyline").count(), 4);
-        assert!(s.contains("2 NICs/PC (2 sizes, 0 over the bound)"));
-        assert!(s.contains("3 NICs/PC (2 sizes, 1 over the bound)"));
-        assert!(s.contains("9 PCs: 5 ports, bound 4"));
+        assert!(s.contains("2 NICs/PC (2 sizes, 0 over the bound, 0 of them proved optimal)"));
+        assert!(s.contains("3 NICs/PC (2 sizes, 1 over the bound, 0 of them proved optimal)"));
+        assert!(s.contains("9 PCs: 5 ports, bound 4, open</title>"));
         assert_eq!(ticks(1024.0), vec![0.0, 500.0, 1000.0]);
     }
 }

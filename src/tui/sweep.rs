@@ -7,6 +7,9 @@ use crate::sweep::{self, Budget, Point};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+/// Seconds of exact search per narrower width on a cell over the bound.
+const EXACT_S: f64 = 1.0;
+
 /// The sizes the tab sweeps, and the spec's own size to mark.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepPlan {
@@ -19,7 +22,8 @@ pub struct SweepPlan {
 
 impl SweepPlan {
     /// 3 to 1024 PCs in steps of 8 (and the spec's own size), 2 to 6 NICs
-    /// (and the spec's), the GA tried up to 32 PCs: under a minute on one core.
+    /// (and the spec's), the GA and a second of exact search per width tried
+    /// up to 32 PCs: about a minute on one core.
     pub fn for_spec(pcs: usize, nics: u32, widest: u32) -> SweepPlan {
         let mut sizes: Vec<usize> = (3..=1024).step_by(8).chain([1024, pcs.max(3)]).collect();
         sizes.sort_unstable();
@@ -34,6 +38,7 @@ impl SweepPlan {
                 generations: 100,
                 max_pcs: 32,
                 seed: 1,
+                exact_s: EXACT_S,
             },
             spec: (pcs, nics, widest),
         }

@@ -4,7 +4,7 @@
 
 use super::super::app::App;
 use super::super::sweep::SweepView;
-use crate::sweep::Point;
+use crate::sweep::{Mark, Point};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -42,9 +42,9 @@ pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area
         .plan
         .nics
         .iter()
-        .map(|&n| (n, line(&points, n, |p| p.width as f64)))
+        .map(|&n| (n, line(points, n, |p| p.width as f64)))
         .collect();
-    let bound = line(&points, selected, |p| p.bound as f64);
+    let bound = line(points, selected, |p| p.bound as f64);
     let (spec_pcs, _, widest) = run.plan.spec;
     let mark = [(spec_pcs as f64, widest as f64)];
     let x1 = run.plan.pcs.iter().copied().max().unwrap_or(1).max(spec_pcs) as f64;
@@ -81,6 +81,27 @@ pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area
                 .data(data),
         );
     }
+    // The selected NIC count's cells over the bound, by what is known.
+    let over = |m: Mark| -> Vec<(f64, f64)> {
+        points
+            .iter()
+            .filter(|p| p.nics == selected && p.gap() > 0 && p.mark == m)
+            .map(|p| (p.pcs as f64, p.width as f64))
+            .collect()
+    };
+    let (proved, open) = (over(Mark::Optimal), over(Mark::Open));
+    for (name, data, style) in [("proved optimal", &proved, t.good), ("open", &open, t.bad)] {
+        if !data.is_empty() {
+            datasets.push(
+                Dataset::default()
+                    .name(name)
+                    .marker(Marker::Dot)
+                    .graph_type(GraphType::Scatter)
+                    .style(style)
+                    .data(data),
+            );
+        }
+    }
     datasets.push(
         Dataset::default()
             .name("this spec")
@@ -92,6 +113,8 @@ pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area
     let chart = Chart::new(datasets)
         .block(block)
         .legend_position(Some(LegendPosition::TopLeft))
+        // The marks add legend lines; keep the legend shown on short charts.
+        .hidden_legend_constraints((Constraint::Ratio(1, 3), Constraint::Ratio(1, 2)))
         .x_axis(
             Axis::default()
                 .title("PCs")
@@ -129,13 +152,16 @@ fn line(points: &[Point], nics: u32, y: impl Fn(&Point) -> f64) -> Vec<(f64, f64
 /// The highlighted NIC count's figures and the open spec's own point.
 fn figures(points: &[Point], selected: u32, spec: (usize, u32, u32)) -> Vec<Line<'static>> {
     let pts: Vec<&Point> = points.iter().filter(|p| p.nics == selected).collect();
-    let at = pts.iter().filter(|p| p.gap() <= 0).count();
-    let ga = pts.iter().filter(|p| p.method == "GA").count();
+    let count = |f: &dyn Fn(&Point) -> bool| pts.iter().filter(|p| f(p)).count();
+    let at = count(&|p| p.gap() <= 0);
+    let ga = count(&|p| p.method == "GA");
+    let exact = count(&|p| p.method == "exact");
+    let proved = count(&|p| p.gap() > 0 && p.mark == Mark::Optimal);
+    let open = count(&|p| p.mark != Mark::Optimal);
     let largest = pts.iter().max_by_key(|p| p.pcs);
     let mut lines = vec![Line::from(format!(
-        " {selected} NICs/PC: {} sizes done, {at} at the lower bound, {} over it; {ga} narrowed by the GA",
+        " {selected} NICs/PC: {} sizes, {at} at the bound, {proved} proved optimal over it, {open} open; narrowed: {ga} GA, {exact} exact",
         pts.len(),
-        pts.len() - at
     ))];
     if let Some(p) = largest {
         lines.push(Line::from(format!(

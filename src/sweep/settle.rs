@@ -1,0 +1,150 @@
+//! Settling a sweep cell with the exact mode (issue 14): a cell over the
+//! lower bound is either narrowed by a design the SAT solver finds, or
+//! proved optimal by showing the next narrower width impossible on the
+//! switch counts tried, or left open when the budget runs out.
+
+use crate::exact::{self, Verdict};
+use crate::spec::quick_cluster;
+use serde::Serialize;
+use std::time::Duration;
+
+/// How far a cell is settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// No narrower design exists: at the lower bound, or the next narrower
+    /// width proved impossible (for the switch counts the proof states).
+    Optimal,
+    /// The exact search found a narrower design than the constructions and
+    /// the GA, but could not prove it optimal.
+    Improved,
+    /// Over the bound and not proved either way.
+    Open,
+}
+
+impl Mark {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mark::Optimal => "optimal",
+            Mark::Improved => "improved",
+            Mark::Open => "open",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Mark> {
+        [Mark::Optimal, Mark::Improved, Mark::Open]
+            .into_iter()
+            .find(|m| m.as_str() == s)
+    }
+}
+
+/// What the exact search made of a cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settled {
+    pub mark: Mark,
+    /// The narrowest width now known and the switches its design uses.
+    pub width: u32,
+    pub switches: usize,
+    /// What was proved, in words ("" when nothing was).
+    pub proof: String,
+}
+
+/// The switches tried at a narrower width: two more than the design in
+/// hand (or the covering bound, if larger). Empty switches are allowed, so
+/// a proof covers every smaller count too.
+fn switches_to_try(found: usize, covering: u64) -> usize {
+    found.max(covering as usize) + 2
+}
+
+/// Tries each narrower width below `width` down to `bound`, `budget` per
+/// width: a found design narrows the cell and the next width is tried; an
+/// impossibility proves the cell optimal; running out leaves it open.
+pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, budget: Duration) -> Settled {
+    let mut cell = Settled {
+        mark: Mark::Open,
+        width,
+        switches,
+        proof: String::new(),
+    };
+    let mut improved = false;
+    while cell.width as u64 > bound {
+        let narrower = cell.width - 1;
+        let most = switches_to_try(
+            cell.switches,
+            crate::design::bounds::min_switches(pcs as u64, narrower as u64),
+        );
+        let proved = |how: String| format!("{narrower} ports impossible on up to {most} switches: {how}");
+        // The counting bounds may refuse the hardware before any model.
+        let cluster = match quick_cluster(pcs, nics, &format!("{narrower}x{most}")) {
+            Ok(c) => c,
+            Err(e) => {
+                cell.mark = Mark::Optimal;
+                cell.proof = proved(e.to_string());
+                return cell;
+            }
+        };
+        let opts = exact::Options {
+            time_limit: Some(budget),
+            proof: None,
+            only: None,
+        };
+        let Ok(out) = exact::solve(&cluster, &opts) else {
+            break;
+        };
+        match out.verdict {
+            Verdict::Found(d) => {
+                improved = true;
+                cell.width = narrower;
+                cell.switches = d.ports_used().iter().filter(|&&u| u > 0).count();
+            }
+            Verdict::Impossible(_) => {
+                cell.mark = Mark::Optimal;
+                cell.proof = proved(format!("{} ({:.2} s)", out.model.words(), out.seconds));
+                return cell;
+            }
+            Verdict::Unknown => break,
+        }
+    }
+    if cell.width as u64 <= bound {
+        cell.mark = Mark::Optimal;
+        cell.proof = "at the lower bound".into();
+    } else if improved {
+        cell.mark = Mark::Improved;
+    }
+    cell
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_round_trip() {
+        for m in [Mark::Optimal, Mark::Improved, Mark::Open] {
+            assert_eq!(Mark::parse(m.as_str()), Some(m));
+        }
+        assert_eq!(Mark::parse("proved"), None);
+    }
+
+    /// 9 PCs, 3 NICs: the constructions need 5 ports, the bound says 4,
+    /// and 4 ports are impossible on up to 9 switches (covering bound 7, + 2).
+    #[test]
+    fn proves_nine_pcs_with_three_nics_need_five_ports() {
+        let s = settle(9, 3, 4, 5, 6, Duration::from_secs(60));
+        assert_eq!(s.mark, Mark::Optimal, "{s:?}");
+        assert_eq!((s.width, s.switches), (5, 6));
+        assert!(
+            s.proof.starts_with("4 ports impossible on up to 9 switches"),
+            "{}",
+            s.proof
+        );
+    }
+
+    /// 10 PCs, 5 NICs: the construction's 4 ports narrow to the bound's 3.
+    #[test]
+    fn narrows_ten_pcs_with_five_nics_to_the_bound() {
+        let s = settle(10, 5, 3, 4, 10, Duration::from_secs(60));
+        assert_eq!((s.mark, s.width), (Mark::Optimal, 3), "{s:?}");
+        assert_eq!(s.proof, "at the lower bound");
+    }
+}

@@ -162,13 +162,12 @@ pub fn cheapest(
         base.cables.price = c;
     }
     base.pins.clear();
-    let max_nics = base.pcs.nics.max(1);
-    let min_nics = budget.min_nics.clamp(1, max_nics);
     let mut heap = BinaryHeap::new();
     let mut tried = Vec::new();
     // Per (NICs, model): the counts still to try, in order.
-    let mut plans: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); prices.switches.len()]; max_nics as usize + 1];
-    for nics in min_nics..=max_nics {
+    let most_nics = *nic_counts(&base, budget).end() as usize;
+    let mut plans: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); prices.switches.len()]; most_nics + 1];
+    for nics in nic_counts(&base, budget) {
         for (m, model) in prices.switches.iter().enumerate() {
             match plan(&base, prices, nics, model, budget.attempts) {
                 Ok(mut counts) => {
@@ -268,8 +267,7 @@ fn exact_realise(
     };
     let opts = crate::exact::Options {
         time_limit: Some(std::time::Duration::from_secs_f64(budget.exact_s)),
-        proof: None,
-        only: None,
+        ..Default::default()
     };
     let Ok(out) = crate::exact::solve(&cluster, &opts) else {
         return (None, None);
@@ -303,12 +301,10 @@ fn exact_realise(
 /// design found on the way becomes the answer and the check starts over.
 /// True when every such count was proved impossible.
 fn prove_below(base: &Spec, prices: &PriceList, budget: Budget, best: &mut Cheapest, tried: &mut Vec<Tried>) -> bool {
-    let max_nics = base.pcs.nics.max(1);
-    let min_nics = budget.min_nics.clamp(1, max_nics);
     // Each answer found is cheaper than the last, so this ends.
     'again: loop {
         let mut all = true;
-        for nics in min_nics..=max_nics {
+        for nics in nic_counts(base, budget) {
             for (m, model) in prices.switches.iter().enumerate() {
                 let Some(count) = largest_cheaper(base, prices, nics, model, best.metrics.cost.total) else {
                     continue;
@@ -358,7 +354,7 @@ fn prove_below(base: &Spec, prices: &PriceList, budget: Budget, best: &mut Cheap
 /// The most switches of `model` (with `nics` NICs per PC) whose candidate
 /// the counting bounds allow and whose cost is still below `answer`.
 fn largest_cheaper(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, answer: f64) -> Option<u32> {
-    let most = (base.pcs.count as u64 * nics as u64).div_ceil(2).clamp(1, 4096) as u32;
+    let most = most_switches(base, nics);
     let cheaper = |count: u32| bound_cost(base, prices, nics, model, count) < answer - 1e-9;
     // The cost grows with the count; infeasible counts cost infinity, so
     // the cheaper counts (if any) form a run ending at the one wanted.
@@ -374,7 +370,7 @@ fn largest_cheaper(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchMod
 /// The counts to try for one (NICs, model): the fewest the bounds allow,
 /// a few more for the GA, and the count a construction is known to need.
 fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Vec<u32>, String> {
-    let most = (base.pcs.count as u64 * nics as u64).div_ceil(2).clamp(1, 4096) as u32;
+    let most = most_switches(base, nics);
     let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
     // Doubling to the first feasible count, then bisection below it. Not
     // "feasible at the most": a separate uplink switch caps the count.
@@ -419,6 +415,17 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
         }
     }
     Ok(counts)
+}
+
+/// The NICs per PC to consider: the budget's fewest up to the spec's.
+fn nic_counts(base: &Spec, budget: Budget) -> std::ops::RangeInclusive<u32> {
+    let max_nics = base.pcs.nics.max(1);
+    budget.min_nics.clamp(1, max_nics)..=max_nics
+}
+
+/// The most switches worth a candidate: each useful one holds two NICs.
+fn most_switches(base: &Spec, nics: u32) -> u32 {
+    (base.pcs.count as u64 * nics as u64).div_ceil(2).clamp(1, 4096) as u32
 }
 
 fn reserve(spec: &Spec) -> u32 {

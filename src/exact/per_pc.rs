@@ -32,13 +32,9 @@ pub(super) fn build(c: &Cluster) -> Built {
             }
         }
     }
-    let ends: usize = (0..p).map(|pc| least_nics(c, pc)).sum();
-    let ports: usize = c.switches.iter().map(|w| w.ports as usize).sum();
-    for (sw, slot) in c.switches.iter().enumerate() {
+    for (sw, least) in least_loads(c).into_iter().enumerate() {
         let column = || x.iter().map(|row| row[sw]);
-        inst.add_card_constr(CardConstraint::new_ub(column(), slot.ports as usize));
-        // Implied: the NICs the other switches cannot take land here.
-        let least = ends.saturating_sub(ports - slot.ports as usize);
+        inst.add_card_constr(CardConstraint::new_ub(column(), c.switches[sw].ports as usize));
         if least > 0 {
             inst.add_card_constr(CardConstraint::new_lb(column(), least));
         }
@@ -129,15 +125,24 @@ pub(super) fn least_nics(c: &Cluster, pc: usize) -> usize {
     if c.cable_every_nic {
         return nics;
     }
-    let need = match c.coverage {
-        Coverage::Universal => c.pcs() - 1,
-        Coverage::Sparse => c.pattern.required_degree(pc),
-    };
+    let need = c.partners_needed(pc);
     let widest = c.switches.iter().map(|w| w.ports as usize).max().unwrap_or(0);
     if need == 0 || widest < 2 {
         return 0;
     }
     need.div_ceil(widest - 1).min(nics)
+}
+
+/// The fewest PCs each switch can hold: the NICs that must be cabled (at
+/// least [`least_nics`] per PC) less what the other switches' ports take.
+/// Implied, so it only prunes.
+pub(super) fn least_loads(c: &Cluster) -> Vec<usize> {
+    let ends: usize = (0..c.pcs()).map(|pc| least_nics(c, pc)).sum();
+    let ports: usize = c.switches.iter().map(|w| w.ports as usize).sum();
+    c.switches
+        .iter()
+        .map(|w| ends.saturating_sub(ports - w.ports as usize))
+        .collect()
 }
 
 /// Every pair that must share a switch, each once (a < b).

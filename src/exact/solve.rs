@@ -71,7 +71,7 @@ pub struct Outcome {
 pub(super) struct Built {
     pub instance: SatInstance,
     pub model: Model,
-    pub decode: Box<dyn Fn(&Assignment) -> Design>,
+    pub decode: Box<dyn Fn(&Assignment) -> Design + Send>,
 }
 
 /// The value of `l` in `a` (unassigned counts as false).
@@ -101,26 +101,25 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
     }
     let deadline = opts.time_limit.map(|l| start + l);
     let stop = AtomicBool::new(false);
-    let by_set = match opts.only {
-        Some(Model::PerPc) => None,
-        _ => types::build(cluster),
-    };
-    let attempts: Vec<Attempt> = match by_set {
-        Some(by_set) if opts.only == Some(Model::Types) => {
-            vec![attempt(cluster, by_set, opts.proof.clone(), deadline, &stop)?]
+    // The models to run: the by-set one where it applies, the per-PC one
+    // unless only the by-set one was asked for and applies.
+    let mut models: Vec<Built> = Vec::new();
+    if opts.only != Some(Model::PerPc) {
+        models.extend(types::build(cluster));
+    }
+    if opts.only != Some(Model::Types) || models.is_empty() {
+        models.push(per_pc::build(cluster));
+    }
+    let attempts: Vec<Attempt> = match <[Built; 2]>::try_from(models) {
+        Err(mut one) => {
+            let only = one.pop().expect("at least one model");
+            vec![attempt(cluster, only, opts.proof.clone(), deadline, &stop)?]
         }
-        None => vec![attempt(
-            cluster,
-            per_pc::build(cluster),
-            opts.proof.clone(),
-            deadline,
-            &stop,
-        )?],
-        Some(by_set) => {
+        Ok([by_set, per_pc]) => {
             // Each racer writes its own proof; the winner's is renamed.
             let racer = |m: &str| opts.proof.as_ref().map(|p| with_suffix(p, &format!(".{m}")));
             let (a, b) = std::thread::scope(|sc| {
-                let other = sc.spawn(|| attempt(cluster, per_pc::build(cluster), racer("per-pc"), deadline, &stop));
+                let other = sc.spawn(|| attempt(cluster, per_pc, racer("per-pc"), deadline, &stop));
                 let mine = attempt(cluster, by_set, racer("by-set"), deadline, &stop);
                 (mine, other.join().expect("the solver thread does not panic"))
             });

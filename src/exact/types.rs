@@ -65,15 +65,11 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
             .collect()
     };
     inst.add_pb_constr(PbConstraint::new_eq(terms(&|_| true), p as isize));
-    let ends = (p * lo) as isize;
-    let ports: isize = c.switches.iter().map(|w| w.ports as isize).sum();
-    for (sw, slot) in c.switches.iter().enumerate() {
+    for (sw, least) in per_pc::least_loads(c).into_iter().enumerate() {
         let on = |set: u64| set >> sw & 1 == 1;
-        inst.add_pb_constr(PbConstraint::new_ub(terms(&on), slot.ports as isize));
-        // Implied: the NICs the other switches cannot take land here.
-        let least = ends - (ports - slot.ports as isize);
+        inst.add_pb_constr(PbConstraint::new_ub(terms(&on), c.switches[sw].ports as isize));
         if least > 0 {
-            inst.add_pb_constr(PbConstraint::new_lb(terms(&on), least));
+            inst.add_pb_constr(PbConstraint::new_lb(terms(&on), least as isize));
         }
     }
     cover_cuts(c, &sets, &used, &terms, &mut inst);

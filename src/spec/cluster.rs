@@ -135,6 +135,14 @@ impl Cluster {
         self.switches[switch].ports
     }
 
+    /// How many other PCs `pc` must share a switch with.
+    pub fn partners_needed(&self, pc: usize) -> usize {
+        match self.coverage {
+            Coverage::Universal => self.pcs() - 1,
+            Coverage::Sparse => self.pattern.required_degree(pc),
+        }
+    }
+
     pub fn total_nics(&self) -> u64 {
         self.nics.iter().map(|&n| n as u64).sum()
     }

@@ -20,10 +20,7 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
     }
     let p = c.pcs();
     for pc in 0..p {
-        let need = match c.coverage {
-            Coverage::Universal => p - 1,
-            Coverage::Sparse => c.pattern.required_degree(pc),
-        };
+        let need = c.partners_needed(pc);
         if need == 0 {
             continue;
         }

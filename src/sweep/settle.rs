@@ -85,8 +85,7 @@ pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, bu
         };
         let opts = exact::Options {
             time_limit: Some(budget),
-            proof: None,
-            only: None,
+            ..Default::default()
         };
         let Ok(out) = exact::solve(&cluster, &opts) else {
             break;

@@ -138,7 +138,7 @@ pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area
                 ]),
         );
     frame.render_widget(chart, chart_area);
-    frame.render_widget(Paragraph::new(figures(&points, selected, run.plan.spec)), text_area);
+    frame.render_widget(Paragraph::new(figures(points, selected, run.plan.spec)), text_area);
 }
 
 fn line(points: &[Point], nics: u32, y: impl Fn(&Point) -> f64) -> Vec<(f64, f64)> {

@@ -161,7 +161,13 @@ fn malformed_and_impossible_specs_exit_2_with_one_line() {
         // needs a switch of 4 x 64 / 13 -> 20 ports.
         (
             "[pcs]\ncount = 64\nnics = 4\n[[switches]]\nports = 18\ncount = 15\n[uplink]\nmode = \"none\"\n",
-            "at least 20 usable ports",
+            "some switch holds at least 64 x 4 / 13 -> 20 PCs",
+        ),
+        // 28 PCs with 4 NICs on 9-port switches pass every counting bound,
+        // but more than 3 x 9 of them must sit on a plane of order 3.
+        (
+            "[pcs]\ncount = 28\nnics = 4\n[[switches]]\nports = 9\ncount = 14\n[uplink]\nmode = \"none\"\n",
+            "whose lines hold at most 27 PCs",
         ),
         ("coverage = \"sparse\"\n", "needs at least one pattern"),
         ("[pcs]\ncount = 64\n[uplink]\nmodel = \"nope\"\n", "uplink.model"),
@@ -452,16 +458,17 @@ fn sweep_writes_csv_and_svg_resumes_and_refuses_bad_ranges() {
         .stderr(predicate::str::contains("sweep.csv: line 1"));
 }
 
-/// Issue 14: `--exact-budget` settles the cells over the bound: 9 and 16
-/// PCs with 3 NICs stay one port over and are proved optimal for the
-/// switch counts stated; the CSV and SVG carry the marks and a resumed
-/// sweep keeps them.
+/// Issue 14: `--exact-budget` settles the cells over the bound. 15 PCs
+/// with 4 NICs stay one port over and are proved optimal by SAT for the
+/// switch counts stated; 9 and 16 PCs with 3 NICs, once one over, are at
+/// the plane bound and say why; the CSV and SVG carry the marks and a
+/// resumed sweep keeps them.
 #[test]
 fn sweep_exact_budget_marks_cells_proved_optimal() {
     let dir = tempfile::tempdir().unwrap();
     let sweep = || {
         let mut cmd = fnn();
-        cmd.args(["sweep", "--pcs", "7,9,16", "--nics", "3", "--generations", "0"])
+        cmd.args(["sweep", "--pcs", "7,9,15,16", "--nics", "3,4", "--generations", "0"])
             .args(["--exact-budget", "60", "--out"])
             .arg(dir.path());
         cmd
@@ -471,21 +478,28 @@ fn sweep_exact_budget_marks_cells_proved_optimal() {
     assert!(stdout.contains("proved optimal over"), "{stdout}");
     let text = std::fs::read_to_string(dir.path().join("sweep.csv")).unwrap();
     let pts = fnn_tui::sweep::parse_csv(&text, "sweep.csv").unwrap();
-    let cell = |pcs: usize| pts.iter().find(|p| p.pcs == pcs).unwrap();
+    let cell = |pcs: usize, nics: u32| pts.iter().find(|p| p.pcs == pcs && p.nics == nics).unwrap();
     use fnn_tui::sweep::Mark;
+    assert!(pts.iter().all(|p| p.mark == Mark::Optimal), "{pts:?}");
     assert_eq!(
-        (cell(7).mark, cell(7).proof.as_str()),
-        (Mark::Optimal, "at the lower bound")
+        cell(7, 3).proof,
+        "at the lower bound: 2 ports ruled out, each PC reaches at most 3 x 1 = 3 others"
     );
-    for (pcs, narrower) in [(9, "4 ports impossible on up to"), (16, "7 ports impossible on up to")] {
-        let p = cell(pcs);
-        assert_eq!((p.gap(), p.mark), (1, Mark::Optimal), "{p:?}");
-        assert!(p.proof.starts_with(narrower), "{p:?}");
+    for (pcs, ruled_out) in [(9, "4 ports ruled out"), (16, "7 ports ruled out")] {
+        let p = cell(pcs, 3);
+        assert_eq!(p.gap(), 0, "{p:?}");
+        assert!(
+            p.proof.contains(ruled_out) && p.proof.contains("projective plane of order 2"),
+            "{p:?}"
+        );
     }
+    let p = cell(15, 4);
+    assert_eq!(p.gap(), 1, "{p:?}");
+    assert!(p.proof.starts_with("5 ports impossible on up to 14 switches"), "{p:?}");
     let svg = std::fs::read_to_string(dir.path().join("sweep.svg")).unwrap();
-    assert!(svg.contains("2 over the bound, 2 of them proved optimal"), "{svg}");
+    assert!(svg.contains("1 over the bound, 1 of them proved optimal"), "{svg}");
     assert!(
-        svg.contains("9 PCs: 5 ports, bound 4, optimal: 4 ports impossible"),
+        svg.contains("15 PCs: 6 ports, bound 5, optimal: 5 ports impossible"),
         "{svg}"
     );
     // Resumed: the marks and proofs read back unchanged.

@@ -6,7 +6,7 @@ mod common;
 
 use assert_cmd::Command;
 use fnn_tui::design::Metrics;
-use fnn_tui::exact::{Model, Options, Verdict, solve};
+use fnn_tui::exact::{Model, Options, Outcome, Verdict, solve};
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -65,31 +65,41 @@ fn checker_accepts(cnf: &Path, proof: &Path) -> bool {
 /// `narrow` is proved impossible, by the race and by each model on its
 /// own, and not by the counting bounds alone; `wide` gets a valid design
 /// from the race and from each model.
-fn narrowest_is(narrow: &Cluster, wide: &Cluster) {
+/// Returns how the race refuted `narrow`.
+fn narrowest_is(narrow: &Cluster, wide: &Cluster) -> Outcome {
     let out = exact(narrow);
     assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
-    assert_ne!(out.model, Model::Bounds, "the counting bounds alone do not refute it");
     assert_valid(wide, &exact(wide).verdict);
     for m in [Model::Types, Model::PerPc] {
         assert!(matches!(with_model(narrow, m).verdict, Verdict::Impossible(_)), "{m:?}");
         assert_valid(wide, &with_model(wide, m).verdict);
     }
+    out
 }
 
 /// Seed 000's eight PCs with three NICs on 4-port switches: five switches
 /// cannot do it (the SAT model proves it), six can.
 #[test]
 fn the_papers_eight_pcs_need_six_four_port_switches() {
-    narrowest_is(&common::quick(8, 3, "4x5"), &common::quick(8, 3, "4x6"));
+    let out = narrowest_is(&common::quick(8, 3, "4x5"), &common::quick(8, 3, "4x6"));
+    assert_ne!(out.model, Model::Bounds, "the counting bounds alone do not refute it");
 }
 
 /// The case: 100 PCs with 3 NICs cannot be served by seven
 /// 43-port switches (300 NIC ends on 301 ports, and no intersecting family
 /// of triples spreads them that evenly), but seven 44-port switches can.
+/// Füredi's structure theorem says so at once (more than 2 x 43 PCs must
+/// sit on the Fano plane's lines, which hold at most 99), and each SAT
+/// model, run alone, proves it independently of the theorem.
 /// (The per-PC model alone is the slower one here.)
 #[test]
 fn a_hundred_pcs_with_three_nics_need_44_ports_on_seven_switches() {
-    narrowest_is(&common::quick(100, 3, "43x7"), &common::quick(100, 3, "44x7"));
+    let out = narrowest_is(&common::quick(100, 3, "43x7"), &common::quick(100, 3, "44x7"));
+    assert_eq!(out.model, Model::Bounds);
+    let Verdict::Impossible(why) = out.verdict else {
+        unreachable!()
+    };
+    assert!(why.contains("whose lines hold at most 99 PCs"), "{why}");
 }
 
 /// 7 PCs, 3 NICs, seven 3-port switches: only the Fano plane fits, and the
@@ -182,8 +192,8 @@ fn proofs_are_accepted_by_an_independent_drat_checker() {
 /// A limit that runs out gives "unknown", never a wrong answer.
 #[test]
 fn a_time_limit_gives_an_honest_unknown() {
-    // Open after minutes: 28 PCs, 4 NICs on fourteen 9-port switches.
-    let c = common::quick(28, 4, "9x14");
+    // Open after minutes: 23 PCs, 5 NICs on twenty-two 6-port switches.
+    let c = common::quick(23, 5, "6x22");
     let opts = Options {
         time_limit: Some(Duration::from_millis(300)),
         ..Options::default()
@@ -243,7 +253,39 @@ fn the_command_exits_by_what_it_settled() {
         .assert()
         .code(1)
         .stdout(predicates::str::contains("Füredi"));
-    design_exact("100", "43x8", &dir.path().join("hard"))
+    // Refuted by Füredi's structure theorem: more than 3 x 9 PCs with 4
+    // NICs on 9-port switches must sit on the lines of a plane of order 3.
+    fnn()
+        .args([
+            "design",
+            "--exact",
+            "--pcs",
+            "28",
+            "--nics",
+            "4",
+            "--switches",
+            "9x14",
+            "-o",
+        ])
+        .arg(dir.path().join("plane"))
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "projective plane of order 3 (Füredi 1981), whose lines hold at most 27 PCs",
+        ));
+    fnn()
+        .args([
+            "design",
+            "--exact",
+            "--pcs",
+            "23",
+            "--nics",
+            "5",
+            "--switches",
+            "6x22",
+            "-o",
+        ])
+        .arg(dir.path().join("hard"))
         .args(["--time-limit", "0.3"])
         .assert()
         .code(2)

@@ -13,6 +13,13 @@
 //!   For large P this beats the first bound (n = 4: 4P/13 against P/4) and
 //!   it is tight: a projective plane of order n - 1 over groups of PCs
 //!   meets it (see `constructions`).
+//! * Füredi's theorem says more: an intersecting family of n-sets that is
+//!   not a projective plane of order n - 1 has a fractional cover of weight
+//!   at most n - 1, so on switches of width w it holds at most (n - 1) w
+//!   PCs. More PCs than that force every PC onto a line of one plane (a set
+//!   of n points meeting every line of a plane of order n - 1 is a line),
+//!   and then the busiest line caps the rest (`plane_capacity`). This is
+//!   what settles 28 PCs with 4 NICs at 10 ports, not 9.
 
 use serde::Serialize;
 
@@ -33,6 +40,82 @@ pub fn intersecting_width(pcs: u64, nics: u64) -> u64 {
     (pcs * nics).div_ceil(nics * nics - nics + 1)
 }
 
+/// Whether a projective plane of order `q` may exist: Bruck-Ryser rules out
+/// orders 1 or 2 mod 4 that are not a sum of two squares (6, 14, 21, ...)
+/// and Lam, Thiel and Swiercz (1989) order 10. Other orders count as
+/// possible, so the bounds that use this stay true lower bounds.
+pub fn plane_may_exist(q: u64) -> bool {
+    let sum_of_two_squares = (0..=q.isqrt()).any(|a| {
+        let b = q - a * a;
+        b.isqrt() * b.isqrt() == b
+    });
+    let bruck_ryser_allows = sum_of_two_squares || !matches!(q % 4, 1 | 2);
+    bruck_ryser_allows && q != 10
+}
+
+/// The most PCs a multiset of lines of a projective plane of order n - 1
+/// can hold when no switch (point) takes more than `width` of them. If the
+/// busiest line is taken M times, the n points on it carry (n - 1) M plus
+/// every PC once, so P <= n w - (n - 1) M; and P <= M (n^2 - n + 1).
+pub fn plane_capacity(nics: u64, width: u64) -> u64 {
+    let lines = nics * nics - nics + 1;
+    (1..=width)
+        .map(|m| (nics * width).saturating_sub((nics - 1) * m).min(lines * m))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Why `pcs` PCs with at most `nics` NICs cannot all share switches of at
+/// most `width` usable ports, by Füredi's bounds on intersecting families;
+/// `None` when they allow it.
+pub fn intersecting_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
+    if pcs < 2 || nics == 0 {
+        return (pcs >= 2).then(|| "PCs without NICs share no switch".into());
+    }
+    let q = nics - 1;
+    let fractional = intersecting_width(pcs, nics);
+    if width < fractional {
+        return Some(format!(
+            "some switch holds at least {pcs} x {nics} / {} -> {fractional} PCs (Füredi 1981)",
+            nics * nics - nics + 1
+        ));
+    }
+    if pcs <= q * width {
+        return None;
+    }
+    let why = format!(
+        "more than {q} x {width} = {} PCs need every PC on a line of one projective plane of order {q} (Füredi 1981)",
+        q * width
+    );
+    if !plane_may_exist(q) {
+        return Some(format!("{why}, and no plane of order {q} exists"));
+    }
+    let most = plane_capacity(nics, width);
+    (most < pcs).then(|| format!("{why}, whose lines hold at most {most} PCs on {width}-port switches"))
+}
+
+/// Why no universal FNN of `pcs` PCs with `nics` NICs fits switches of
+/// `width` ports, by the first bound that rules it out; `None` when none does.
+pub fn width_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
+    if width < min_width(pcs, nics) {
+        return Some(format!(
+            "each PC reaches at most {nics} x {} = {} others",
+            width.saturating_sub(1),
+            nics * width.saturating_sub(1)
+        ));
+    }
+    if let Some(why) = intersecting_refutation(pcs, nics, width) {
+        return Some(why);
+    }
+    (width < pcs && !pair_capacity_allows(pcs, nics, width)).then(|| {
+        format!(
+            "{} NICs on {width}-port switches make fewer than the {} pairs",
+            pcs * nics,
+            pcs * (pcs - 1) / 2
+        )
+    })
+}
+
 /// Whether `pcs x nics` NICs on switches of `width` ports can make all
 /// P (P - 1) / 2 pairs at all: full switches make the most pairs.
 pub fn pair_capacity_allows(pcs: u64, nics: u64, width: u64) -> bool {
@@ -46,10 +129,10 @@ pub fn pair_capacity_allows(pcs: u64, nics: u64, width: u64) -> bool {
 }
 
 /// The narrowest switch width any universal FNN of this size can have:
-/// the larger of the two width bounds, raised until the pairs fit.
+/// the larger of the two width bounds, raised until no bound refutes it.
 pub fn width_bound(pcs: u64, nics: u64) -> u64 {
     let mut w = min_width(pcs, nics).max(intersecting_width(pcs, nics));
-    while w < pcs && !pair_capacity_allows(pcs, nics, w) {
+    while w < pcs && width_refutation(pcs, nics, w).is_some() {
         w += 1;
     }
     w
@@ -128,5 +211,55 @@ mod tests {
         assert_eq!(width_bound(8, 3), 4);
         let b = bounds(64, 4, 31, 9, 9);
         assert_eq!((b.width_gap, b.switch_gap), (11, 2));
+    }
+
+    /// Füredi's structure theorem: the cells the exact mode proved by SAT
+    /// (9, 16, 23 PCs with 3 NICs; 16, 19 with 4) come out of the plane
+    /// bound too, and it settles cells no SAT run could (28, 29, 32 PCs
+    /// with 4 NICs; 25, 29 with 5).
+    #[test]
+    fn the_plane_bound_raises_the_width() {
+        for (pcs, nics, width) in [
+            (9, 3, 5),
+            (16, 3, 8),
+            (23, 3, 11),
+            (16, 4, 6),
+            (19, 4, 7),
+            (28, 4, 10),
+            (29, 4, 10),
+            (32, 4, 11),
+            (25, 5, 7),
+            (29, 5, 8),
+        ] {
+            assert_eq!(width_bound(pcs, nics), width, "{pcs} PCs, {nics} NICs");
+            let why = width_refutation(pcs, nics, width - 1).unwrap();
+            assert!(why.contains("projective plane of order"), "{why}");
+        }
+        // PG(2,3) taken twice: 26 PCs with 4 NICs on 8-port switches.
+        assert_eq!(plane_capacity(4, 8), 26);
+        assert_eq!(width_bound(26, 4), 8);
+        // 28 PCs on 9 ports: one line taken 3 times leaves 36 - 9 = 27.
+        assert_eq!(plane_capacity(4, 9), 27);
+        // The Fano plane on 3-port switches holds exactly its 7 lines.
+        assert_eq!(plane_capacity(3, 3), 7);
+        assert_eq!(width_bound(7, 3), 3);
+        // Two NICs: the triangle, 3 w / 2 PCs.
+        assert_eq!(plane_capacity(2, 4), 6);
+        // 15 PCs with 4 NICs: 15 <= 3 x 5, so no plane is forced; SAT
+        // proves 5 ports impossible, the bounds cannot.
+        assert_eq!(width_bound(15, 4), 5);
+    }
+
+    #[test]
+    fn planes_that_cannot_exist() {
+        let none: Vec<u64> = (2..=30).filter(|&q| !plane_may_exist(q)).collect();
+        assert_eq!(none, vec![6, 10, 14, 21, 22, 30]);
+        // Seven NICs: no plane of order 6, so at most 6 w PCs on w ports.
+        assert_eq!(width_bound(43, 7), 8);
+        assert!(
+            width_refutation(43, 7, 7)
+                .unwrap()
+                .contains("no plane of order 6 exists")
+        );
     }
 }

@@ -39,6 +39,7 @@ pub(super) fn build(c: &Cluster) -> Built {
             inst.add_card_constr(CardConstraint::new_lb(column(), least));
         }
     }
+    used_switches_are_busy(c, &x, &mut inst);
     for (a, b) in required_pairs(c) {
         let meet: Vec<Lit> = (0..s)
             .map(|sw| {
@@ -142,6 +143,72 @@ pub(super) fn least_loads(c: &Cluster) -> Vec<usize> {
     c.switches
         .iter()
         .map(|w| ends.saturating_sub(ports - w.ports as usize))
+        .collect()
+}
+
+/// The fewest PCs a switch must hold if PC `pc` is on it: its other NICs
+/// reach at most (NICs - 1) x (widest - 1) partners, so this switch must
+/// bring the rest. 1 when that says nothing. Implied, so it only prunes.
+pub(super) fn least_company(c: &Cluster, pc: usize) -> usize {
+    let widest = c.switches.iter().map(|w| w.ports as usize).max().unwrap_or(0);
+    let others = (c.nics[pc] as usize).saturating_sub(1) * widest.saturating_sub(1);
+    (c.partners_needed(pc) + 1).saturating_sub(others).max(1)
+}
+
+/// A switch with PC `pc` on it holds at least [`least_company`] PCs (24
+/// PCs with 5 NICs on 6-port switches: a used switch holds 4 or more).
+/// Loads come from one-sided counters: `at_least[k]` can only be true when
+/// at least k + 1 PCs are on the switch, which is all this needs. (Also
+/// requiring each PC's switches' loads to add up to its partners made 18
+/// PCs with 6 NICs on 27 four-port switches unknown after 100 s; this
+/// alone finds it in 8 s, against 34 s without.)
+fn used_switches_are_busy(c: &Cluster, x: &[Vec<Lit>], inst: &mut SatInstance) {
+    let least: Vec<usize> = (0..c.pcs()).map(|pc| least_company(c, pc)).collect();
+    let top = least.iter().copied().max().unwrap_or(1);
+    if top < 2 {
+        return;
+    }
+    for sw in 0..c.switch_count() {
+        let at_least = counter(inst, x.iter().map(|row| row[sw]), top);
+        for (pc, row) in x.iter().enumerate() {
+            if least[pc] >= 2 {
+                inst.add_lit_impl_lit(row[sw], at_least[least[pc] - 1]);
+            }
+        }
+    }
+}
+
+/// Literals `r[k]` (k < `top`) that can only be true when at least k + 1
+/// of `lits` are: a sequential counter with only that direction (a
+/// missing literal is false).
+fn counter(inst: &mut SatInstance, lits: impl Iterator<Item = Lit>, top: usize) -> Vec<Lit> {
+    let mut prev: Vec<Option<Lit>> = vec![None; top];
+    for here in lits {
+        prev = (0..top)
+            .map(|k| {
+                let r = inst.new_lit();
+                // r -> (at least k + 1 before) or (here and at least k before)
+                let mut with_here = vec![!r, here];
+                with_here.extend(prev[k]);
+                inst.add_clause(with_here.as_slice().into());
+                if k > 0 {
+                    let mut with_k = vec![!r];
+                    with_k.extend(prev[k]);
+                    with_k.extend(prev[k - 1]);
+                    inst.add_clause(with_k.as_slice().into());
+                }
+                Some(r)
+            })
+            .collect();
+    }
+    prev.into_iter()
+        .map(|r| {
+            r.unwrap_or_else(|| {
+                let never = inst.new_lit();
+                inst.add_unit(!never);
+                never
+            })
+        })
         .collect()
 }
 

@@ -87,8 +87,11 @@ pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
 /// switches fast, and neither does both.
 pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
     let start = Instant::now();
+    // A proof asked for, or one model asked for by name, means the SAT
+    // model runs even where a bound already says no.
     if let Err(e) = check_feasible(cluster)
         && opts.proof.is_none()
+        && opts.only.is_none()
     {
         return Ok(Outcome {
             verdict: Verdict::Impossible(e.to_string()),

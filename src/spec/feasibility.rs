@@ -41,10 +41,9 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
         let needed = (p * (p - 1) / 2) as u64;
         let widest = ports.iter().copied().max().unwrap_or(0) as u64;
         let rank = c.max_nics() as u64;
-        let need_width = bounds::intersecting_width(p as u64, rank);
-        if widest < need_width {
+        if let Some(why) = bounds::intersecting_refutation(p as u64, rank, widest) {
             return err(format!(
-                "{p} PCs with at most {rank} NIC(s) each need a switch of at least {need_width} usable ports for every pair to share one (Füredi: some switch holds P n / (n^2 - n + 1) PCs), but the widest has {widest}"
+                "{p} PCs with at most {rank} NIC(s) each cannot all share switches of at most {widest} usable ports: {why}"
             ));
         }
         if max_links < needed {

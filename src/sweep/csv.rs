@@ -98,6 +98,7 @@ fn parse_row(f: &csv::StringRecord, old: bool) -> Result<Point, &'static str> {
         p.mark = Mark::parse(f[9].trim()).ok_or("mark")?;
         p.proof = f[10].to_string();
     }
+    p.rebound();
     Ok(p)
 }
 
@@ -122,7 +123,7 @@ mod tests {
             Point {
                 pcs: 9,
                 nics: 3,
-                bound: 4,
+                bound: 5,
                 width: 5,
                 switches: 6,
                 switch_bound: 6,
@@ -156,9 +157,23 @@ mod tests {
 
     #[test]
     fn a_sweep_written_before_the_marks_resumes() {
-        let text = format!("{HEADER_V1}\n9,3,4,5,1,6,6,construction: x,0.010\n10,5,3,3,0,17,17,GA,0.250\n");
+        let text = format!("{HEADER_V1}\n16,4,5,7,2,12,12,GA,0.010\n10,5,3,3,0,17,17,GA,0.250\n");
         let pts = parse_csv(&text, "s.csv").unwrap();
         assert_eq!((pts[0].mark, pts[1].mark), (Mark::Open, Mark::Optimal));
-        assert_eq!(pts[1].proof, "at the lower bound");
+        assert!(
+            pts[1].proof.starts_with("at the lower bound: 2 ports ruled out"),
+            "{}",
+            pts[1].proof
+        );
+    }
+
+    /// A cell an older, weaker bound left open is at today's bound when
+    /// read back: 28 PCs with 4 NICs were bound 9, the plane bound says 10.
+    #[test]
+    fn a_resumed_cell_takes_the_stronger_bound() {
+        let text = format!("{HEADER}\n28,4,9,10,1,12,9,construction: x,16.3,open,\n");
+        let pts = parse_csv(&text, "s.csv").unwrap();
+        assert_eq!((pts[0].bound, pts[0].mark), (10, Mark::Optimal));
+        assert!(pts[0].proof.contains("projective plane of order 3"), "{}", pts[0].proof);
     }
 }

@@ -78,9 +78,33 @@ impl Default for Budget {
 /// A cell's mark when no exact search ran: optimal at the bound, else open.
 pub(crate) fn unproved(p: &Point) -> (Mark, String) {
     if p.gap() <= 0 {
-        (Mark::Optimal, "at the lower bound".into())
+        (Mark::Optimal, at_bound(p.pcs, p.nics, p.bound))
     } else {
         (Mark::Open, String::new())
+    }
+}
+
+/// The proof of a cell at the lower bound: the bound that rules out one
+/// port fewer, in words.
+pub(crate) fn at_bound(pcs: usize, nics: u32, bound: u64) -> String {
+    let narrower = bound.saturating_sub(1);
+    match bounds::width_refutation(pcs as u64, nics as u64, narrower) {
+        Some(why) if narrower > 0 => format!("at the lower bound: {narrower} ports ruled out, {why}"),
+        _ => "at the lower bound".into(),
+    }
+}
+
+impl Point {
+    /// Applies today's lower bound to a cell read back from a CSV: a
+    /// stronger bound can put a cell an older sweep left open at the bound.
+    pub(crate) fn rebound(&mut self) {
+        let now = bounds::width_bound(self.pcs as u64, self.nics as u64);
+        if now > self.bound {
+            self.bound = now;
+            if self.mark != Mark::Optimal && self.gap() <= 0 {
+                (self.mark, self.proof) = unproved(self);
+            }
+        }
     }
 }
 

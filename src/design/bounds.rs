@@ -138,6 +138,26 @@ pub fn width_bound(pcs: u64, nics: u64) -> u64 {
     w
 }
 
+/// The most switches of `width` ports a universal FNN of `pcs` PCs with at
+/// most `nics` NICs can use, so a proof on that many (empty ones allowed)
+/// covers every switch count. Each PC p with k NICs on switches A reaches
+/// sum over A of (d_s - 1) >= P - 1 partners, so its switches lack at most
+/// k (w - 1) - (P - 1) ports between them, and a used switch holds at least
+/// L = P - (n - 1)(w - 1) PCs. Summing the lack over PCs,
+/// sum of d_s (w - d_s) <= E (w - 1) - P (P - 1) for E NIC ends, and the
+/// left side is at least L (w S - E); with E <= P n,
+/// S <= (L P n + P n (w - 1) - P (P - 1)) / (L w).
+/// (24 PCs with 5 NICs on 6-port switches: at most 22.)
+pub fn most_useful_switches(pcs: u64, nics: u64, width: u64) -> u64 {
+    if pcs < 2 || width < 2 {
+        return 0;
+    }
+    let ends = pcs * nics;
+    let least = pcs.saturating_sub((nics.saturating_sub(1)) * (width - 1)).max(1);
+    let numerator = (least * ends + ends * (width - 1)).saturating_sub(pcs * (pcs - 1));
+    numerator / (least * width)
+}
+
 /// The Schönheim bound: switches of width `width` needed to cover all pairs.
 pub fn min_switches(pcs: u64, width: u64) -> u64 {
     if pcs < 2 {
@@ -248,6 +268,34 @@ mod tests {
         // 15 PCs with 4 NICs: 15 <= 3 x 5, so no plane is forced; SAT
         // proves 5 ports impossible, the bounds cannot.
         assert_eq!(width_bound(15, 4), 5);
+    }
+
+    #[test]
+    fn useful_switches_are_capped() {
+        // 24/5 on 6 ports: used switches hold 4..6 PCs and each PC's
+        // switches lack at most 2 ports, so at most 22 switches.
+        assert_eq!(most_useful_switches(24, 5, 6), 22);
+        assert_eq!(most_useful_switches(15, 4, 5), 14);
+        assert_eq!(most_useful_switches(28, 5, 7), 23);
+        // The Fano plane: seven full 3-port switches.
+        assert_eq!(most_useful_switches(7, 3, 3), 7);
+        // The paper's 8 PCs on 4-port switches: counting allows four
+        // switches of 2 PCs beside four full ones, so 8.
+        assert_eq!(most_useful_switches(8, 3, 4), 8);
+    }
+
+    /// No design the constructions build uses more switches than the cap
+    /// allows at its width (so the cap is not too strong).
+    #[test]
+    fn constructions_respect_the_switch_cap() {
+        for nics in 2..=6usize {
+            for pcs in 3..=64usize {
+                let b = crate::design::constructions::best(pcs, nics).unwrap();
+                let used = b.design.ports_used().iter().filter(|&&u| u > 0).count() as u64;
+                let cap = most_useful_switches(pcs as u64, nics as u64, b.width as u64);
+                assert!(used <= cap, "{pcs} PCs, {nics} NICs, width {}: {used} > {cap}", b.width);
+            }
+        }
     }
 
     #[test]

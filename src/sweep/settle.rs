@@ -3,6 +3,7 @@
 //! proved optimal by showing the next narrower width impossible on the
 //! switch counts tried, or left open when the budget runs out.
 
+use crate::design::bounds;
 use crate::exact::{self, Verdict};
 use crate::spec::quick_cluster;
 use serde::Serialize;
@@ -50,8 +51,9 @@ pub struct Settled {
 }
 
 /// The switches tried at a narrower width: two more than the design in
-/// hand (or the covering bound, if larger). Empty switches are allowed, so
-/// a proof covers every smaller count too.
+/// hand (or the covering bound, if larger), unless no design can use that
+/// many (`bounds::most_useful_switches`). Empty switches are allowed, so a
+/// proof covers every smaller count too.
 fn switches_to_try(found: usize, covering: u64) -> usize {
     found.max(covering as usize) + 2
 }
@@ -71,11 +73,17 @@ pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, bu
     let mut improved = false;
     while cell.width as u64 > bound {
         let narrower = cell.width - 1;
-        let most = switches_to_try(
-            cell.switches,
-            crate::design::bounds::min_switches(pcs as u64, narrower as u64),
-        );
-        let proved = |how: String| format!("{narrower} ports impossible on up to {most} switches: {how}");
+        let cap = bounds::most_useful_switches(pcs as u64, nics as u64, narrower as u64) as usize;
+        let most = switches_to_try(cell.switches, bounds::min_switches(pcs as u64, narrower as u64))
+            .min(cap)
+            .max(1);
+        let proved = |how: String| {
+            if most == cap {
+                format!("{narrower} ports impossible on any number of switches (a design uses at most {cap}): {how}")
+            } else {
+                format!("{narrower} ports impossible on up to {most} switches: {how}")
+            }
+        };
         // The counting bounds may refuse the hardware before any model.
         let cluster = match quick_cluster(pcs, nics, &format!("{narrower}x{most}")) {
             Ok(c) => c,
@@ -94,7 +102,7 @@ pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, bu
         // 6 NICs on 27 four-port switches: 36 s; on 29: unknown after 20).
         // Impossible there is worth saying even if the wider count stays
         // unknown: it is what an open cell's proof column then holds.
-        let tight = crate::design::bounds::min_switches(pcs as u64, narrower as u64) as usize;
+        let tight = bounds::min_switches(pcs as u64, narrower as u64) as usize;
         if let Some(out) = (tight < most)
             .then(|| solve_on(pcs, nics, narrower, tight, &opts))
             .flatten()
@@ -165,7 +173,8 @@ mod tests {
 
     /// 15 PCs, 4 NICs: the constructions need 6 ports, the bounds say 5,
     /// and 5 ports are impossible on up to 14 switches (covering bound 12,
-    /// + 2), which only the SAT model shows.
+    /// + 2), which only the SAT model shows; no design can use more than
+    /// 14, so that settles every switch count.
     #[test]
     fn proves_fifteen_pcs_with_four_nics_need_six_ports() {
         let s = settle(15, 4, 5, 6, 10, Duration::from_secs(120));
@@ -173,7 +182,7 @@ mod tests {
         assert_eq!((s.width, s.switches), (6, 10));
         assert!(
             s.proof
-                .starts_with("5 ports impossible on up to 14 switches: a SAT model"),
+                .starts_with("5 ports impossible on any number of switches (a design uses at most 14): a SAT model"),
             "{}",
             s.proof
         );

@@ -6,7 +6,7 @@ mod common;
 
 use assert_cmd::Command;
 use fnn_tui::design::Metrics;
-use fnn_tui::exact::{Model, Options, Outcome, Verdict, solve};
+use fnn_tui::exact::{Model, Options, Outcome, Verdict, solve, solve_until};
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -199,6 +199,21 @@ fn a_time_limit_gives_an_honest_unknown() {
         ..Options::default()
     };
     assert_eq!(solve(&c, &opts).unwrap().verdict, Verdict::Unknown);
+}
+
+/// Ctrl-C (the interrupt flag) stops the solver at once with "unknown",
+/// long before its time limit (a sweep's Ctrl-C no longer waits out the
+/// budget).
+#[test]
+fn an_interrupt_gives_an_honest_unknown_at_once() {
+    let c = common::quick(23, 5, "6x22");
+    let opts = Options {
+        time_limit: Some(Duration::from_secs(300)),
+        ..Options::default()
+    };
+    let out = solve_until(&c, &opts, &std::sync::atomic::AtomicBool::new(true)).unwrap();
+    assert_eq!(out.verdict, Verdict::Unknown);
+    assert!(out.seconds < 100.0, "ran {} s of its 300", out.seconds);
 }
 
 fn fnn() -> Command {

@@ -20,4 +20,4 @@ mod per_pc;
 mod solve;
 mod types;
 
-pub use solve::{Model, Options, Outcome, Verdict, solve};
+pub use solve::{Model, Options, Outcome, Verdict, solve, solve_until};

@@ -86,6 +86,12 @@ pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
 /// the per-PC model with its lex ordering settles small clusters on many
 /// switches fast, and neither does both.
 pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
+    solve_until(cluster, opts, &AtomicBool::new(false))
+}
+
+/// [`solve`], giving up (an honest unknown) as soon as `interrupt` is set:
+/// Ctrl-C in a sweep stops the solver instead of waiting out its budget.
+pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) -> anyhow::Result<Outcome> {
     let start = Instant::now();
     // A proof asked for, or one model asked for by name, means the SAT
     // model runs even where a bound already says no.
@@ -116,14 +122,20 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
     let attempts: Vec<Attempt> = match <[Built; 2]>::try_from(models) {
         Err(mut one) => {
             let only = one.pop().expect("at least one model");
-            vec![attempt(cluster, only, opts.proof.clone(), deadline, &stop)?]
+            vec![attempt(
+                cluster,
+                only,
+                opts.proof.clone(),
+                deadline,
+                [&stop, interrupt],
+            )?]
         }
         Ok([by_set, per_pc]) => {
             // Each racer writes its own proof; the winner's is renamed.
             let racer = |m: &str| opts.proof.as_ref().map(|p| with_suffix(p, &format!(".{m}")));
             let (a, b) = std::thread::scope(|sc| {
-                let other = sc.spawn(|| attempt(cluster, per_pc, racer("per-pc"), deadline, &stop));
-                let mine = attempt(cluster, by_set, racer("by-set"), deadline, &stop);
+                let other = sc.spawn(|| attempt(cluster, per_pc, racer("per-pc"), deadline, [&stop, interrupt]));
+                let mine = attempt(cluster, by_set, racer("by-set"), deadline, [&stop, interrupt]);
                 (mine, other.join().expect("the solver thread does not panic"))
             });
             vec![a?, b?]
@@ -168,14 +180,15 @@ struct Attempt {
     files: Option<(PathBuf, PathBuf)>,
 }
 
-/// Solves one model until it answers, the deadline passes or `stop` is
-/// set (another model answered first); an answer sets `stop`.
+/// Solves one model until it answers, the deadline passes or either flag
+/// is set (`stop`: another model answered first; `interrupt`: the user);
+/// an answer sets `stop`.
 fn attempt(
     cluster: &Cluster,
     built: Built,
     proof: Option<PathBuf>,
     deadline: Option<Instant>,
-    stop: &AtomicBool,
+    [stop, interrupt]: [&AtomicBool; 2],
 ) -> anyhow::Result<Attempt> {
     let Built {
         instance,
@@ -200,7 +213,7 @@ fn attempt(
     };
     solver.attach_terminator(move || {
         let late = deadline.is_some_and(|d| Instant::now() >= d);
-        if late || stop.load(Ordering::Relaxed) {
+        if late || stop.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) {
             ControlSignal::Terminate
         } else {
             ControlSignal::Continue

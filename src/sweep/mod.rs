@@ -153,7 +153,7 @@ pub fn point(pcs: usize, nics: u32, budget: Budget, interrupted: &AtomicBool) ->
     let exact = budget.exact_s > 0.0 && pcs <= budget.max_pcs;
     if p.mark == Mark::Open && exact && !interrupted.load(std::sync::atomic::Ordering::Relaxed) {
         let budget = std::time::Duration::from_secs_f64(budget.exact_s);
-        let s = settle(pcs, nics, bound, width, switches, budget);
+        let s = settle(pcs, nics, bound, width, switches, budget, interrupted);
         if s.width < p.width {
             (p.width, p.switches, p.method) = (s.width, s.switches, "exact".into());
             p.switch_bound = bounds::min_switches(pcs as u64, s.width as u64);

@@ -7,6 +7,7 @@ use crate::design::bounds;
 use crate::exact::{self, Verdict};
 use crate::spec::quick_cluster;
 use serde::Serialize;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// How far a cell is settled.
@@ -63,7 +64,17 @@ fn switches_to_try(found: usize, covering: u64) -> usize {
 /// designs are found, then more switches, where impossibility is proved):
 /// a found design narrows the cell and the next width is tried; an
 /// impossibility proves the cell optimal; running out leaves it open.
-pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, budget: Duration) -> Settled {
+/// Setting `interrupt` (Ctrl-C) stops the solver at once; the cell is
+/// then left as far as it got.
+pub fn settle(
+    pcs: usize,
+    nics: u32,
+    bound: u64,
+    width: u32,
+    switches: usize,
+    budget: Duration,
+    interrupt: &AtomicBool,
+) -> Settled {
     let mut cell = Settled {
         mark: Mark::Open,
         width,
@@ -104,7 +115,7 @@ pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, bu
         // unknown: it is what an open cell's proof column then holds.
         let tight = bounds::min_switches(pcs as u64, narrower as u64) as usize;
         if let Some(out) = (tight < most)
-            .then(|| solve_on(pcs, nics, narrower, tight, &opts))
+            .then(|| solve_on(pcs, nics, narrower, tight, &opts, interrupt))
             .flatten()
         {
             match out.verdict {
@@ -123,7 +134,7 @@ pub fn settle(pcs: usize, nics: u32, bound: u64, width: u32, switches: usize, bu
                 Verdict::Unknown => {}
             }
         }
-        let Ok(out) = exact::solve(&cluster, &opts) else {
+        let Ok(out) = exact::solve_until(&cluster, &opts, interrupt) else {
             break;
         };
         match out.verdict {
@@ -154,9 +165,16 @@ fn switches_used(d: &crate::design::Design) -> usize {
 
 /// The exact search on `switches` switches of `width` ports (`None` when
 /// the hardware cannot even be set up).
-fn solve_on(pcs: usize, nics: u32, width: u32, switches: usize, opts: &exact::Options) -> Option<exact::Outcome> {
+fn solve_on(
+    pcs: usize,
+    nics: u32,
+    width: u32,
+    switches: usize,
+    opts: &exact::Options,
+    interrupt: &AtomicBool,
+) -> Option<exact::Outcome> {
     let cluster = quick_cluster(pcs, nics, &format!("{width}x{switches}")).ok()?;
-    exact::solve(&cluster, opts).ok()
+    exact::solve_until(&cluster, opts, interrupt).ok()
 }
 
 #[cfg(test)]
@@ -177,7 +195,7 @@ mod tests {
     /// 14, so that settles every switch count.
     #[test]
     fn proves_fifteen_pcs_with_four_nics_need_six_ports() {
-        let s = settle(15, 4, 5, 6, 10, Duration::from_secs(120));
+        let s = settle(15, 4, 5, 6, 10, Duration::from_secs(120), &AtomicBool::new(false));
         assert_eq!(s.mark, Mark::Optimal, "{s:?}");
         assert_eq!((s.width, s.switches), (6, 10));
         assert!(
@@ -192,7 +210,7 @@ mod tests {
     /// bound is 4, 9 PCs with 3 NICs find 4 ports refused by the plane bound.
     #[test]
     fn a_refusing_bound_proves_the_cell() {
-        let s = settle(9, 3, 4, 5, 6, Duration::from_secs(60));
+        let s = settle(9, 3, 4, 5, 6, Duration::from_secs(60), &AtomicBool::new(false));
         assert_eq!((s.mark, s.width), (Mark::Optimal, 5), "{s:?}");
         assert!(s.proof.contains("projective plane of order 2"), "{}", s.proof);
     }
@@ -202,7 +220,7 @@ mod tests {
     /// solver finds the design, and 4 is the bound.
     #[test]
     fn narrows_eighteen_pcs_with_six_nics_on_the_covering_count() {
-        let s = settle(18, 6, 4, 5, 21, Duration::from_secs(120));
+        let s = settle(18, 6, 4, 5, 21, Duration::from_secs(120), &AtomicBool::new(false));
         assert_eq!((s.mark, s.width, s.switches), (Mark::Optimal, 4, 27), "{s:?}");
         assert!(
             s.proof.starts_with("at the lower bound: 3 ports ruled out"),
@@ -214,7 +232,7 @@ mod tests {
     /// 10 PCs, 5 NICs: the construction's 4 ports narrow to the bound's 3.
     #[test]
     fn narrows_ten_pcs_with_five_nics_to_the_bound() {
-        let s = settle(10, 5, 3, 4, 10, Duration::from_secs(60));
+        let s = settle(10, 5, 3, 4, 10, Duration::from_secs(60), &AtomicBool::new(false));
         assert_eq!((s.mark, s.width), (Mark::Optimal, 3), "{s:?}");
         assert!(
             s.proof.starts_with("at the lower bound: 2 ports ruled out"),

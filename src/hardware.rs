@@ -170,7 +170,19 @@ pub fn cheapest(
     for nics in nic_counts(&base, budget) {
         for (m, model) in prices.switches.iter().enumerate() {
             match plan(&base, prices, nics, model, budget.attempts) {
-                Ok(mut counts) => {
+                Ok((mut counts, refused)) => {
+                    // The count below the first is ruled out by counting,
+                    // and with it every smaller one.
+                    if let Some((count, reason)) = refused {
+                        tried.push(Tried {
+                            nics,
+                            model: model.model.clone(),
+                            count,
+                            cost_bound: bound_cost(&base, prices, nics, model, counts[0]) - model.price,
+                            outcome: format!("impossible: {reason}"),
+                            impossible: true,
+                        });
+                    }
                     let first = counts.remove(0);
                     heap.push(Candidate {
                         cost: bound_cost(&base, prices, nics, model, first),
@@ -244,6 +256,9 @@ pub fn cheapest(
     let mut best = best.ok_or(CheapestError::NoValidDesign)?;
     if budget.exact_s > 0.0 && !interrupted.load(std::sync::atomic::Ordering::Relaxed) {
         best.proved_cheapest = Some(prove_below(&base, prices, budget, &mut best, &mut tried));
+    } else if unsettled_below(&base, prices, budget, best.metrics.cost.total, &tried).is_empty() {
+        // The counting bounds alone left nothing cheaper to try.
+        best.proved_cheapest = Some(true);
     }
     best.tried = tried;
     Ok(best)
@@ -304,51 +319,68 @@ fn prove_below(base: &Spec, prices: &PriceList, budget: Budget, best: &mut Cheap
     // Each answer found is cheaper than the last, so this ends.
     'again: loop {
         let mut all = true;
-        for nics in nic_counts(base, budget) {
-            for (m, model) in prices.switches.iter().enumerate() {
-                let Some(count) = largest_cheaper(base, prices, nics, model, best.metrics.cost.total) else {
-                    continue;
-                };
-                let covered = tried
-                    .iter()
-                    .any(|t| t.impossible && t.nics == nics && t.model == model.model && t.count >= count);
-                if covered {
-                    continue;
+        for (nics, m, count) in unsettled_below(base, prices, budget, best.metrics.cost.total, tried) {
+            let model = &prices.switches[m];
+            let c = Candidate {
+                cost: bound_cost(base, prices, nics, model, count),
+                nics,
+                model: m,
+                count,
+            };
+            let (found, exact) = exact_realise(base, prices, c, budget);
+            let (impossible, outcome) = match (&found, exact) {
+                (Some(f), _) => (
+                    false,
+                    format!("valid (exact search), re-priced to {:.2}", f.metrics.cost.total),
+                ),
+                (None, Some(e)) => e,
+                (None, None) => (false, "not settled".to_string()),
+            };
+            tried.push(Tried {
+                nics,
+                model: model.model.clone(),
+                count,
+                cost_bound: c.cost,
+                outcome,
+                impossible,
+            });
+            match found {
+                Some(f) if f.metrics.cost.total < best.metrics.cost.total => {
+                    *best = f;
+                    continue 'again;
                 }
-                let c = Candidate {
-                    cost: bound_cost(base, prices, nics, model, count),
-                    nics,
-                    model: m,
-                    count,
-                };
-                let (found, exact) = exact_realise(base, prices, c, budget);
-                let (impossible, outcome) = match (&found, exact) {
-                    (Some(f), _) => (
-                        false,
-                        format!("valid (exact search), re-priced to {:.2}", f.metrics.cost.total),
-                    ),
-                    (None, Some(e)) => e,
-                    (None, None) => (false, "not settled".to_string()),
-                };
-                tried.push(Tried {
-                    nics,
-                    model: model.model.clone(),
-                    count,
-                    cost_bound: c.cost,
-                    outcome,
-                    impossible,
-                });
-                match found {
-                    Some(f) if f.metrics.cost.total < best.metrics.cost.total => {
-                        *best = f;
-                        continue 'again;
-                    }
-                    _ => all &= impossible,
-                }
+                _ => all &= impossible,
             }
         }
         return all;
     }
+}
+
+/// The cheaper candidates (NICs, model index, count) that nothing tried so
+/// far proved impossible: for each NIC count and model, the largest count
+/// still cheaper than `answer` (fewer switches are covered by it).
+fn unsettled_below(
+    base: &Spec,
+    prices: &PriceList,
+    budget: Budget,
+    answer: f64,
+    tried: &[Tried],
+) -> Vec<(u32, usize, u32)> {
+    let mut open = Vec::new();
+    for nics in nic_counts(base, budget) {
+        for (m, model) in prices.switches.iter().enumerate() {
+            let Some(count) = largest_cheaper(base, prices, nics, model, answer) else {
+                continue;
+            };
+            let covered = tried
+                .iter()
+                .any(|t| t.impossible && t.nics == nics && t.model == model.model && t.count >= count);
+            if !covered {
+                open.push((nics, m, count));
+            }
+        }
+    }
+    open
 }
 
 /// The most switches of `model` (with `nics` NICs per PC) whose candidate
@@ -369,7 +401,10 @@ fn largest_cheaper(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchMod
 
 /// The counts to try for one (NICs, model): the fewest the bounds allow,
 /// a few more for the GA, and the count a construction is known to need.
-fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Vec<u32>, String> {
+/// With them, the count just below the fewest and why the bounds refuse it.
+type Plan = (Vec<u32>, Option<(u32, String)>);
+
+fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Plan, String> {
     let most = most_switches(base, nics);
     let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
     // Doubling to the first feasible count, then bisection below it. Not
@@ -401,6 +436,9 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
         if check(mid).is_ok() { hi = mid } else { lo = mid + 1 }
     }
     let lo = hi;
+    let refused = (lo > 1)
+        .then(|| check(lo - 1).err().map(|e| (lo - 1, e.to_string())))
+        .flatten();
     let mut counts: Vec<u32> = (lo..lo.saturating_add(attempts.max(1)))
         .filter(|&c| c <= most)
         .collect();
@@ -414,7 +452,7 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
             counts.push(b.switches() as u32);
         }
     }
-    Ok(counts)
+    Ok((counts, refused))
 }
 
 /// The NICs per PC to consider: the budget's fewest up to the spec's.

@@ -122,9 +122,14 @@ fn search_without_a_valid_design_exits_1_and_lists_what_is_uncovered() {
             "--nics",
             "4",
             "--switches",
-            "32x10",
+            "32x13",
             "--generations",
             "1",
+            // The papers' GA alone, one generation: feasible hardware (a
+            // plane of order 3 over groups fits), not yet a valid design.
+            "--no-constructions",
+            "--local-search",
+            "0",
             "--out",
         ])
         .arg(dir.path())
@@ -512,6 +517,19 @@ fn sweep_exact_budget_marks_cells_proved_optimal() {
     assert_eq!(fnn_tui::sweep::parse_csv(&again, "sweep.csv").unwrap(), pts);
 }
 
+/// The eight-PC case's verdict on cheaper hardware: every candidate below
+/// the answer is proved impossible, by counting or by the exact search.
+fn nothing_cheaper(stdout: &str) {
+    assert!(
+        stdout.contains("none exists: every cheaper candidate was proved impossible"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("proved impossible  1 NICs, any number of four; 2 NICs, any number of four; 3 NICs, 5 x four"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     // 8 PCs with up to 3 NICs: one 8-port switch costs 100 + 8 NICs = 108;
@@ -551,9 +569,15 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     assert_eq!(r["switches_used"], 6);
     let candidates = std::fs::read_to_string(out_dir.join("candidates.csv")).unwrap();
     assert!(candidates.contains("2,four,0,NaN,true,impossible"), "{candidates}");
-    assert!(stdout.contains("only searched      3 NICs, 5 x four"), "{stdout}");
-    // With the exact search, five 4-port switches are proved impossible, so
-    // no cheaper hardware exists among the candidates.
+    // Five 4-port switches have 20 ports for the 24 NICs the PCs need to
+    // reach 7 others each: counting rules them out, and nothing cheaper
+    // is left, without any exact search.
+    assert!(
+        candidates.contains("3,four,5,74.00,true,impossible: ") && candidates.contains("at least 24 NICs"),
+        "{candidates}"
+    );
+    nothing_cheaper(&stdout);
+    // With the exact search too, no cheaper hardware exists.
     let exact = fnn()
         .arg("cheapest")
         .arg(&spec)
@@ -565,19 +589,9 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
         .success();
     let stdout = String::from_utf8(exact.get_output().stdout.clone()).unwrap();
     assert!(stdout.contains("cost                 84.00"), "{stdout}");
-    assert!(
-        stdout.contains("none exists: every cheaper candidate was proved impossible"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("proved impossible  1 NICs, any number of four; 2 NICs, any number of four; 3 NICs, 5 x four"),
-        "{stdout}"
-    );
+    nothing_cheaper(&stdout);
     let candidates = std::fs::read_to_string(out_dir.join("candidates.csv")).unwrap();
-    assert!(
-        candidates.contains("3,four,5,74.00,true,proved impossible"),
-        "{candidates}"
-    );
+    assert!(candidates.contains("3,four,5,74.00,true,impossible"), "{candidates}");
     // The chosen hardware is a spec the other commands accept.
     fnn()
         .arg("check")

@@ -78,11 +78,20 @@ fn narrowest_is(narrow: &Cluster, wide: &Cluster) -> Outcome {
 }
 
 /// Seed 000's eight PCs with three NICs on 4-port switches: five switches
-/// cannot do it (the SAT model proves it), six can.
+/// cannot do it (each SAT model proves it on its own), six can. The race
+/// answers at once by counting: each PC needs all 3 NICs to reach 7
+/// others, and 24 NICs do not fit 20 ports.
 #[test]
 fn the_papers_eight_pcs_need_six_four_port_switches() {
     let out = narrowest_is(&common::quick(8, 3, "4x5"), &common::quick(8, 3, "4x6"));
-    assert_ne!(out.model, Model::Bounds, "the counting bounds alone do not refute it");
+    assert_eq!(out.model, Model::Bounds);
+    let Verdict::Impossible(why) = out.verdict else {
+        unreachable!()
+    };
+    assert!(
+        why.contains("at least 24 NICs") && why.contains("only 20 usable ports"),
+        "{why}"
+    );
 }
 
 /// The case: 100 PCs with 3 NICs cannot be served by seven
@@ -133,7 +142,12 @@ fn sparse_and_pinned_designs_use_the_per_pc_model() {
             s.patterns = vec![PatternSpec::Ring { k: 1, weight: 1.0 }];
         })
     };
+    // Counting refutes it at once (16 NICs needed, 14 ports); the per-PC
+    // model, the one that takes sparse patterns, proves it on its own.
     let out = exact(&ring("2x7"));
+    assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
+    assert_eq!(out.model, Model::Bounds);
+    let out = with_model(&ring("2x7"), Model::PerPc);
     assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
     assert_eq!(out.model, Model::PerPc);
     let mut c = ring("2x8");

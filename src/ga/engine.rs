@@ -15,7 +15,7 @@ use super::genome::{Genome, StateError};
 use super::problem::Problem;
 use super::scale::{self, Scaled};
 use super::seeding;
-use super::{Rng, groups, local, operators};
+use super::{Rng, cyclic, groups, local, operators};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
@@ -93,6 +93,30 @@ struct ScaledState {
     attempt: u32,
     generations: u64,
     solved_at: Option<u64>,
+    /// The fewest uncovered pairs this scaled size reached, and the
+    /// generation (of this size) it was reached.
+    best_uncovered: u64,
+    improved_at: u64,
+}
+
+/// With the local search on, a scaled size whose best has not improved for
+/// this many generations gives way to the next: its walks have had their
+/// longest patience for five generations, and a scaled size the search
+/// cannot solve would otherwise hold the run for `ga.scaled_generations`
+/// expensive generations (the paper's GA alone keeps its 200).
+const SCALED_STALL: u64 = 8;
+
+impl ScaledState {
+    fn new(scaled: Scaled, attempt: u32) -> Self {
+        ScaledState {
+            scaled,
+            attempt,
+            generations: 0,
+            solved_at: None,
+            best_uncovered: u64::MAX,
+            improved_at: 0,
+        }
+    }
 }
 
 pub struct Engine {
@@ -154,12 +178,7 @@ impl Engine {
             .then(|| scale::next_scaled(&full.cluster, 1))
             .flatten()
             .filter(|_| ga.scale_attempts > 0)
-            .map(|scaled| ScaledState {
-                scaled,
-                attempt: 1,
-                generations: 0,
-                solved_at: None,
-            });
+            .map(|scaled| ScaledState::new(scaled, 1));
         let mut engine = Engine {
             full,
             scaled,
@@ -367,7 +386,11 @@ impl Engine {
         // doubles with every generation the best has not improved (up to
         // 8 times), since a plateau needs a longer walk. So one generation
         // costs at most 64 x local_search moves per member.
-        let stalled = (self.generation - self.improved_at.min(self.generation)).min(3) as u32;
+        let since = match &self.scaled {
+            Some(s) => s.generations - s.improved_at.min(s.generations),
+            None => self.generation - self.improved_at.min(self.generation),
+        };
+        let stalled = since.min(3) as u32;
         let patience = ga.local_search.saturating_mul(1 << stalled);
         let budget = local::Budget {
             patience,
@@ -388,8 +411,25 @@ impl Engine {
         // Universal designs at full size also get a grouped search (tight
         // plane-like designs need groups of PCs to move together).
         let plan = self.scaled.is_none().then(|| groups::Plan::of(&self.full)).flatten();
-        let grouped_seed = plan.as_ref().map(|_| self.rng.next_u64());
+        // The cyclic search also serves a scaled problem: a design of the
+        // scaled problem scales up exactly.
+        let cyclic = cyclic::Plan::of(self.active());
+        let grouped_seed = (plan.is_some() || cyclic.is_some()).then(|| self.rng.next_u64());
         let problem = self.active();
+        // A design with a cyclic symmetry is found in a few thousand moves
+        // or not at all, so it goes first: once found, the walks below
+        // would have nothing left to cover.
+        let symmetric = grouped_seed.zip(cyclic.as_ref()).and_then(|(seed, plan)| {
+            let moves = budget.patience.min(cyclic::MAX_MOVES);
+            cyclic::search(problem, plan, moves, &mut Rng::seed_from_u64(seed.rotate_left(32)))
+        });
+        if let Some(g) = symmetric {
+            let last = next.len() - 1;
+            next[last] = Member::new(problem, g);
+            self.evaluations += 1;
+            sort(next);
+            return;
+        }
         let required = local::Required::new(problem);
         let (mut improved, grouped): (Vec<Member>, Option<Member>) = self.pool.install(|| {
             rayon::join(
@@ -406,8 +446,9 @@ impl Engine {
                         .collect()
                 },
                 || {
-                    let (plan, seed) = (plan.as_ref()?, grouped_seed?);
-                    let (g, _) = groups::search(problem, plan, budget.patience, &mut Rng::seed_from_u64(seed));
+                    let seed = grouped_seed?;
+                    let mut rng = Rng::seed_from_u64(seed);
+                    let (g, _) = groups::search(problem, plan.as_ref()?, budget.patience, &mut rng);
                     g.map(|g| Member::new(problem, g))
                 },
             )
@@ -440,22 +481,23 @@ impl Engine {
         let ga = self.full.cluster.ga.clone();
         let Some(state) = self.scaled.as_mut() else { return };
         state.generations += 1;
-        if state.solved_at.is_none() && self.population[0].eval.terms.uncovered == 0 {
+        let uncovered = self.population[0].eval.terms.uncovered;
+        if uncovered < state.best_uncovered {
+            state.best_uncovered = uncovered;
+            state.improved_at = state.generations;
+        }
+        if state.solved_at.is_none() && uncovered == 0 {
             state.solved_at = Some(state.generations);
         }
+        let stalled = ga.local_search > 0 && state.generations - state.improved_at >= SCALED_STALL;
         match state.solved_at {
             Some(at) if state.generations - at >= ga.settle_generations => self.scale_up(),
-            None if state.generations >= ga.scaled_generations => {
+            None if state.generations >= ga.scaled_generations || stalled => {
                 let (width, attempt) = (state.scaled.width, state.attempt + 1);
                 let next = scale::next_scaled(&self.full.cluster, width).filter(|_| attempt <= ga.scale_attempts);
                 match next {
                     Some(scaled) => {
-                        self.scaled = Some(ScaledState {
-                            scaled,
-                            attempt,
-                            generations: 0,
-                            solved_at: None,
-                        });
+                        self.scaled = Some(ScaledState::new(scaled, attempt));
                         self.population = self.initial_population(None);
                     }
                     // No scaled size solved: the nearly connected designs
@@ -703,6 +745,11 @@ pub struct ScaledProgress {
     pub attempt: u32,
     pub generations: u64,
     pub solved_at: Option<u64>,
+    /// Absent in sessions saved before the scaled phase tracked its stall.
+    #[serde(default)]
+    pub best_uncovered: Option<u64>,
+    #[serde(default)]
+    pub improved_at: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -763,6 +810,8 @@ impl Engine {
                 attempt: s.attempt,
                 generations: s.generations,
                 solved_at: s.solved_at,
+                best_uncovered: Some(s.best_uncovered),
+                improved_at: s.improved_at,
             }),
             first_valid: self.first_valid,
             improved_at: Some(self.improved_at),
@@ -788,6 +837,8 @@ impl Engine {
                     attempt: p.attempt,
                     generations: p.generations,
                     solved_at: p.solved_at,
+                    best_uncovered: p.best_uncovered.unwrap_or(u64::MAX),
+                    improved_at: p.improved_at,
                 })
             }
         };

@@ -124,7 +124,8 @@ pub fn search(problem: &Problem, plan: &Plan, max: u64, rng: &mut Rng) -> (Optio
     (genome, out)
 }
 
-fn ones(mut mask: u128) -> impl Iterator<Item = usize> {
+/// The set bits of a switch or point mask, lowest first.
+pub(super) fn ones(mut mask: u128) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let b = mask.trailing_zeros() as usize;
         (mask != 0).then(|| {

@@ -10,11 +10,15 @@
 //!   rows of the PCs a mutation touched), with problem spots marked;
 //! * [`scale`]: the scaled-down first phase and the scale-up;
 //! * [`seeding`]: design-theory constructions laid onto the hardware as seeds;
+//! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA (issue
+//!   10): tabu walks over single NICs, over groups of PCs that share a NIC
+//!   set, and over designs with a cyclic symmetry;
 //! * [`engine`]: the generation loop, one step at a time, deterministic
 //!   for a seed whatever the thread count;
 //! * [`run`]: one search run — engine, limits, clock, stop reason, the
 //!   edits a user makes, its report, session and exports.
 
+pub mod cyclic;
 pub mod engine;
 pub mod eval;
 pub mod genome;

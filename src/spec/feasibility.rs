@@ -19,6 +19,7 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
         ));
     }
     let p = c.pcs();
+    check_cabled_nics(c)?;
     for pc in 0..p {
         let need = c.partners_needed(pc);
         if need == 0 {
@@ -54,6 +55,55 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
         }
     }
     Ok(())
+}
+
+/// Every PC must cable at least the NICs that reach its partners on the
+/// widest switches it may use; together they must fit the ports. (14 PCs
+/// of 7 NICs on 3-port switches need all 7 NICs each: 98 ports.)
+fn check_cabled_nics(c: &Cluster) -> Result<(), SpecError> {
+    let mut total = 0u64;
+    let mut example = None;
+    for pc in 0..c.pcs() {
+        let least = least_nics(c, pc);
+        total += least;
+        if example.is_none_or(|(_, n)| least > n) {
+            example = Some((pc, least));
+        }
+    }
+    let ports = c.total_ports();
+    match example {
+        Some((pc, n)) if total > ports => Err(SpecError::infeasible(
+            c.source.as_str(),
+            format!(
+                "the PCs must cable at least {total} NICs between them to reach their partners (PC {pc} needs {n} on the widest switches it may use) but the FNN switches have only {ports} usable ports"
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The fewest NICs with which PC `pc` can reach its partners: its widest
+/// allowed switches first, each reaching ports - 1 others (0 when even
+/// all its NICs cannot: the reach check reports that).
+fn least_nics(c: &Cluster, pc: usize) -> u64 {
+    let need = c.partners_needed(pc) as u64;
+    let mut widths: Vec<u32> = (0..c.switch_count())
+        .filter(|&s| !c.pins.is_forbidden(pc, s))
+        .map(|s| c.ports(s))
+        .collect();
+    widths.sort_unstable_by(|a, b| b.cmp(a));
+    let mut reach = 0u64;
+    for (k, &w) in widths.iter().take(c.nics[pc] as usize).enumerate() {
+        if reach >= need {
+            return k as u64;
+        }
+        reach += u64::from(w.saturating_sub(1));
+    }
+    if reach >= need {
+        u64::from(c.nics[pc]).min(widths.len() as u64)
+    } else {
+        0
+    }
 }
 
 /// The most partners PC `pc` can reach: its usable NICs on the widest
@@ -98,4 +148,25 @@ fn check_pins(c: &Cluster) -> Result<(), SpecError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::quick_cluster;
+
+    /// 14 PCs with 7 NICs on 3-port switches reach 13 others only with
+    /// every NIC cabled: 98 NICs, which 31 switches (93 ports) cannot
+    /// take, though they have room for the 91 pairs. 33 switches can.
+    #[test]
+    fn the_nics_every_pc_needs_must_fit_the_ports() {
+        let e = quick_cluster(14, 7, "3x31").unwrap_err().to_string();
+        assert!(
+            e.contains("at least 98 NICs") && e.contains("only 93 usable ports"),
+            "{e}"
+        );
+        assert!(quick_cluster(14, 7, "3x33").is_ok());
+        // Wider switches need fewer NICs: 13 partners on 8-port
+        // switches take 2 NICs each, 28 on four switches' 32 ports.
+        assert!(quick_cluster(14, 7, "8x4").is_ok());
+    }
 }

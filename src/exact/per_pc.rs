@@ -70,18 +70,19 @@ pub(super) fn build(c: &Cluster) -> Built {
     }
 }
 
-/// Double lex: when the switches are interchangeable their columns are in
-/// decreasing lex order, and when the PCs are too (universal, one NIC
-/// count, no pins) so are their rows. Any design can be permuted into this
-/// form (rows and columns sorted alternately until neither moves), so no
-/// design is lost, and the solver never explores relabellings.
+/// Double lex: switches of the same width are interchangeable, so within
+/// each run of equal widths their columns are in decreasing lex order, and
+/// when the PCs are interchangeable too (universal, one NIC count, no
+/// pins) so are their rows. Any design can be permuted into this form (the
+/// lex-largest relabelling, read row by row, has it: a row or a column
+/// out of order could be swapped for a larger one), so no design is lost,
+/// and the solver never explores relabellings.
 fn break_symmetry(c: &Cluster, x: &[Vec<Lit>], inst: &mut SatInstance) {
     let (p, s) = (c.pcs(), c.switch_count());
     let free = c.pins.is_empty();
-    let switches_alike = free && c.switches.iter().all(|w| w.ports == c.switches[0].ports);
     let pcs_alike = free && c.coverage == Coverage::Universal && c.nics.iter().all(|&k| k == c.nics[0]);
-    if switches_alike {
-        for sw in 1..s {
+    if free {
+        for sw in (1..s).filter(|&sw| c.switches[sw].ports == c.switches[sw - 1].ports) {
             let a: Vec<Lit> = (0..p).map(|pc| x[pc][sw - 1]).collect();
             let b: Vec<Lit> = (0..p).map(|pc| x[pc][sw]).collect();
             lex_geq(inst, &a, &b);

@@ -22,10 +22,10 @@
 //! switch 0 stay empty so that switch is never used (an affine plane is a
 //! projective one without a line).
 
-use super::Rng;
 use super::genome::Genome;
 use super::groups::ones;
 use super::problem::Problem;
+use super::{Deadline, Rng};
 use crate::spec::Coverage;
 use rand::RngExt;
 
@@ -79,8 +79,8 @@ const MAX_MODULUS: usize = 128;
 
 /// Runs both searches on each modulus of the plan in turn, each for at
 /// most `max` moves; a genome of the full problem once both succeed.
-pub fn search(problem: &Problem, plan: &Plan, max: u64, rng: &mut Rng) -> Option<Genome> {
-    plan.moduli.iter().find_map(|&m| {
+pub fn search(problem: &Problem, plan: &Plan, max: u64, deadline: Deadline, rng: &mut Rng) -> Option<Genome> {
+    plan.moduli.iter().take_while(|_| !deadline.passed()).find_map(|&m| {
         let base = difference_cover(m, plan.nics, max, rng)?;
         // With one residue more than switches, switch 0 (the points of
         // the base set) must stay empty.
@@ -396,7 +396,7 @@ mod tests {
         assert_eq!(plan.moduli[0], 31, "one more residue than switches");
         let mut rng = Rng::seed_from_u64(1);
         let g = (0..20)
-            .find_map(|_| search(&p, &plan, MAX_MOVES, &mut rng))
+            .find_map(|_| search(&p, &plan, MAX_MOVES, Deadline::default(), &mut rng))
             .expect("a design");
         let e = Eval::full(&p, &g);
         assert_eq!(e.terms.uncovered, 0);

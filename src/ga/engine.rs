@@ -15,7 +15,7 @@ use super::genome::{Genome, StateError};
 use super::problem::Problem;
 use super::scale::{self, Scaled};
 use super::seeding;
-use super::{Rng, cyclic, groups, local, operators};
+use super::{Deadline, Rng, cyclic, groups, local, operators};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
@@ -138,6 +138,10 @@ pub struct Engine {
     /// The best construction laid onto the hardware (issue 6): the initial
     /// design when it is already valid, else added at the scale-up.
     seed: Option<Genome>,
+    /// Where the searches inside a generation stop (the run's time limit).
+    deadline: Deadline,
+    /// A full-size design the cyclic search found during the scaled phase.
+    found_full: Option<Genome>,
     pool: rayon::ThreadPool,
 }
 
@@ -193,6 +197,8 @@ impl Engine {
             improved_at: 0,
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
+            deadline: Deadline::default(),
+            found_full: None,
             pool,
         };
         engine.population = engine.initial_population(deadline);
@@ -266,13 +272,26 @@ impl Engine {
         self.scaled.is_none() && self.best.as_ref().is_some_and(|b| b.eval.terms.uncovered == 0)
     }
 
+    /// Sets when the searches inside a generation must stop: a generation
+    /// can take seconds, and a time limit should not run over by that much.
+    /// The generation still completes, with what its walks found so far.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = Deadline(deadline);
+    }
+
     /// Runs one generation.
     pub fn step(&mut self) {
         let mut next = self.next_generation();
         self.local_search(&mut next);
         self.population = next;
         self.generation += 1;
-        if self.scaled.is_some() {
+        if let Some(g) = self.found_full.take() {
+            self.scale_up();
+            let last = self.population.len() - 1;
+            self.population[last] = Member::new(&self.full, g);
+            self.evaluations += 1;
+            sort(&mut self.population);
+        } else if self.scaled.is_some() {
             self.advance_scaled_phase();
         }
         self.record();
@@ -395,6 +414,7 @@ impl Engine {
         let budget = local::Budget {
             patience,
             max: patience.saturating_mul(8),
+            deadline: self.deadline,
         };
         if patience == 0 || members == 0 || next[0].eval.terms.uncovered == 0 {
             return;
@@ -410,18 +430,44 @@ impl Engine {
         let seeds: Vec<u64> = picks.iter().map(|_| self.rng.next_u64()).collect();
         // Universal designs at full size also get a grouped search (tight
         // plane-like designs need groups of PCs to move together).
-        let plan = self.scaled.is_none().then(|| groups::Plan::of(&self.full)).flatten();
         // The cyclic search also serves a scaled problem: a design of the
         // scaled problem scales up exactly.
         let cyclic = cyclic::Plan::of(self.active());
-        let grouped_seed = (plan.is_some() || cyclic.is_some()).then(|| self.rng.next_u64());
+        let grouped = self.scaled.is_none() && groups::Plan::of(&self.full).is_some();
+        // A scaled size may have no design where the full size has a
+        // symmetric one (52 PCs with 8 NICs on 9 ports: a plane of order 7
+        // over single PCs), so every fourth scaled generation the cyclic
+        // search also tries the full size; a find ends the scaled phase.
+        let full_cyclic = match &self.scaled {
+            Some(state) if state.generations % 4 == 0 => cyclic::Plan::of(&self.full),
+            _ => None,
+        };
+        let grouped_seed = (grouped || cyclic.is_some() || full_cyclic.is_some()).then(|| self.rng.next_u64());
+        // Every other generation the groups are as many as the switches
+        // (planes over groups); in between, a count drawn from the range
+        // (designs with more PCs in pairs).
+        let plan = grouped_seed.filter(|_| grouped).and_then(|seed| {
+            let counts = groups::Plan::group_counts(&self.full);
+            let span = (counts.end() - counts.start() + 1) as u64;
+            let g = match self.generation % 2 {
+                0 => *counts.end(),
+                _ => counts.start() + (seed % span) as usize,
+            };
+            groups::Plan::with_groups(&self.full, g)
+        });
         let problem = self.active();
         // A design with a cyclic symmetry is found in a few thousand moves
         // or not at all, so it goes first: once found, the walks below
         // would have nothing left to cover.
         let symmetric = grouped_seed.zip(cyclic.as_ref()).and_then(|(seed, plan)| {
             let moves = budget.patience.min(cyclic::MAX_MOVES);
-            cyclic::search(problem, plan, moves, &mut Rng::seed_from_u64(seed.rotate_left(32)))
+            cyclic::search(
+                problem,
+                plan,
+                moves,
+                budget.deadline,
+                &mut Rng::seed_from_u64(seed.rotate_left(32)),
+            )
         });
         if let Some(g) = symmetric {
             let last = next.len() - 1;
@@ -430,6 +476,12 @@ impl Engine {
             sort(next);
             return;
         }
+        if let (Some(seed), Some(plan)) = (grouped_seed, full_cyclic) {
+            let moves = budget.patience.min(cyclic::MAX_MOVES);
+            let mut rng = Rng::seed_from_u64(seed.rotate_left(16));
+            self.found_full = cyclic::search(&self.full, &plan, moves, budget.deadline, &mut rng);
+        }
+        let problem = self.active();
         let required = local::Required::new(problem);
         let (mut improved, grouped): (Vec<Member>, Option<Member>) = self.pool.install(|| {
             rayon::join(
@@ -448,7 +500,7 @@ impl Engine {
                 || {
                     let seed = grouped_seed?;
                     let mut rng = Rng::seed_from_u64(seed);
-                    let (g, _) = groups::search(problem, plan.as_ref()?, budget.patience, &mut rng);
+                    let (g, _) = groups::search(problem, plan.as_ref()?, budget.patience, budget.deadline, &mut rng);
                     g.map(|g| Member::new(problem, g))
                 },
             )
@@ -676,6 +728,12 @@ impl Limits {
 }
 
 impl Limits {
+    /// The moment the time limit runs out for a clock started at `since`.
+    pub fn deadline(&self, since: std::time::Instant) -> Option<std::time::Instant> {
+        let limit = std::time::Duration::try_from_secs_f64(self.time_limit_s).ok()?;
+        (self.time_limit_s > 0.0).then(|| since.checked_add(limit)).flatten()
+    }
+
     /// The stop rules, in order, for an engine whose clock started at
     /// `since`: the one place they are written (runs and tests use it).
     pub fn reached(&self, e: &Engine, since: std::time::Instant) -> Option<StopReason> {
@@ -706,6 +764,7 @@ impl Engine {
         mut progress: impl FnMut(&Engine),
     ) -> StopReason {
         let start = std::time::Instant::now();
+        self.set_deadline(limits.deadline(start));
         loop {
             if let Some(r) = limits.reached(self, start) {
                 return r;

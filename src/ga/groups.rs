@@ -18,9 +18,9 @@
 //! A grouped design that covers every pair scales up exactly: the loads
 //! fit the ports by construction.
 
-use super::Rng;
 use super::genome::Genome;
 use super::problem::Problem;
+use super::{Deadline, Rng};
 use crate::spec::Coverage;
 use rand::RngExt;
 
@@ -37,6 +37,14 @@ impl Plan {
     /// switches (a plane has as many lines as points), or one per PC when
     /// there are fewer PCs.
     pub fn of(problem: &Problem) -> Option<Plan> {
+        Plan::with_groups(problem, usize::MAX)
+    }
+
+    /// [`Plan::of`] with `groups` groups, within [`Plan::group_counts`].
+    /// Fewer groups than switches suit designs no plane underlies: 40 PCs
+    /// with 7 NICs on thirty-five 8-port switches (every port used) is
+    /// found over 20-24 groups, and was 1-3 pairs short over 35.
+    pub fn with_groups(problem: &Problem, groups: usize) -> Option<Plan> {
         let c = &problem.cluster;
         let (p, s) = (c.pcs(), c.switch_count());
         let nics = *c.nics.first()? as usize;
@@ -44,9 +52,18 @@ impl Plan {
         if !plain || nics < 2 || c.nics.iter().any(|&n| n as usize != nics) || s > 128 || s <= nics || p < 3 {
             return None;
         }
-        let g = s.min(p);
+        let range = Plan::group_counts(problem);
+        let g = groups.clamp(*range.start(), *range.end());
         let weight = (0..g).map(|k| (p * (k + 1) / g - p * k / g) as u32).collect();
         Some(Plan { nics, weight })
+    }
+
+    /// The group counts tried: from groups of two PCs (half the PCs) up to
+    /// one group per switch or per PC.
+    pub fn group_counts(problem: &Problem) -> std::ops::RangeInclusive<usize> {
+        let c = &problem.cluster;
+        let most = c.switch_count().min(c.pcs());
+        c.pcs().div_ceil(2).min(most)..=most
     }
 
     /// The group of PC `pc` (contiguous groups, as `weight` counts them).
@@ -97,13 +114,22 @@ pub struct Outcome {
 
 /// Runs the grouped search from a random feasible grouping for at most
 /// `max` moves; a genome of the full problem when it covers every pair.
-pub fn search(problem: &Problem, plan: &Plan, max: u64, rng: &mut Rng) -> (Option<Genome>, Outcome) {
+pub fn search(
+    problem: &Problem,
+    plan: &Plan,
+    max: u64,
+    deadline: Deadline,
+    rng: &mut Rng,
+) -> (Option<Genome>, Outcome) {
     let Some(mut s) = State::random(problem, plan, rng) else {
         return (None, Outcome::default());
     };
     let mut best = s.uncovered;
     while s.uncovered > 0 && s.iteration < max {
         s.iteration += 1;
+        if s.iteration % 64 == 0 && deadline.passed() {
+            break;
+        }
         let Some(((a, b), m)) = s.choose(rng) else {
             continue;
         };
@@ -383,7 +409,7 @@ mod tests {
         let p = problem(21, 4, "7x13");
         let plan = Plan::of(&p).unwrap();
         let mut rng = Rng::seed_from_u64(1);
-        let (g, out) = search(&p, &plan, 200_000, &mut rng);
+        let (g, out) = search(&p, &plan, 200_000, Deadline::default(), &mut rng);
         let g = g.unwrap_or_else(|| panic!("{out:?}"));
         assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
         assert!(g.entries()[p.real_entries()..].is_empty(), "every NIC cabled");

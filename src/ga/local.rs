@@ -15,9 +15,9 @@
 //! Every move is an exchange of two genome entries, like the GA's
 //! operators, so NIC and port limits and pins hold throughout.
 
-use super::Rng;
 use super::genome::{FREE, Genome};
 use super::problem::{DUMMY_SWITCH, Problem};
+use super::{Deadline, Rng};
 use crate::design::bits;
 use crate::patterns::PairWeights;
 use crate::spec::Coverage;
@@ -119,6 +119,8 @@ pub struct Budget {
     pub patience: u64,
     /// Moves at most.
     pub max: u64,
+    /// The walk stops here whatever is left (the run's time limit).
+    pub deadline: Deadline,
 }
 
 /// Runs the tabu search on `g` until every required pair is covered or the
@@ -132,6 +134,9 @@ pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Bu
     let mut best_at = 0;
     while s.uncovered > 0 && s.iteration < budget.max && s.iteration - best_at < budget.patience {
         s.iteration += 1;
+        if s.iteration % 64 == 0 && budget.deadline.passed() {
+            break;
+        }
         let Some((pair, m)) = s.choose(rng, best.0) else {
             continue;
         };
@@ -481,10 +486,29 @@ mod tests {
         let budget = Budget {
             patience: 200_000,
             max: 200_000,
+            deadline: Deadline::default(),
         };
         let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
         assert_eq!(out.uncovered_before, start);
         assert_eq!(out.uncovered_after, 0, "{out:?}");
         assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
+    }
+
+    /// A run's time limit reaches into the walk: with the deadline passed,
+    /// a walk that would take 10^9 moves stops at the first clock check
+    /// and still returns the best it saw.
+    #[test]
+    fn a_passed_deadline_stops_the_walk() {
+        let p = torus([8, 8], "4x32");
+        let req = Required::new(&p);
+        let mut g = Genome::straightforward(&p);
+        let budget = Budget {
+            patience: 1_000_000_000,
+            max: 1_000_000_000,
+            deadline: Deadline(Some(std::time::Instant::now())),
+        };
+        let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
+        assert_eq!(out.iterations, 64, "{out:?}");
+        assert_eq!(Eval::full(&p, &g).terms.uncovered, out.uncovered_after);
     }
 }

@@ -39,3 +39,15 @@ pub use run::{Edit, Run};
 /// The random generator of the engine: small, fast, and serializable so a
 /// session can resume exactly.
 pub type Rng = rand_pcg::Pcg64Mcg;
+
+/// When the searches inside one generation must give up: a time limit is
+/// checked between generations, and one generation's walks can take
+/// seconds, so they look at the clock too. `None` means no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deadline(pub Option<std::time::Instant>);
+
+impl Deadline {
+    pub fn passed(self) -> bool {
+        self.0.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+}

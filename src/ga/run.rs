@@ -56,7 +56,7 @@ impl Run {
     pub fn of_cluster(spec: Spec, cluster: Cluster) -> Run {
         let started = Instant::now();
         let limits = Limits::from_params(&cluster.ga);
-        let deadline = (limits.time_limit_s > 0.0).then(|| started + Duration::from_secs_f64(limits.time_limit_s));
+        let deadline = limits.deadline(started);
         tracing::info!(
             spec = %cluster.source,
             pcs = cluster.pcs(),
@@ -149,6 +149,7 @@ impl Run {
             return Some(r);
         }
         let t = Instant::now();
+        self.engine.set_deadline(self.limits.deadline(self.started));
         self.engine.step();
         self.elapsed += t.elapsed();
         if self.first_valid_s.is_none() && self.engine.is_valid() {

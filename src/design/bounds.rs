@@ -22,9 +22,10 @@
 //!   what settles 28 PCs with 4 NICs at 10 ports, not 9.
 //! * Counting the PCs that pairs of switches share (a second-moment
 //!   argument, `moment_refutation`): a tight design has few repeated PC
-//!   pairs, yet many switches over few PCs must overlap a lot. This settles
-//!   24 PCs with 5 NICs at 7 ports and 28 at 8 (not 6 and 7), for every
-//!   switch count, where the exact mode ran out of time.
+//!   pairs, yet many switches over few PCs must overlap a lot, and so must
+//!   full switches (every PC off one must meet all of it on few switches).
+//!   This settles 23 and 24 PCs with 5 NICs at 7 ports and 28 at 8 (not 6
+//!   and 7), for every switch count, where the exact mode ran out of time.
 
 use serde::Serialize;
 
@@ -113,22 +114,24 @@ pub fn intersecting_refutation(pcs: u64, nics: u64, width: u64) -> Option<String
 /// Since C(k, 2) >= k - 1 for every k >= 0, Q >= sum C(r_p, 2) - C(b, 2).
 /// And Q is small when the design is tight: the excess
 /// X = sum C(s_j, 2) - C(P, 2) is the sum of l_pq - 1, each at most
-/// m = min(n (w - 1) - (P - 1), n - 1) (what a PC's switches can repeat),
-/// so Q <= (m + 1) X / 2. For each possible b and N = sum r_p = sum s_j,
+/// m (what a PC's switches can repeat, [`repeat_depth`]), so
+/// Q <= (m + 1) X / 2. A second lower bound on Q comes from each busy
+/// switch's overlaps ([`Overlap`]). For each possible b and N = sum r_p = sum s_j,
 /// the left side is least with the r_p even and X greatest with the s_j
 /// at their extremes (a used switch holds at least P - (n - 1)(w - 1));
-/// when no (b, N) satisfies both, no design exists. This settles 24 PCs
-/// with 5 NICs on 6 ports and 28 with 5 on 7, where the SAT models ran
+/// when no (b, N) satisfies all three, no design exists. This settles 24
+/// PCs with 5 NICs on 6 ports and 28 with 5 on 7, where the SAT models ran
 /// out of time (twenty-one switches at 6 ports: Q >= 240 - 210 = 30, but
-/// X <= 12 and m = 2 give Q <= 18).
+/// X <= 12 and m = 2 give Q <= 18), and 23 with 5 on 6 (twenty switches:
+/// Q >= 230 - 190 = 40, but X <= 26 and m = 2 give Q <= 39; twenty-one and
+/// twenty-two: the overlaps of the full switches ask more than X allows).
 pub fn moment_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
     let (p, n) = (pcs, nics);
     if p < 3 || n < 2 || width < 2 || width >= p {
         return None;
     }
     let w = width;
-    let reach = (n * (w - 1)).checked_sub(p - 1)?;
-    let m = reach.min(n - 1);
+    let m = repeat_depth(p, n, w)?;
     let least_nics = (p - 1).div_ceil(w - 1).max(1);
     let least_load = p.saturating_sub((n - 1) * (w - 1)).max(1);
     let pairs = p * (p - 1) / 2;
@@ -137,9 +140,10 @@ pub fn moment_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
     // the pair count can rule them out (checked at the most NICs).
     let most_b = (2..).find(|&b| choose2(b) >= p * choose2(n)).unwrap_or(2);
     let max_b = p * n / least_load;
+    let overlap = Overlap::new(p, n, w, m, least_load);
     for b in 1..=max_b {
         let (lo, hi) = ((p * least_nics).max(b * least_load), (p * n).min(b * w));
-        let first = if b > most_b { hi } else { lo };
+        let first = if b > most_b && overlap.is_none() { hi } else { lo };
         for total in first..=hi {
             let (q, r) = (total / p, total % p);
             let spread = r * choose2(q + 1) + (p - r) * choose2(q);
@@ -161,7 +165,8 @@ pub fn moment_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
             let Some(excess) = made.checked_sub(pairs) else {
                 continue;
             };
-            if 2 * spread.saturating_sub(choose2(b)) <= (m + 1) * excess {
+            let moments_agree = 2 * spread.saturating_sub(choose2(b)) <= (m + 1) * excess;
+            if moments_agree && overlap.as_ref().is_none_or(|o| o.allows(b, total)) {
                 return None;
             }
         }
@@ -169,6 +174,107 @@ pub fn moment_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
     Some(format!(
         "counting the PCs two switches share: on any number of {w}-port switches the pairs of switches would have to share more PCs than {p} PCs with {n} NICs can repeat"
     ))
+}
+
+/// How many times over, at most, a pair of PCs can share switches beyond
+/// the first (`m` in [`moment_refutation`]); `None` when `width` is too
+/// narrow for a PC to reach every other.
+///
+/// A PC's n switches reach n (w - 1) others counted with repeats, so it
+/// repeats at most E = n (w - 1) - (P - 1) times, and a pair shares at most
+/// min(E, n - 1) switches beyond one. The deepest pair, sharing E + 1
+/// switches, is impossible when E < n - 1 and ceil((w - 1) / k) - 1 > E,
+/// k = n - 1 - E: PCs a and b sharing E + 1 switches spend all their
+/// repeats on each other, so their switches are full and they meet every
+/// other PC once. Then a's other k switches and b's other k switches each
+/// split the same k (w - 1) PCs (those on no shared switch) into k groups
+/// of w - 1, so one of a's groups meets one of b's in at least
+/// ceil((w - 1) / k) PCs, each of which shares two switches with all the
+/// others there: more repeats than E.
+/// (23 PCs with 5 NICs on 6 ports: E = 3, k = 1, and a's fifth switch and
+/// b's hold the same five PCs, four repeats each; so pairs share at most
+/// three switches, not four.)
+fn repeat_depth(p: u64, n: u64, w: u64) -> Option<u64> {
+    let reach = (n * (w - 1)).checked_sub(p - 1)?;
+    if reach == 0 || reach >= n - 1 {
+        return Some(reach.min(n - 1));
+    }
+    let k = n - 1 - reach;
+    let crowd = (w - 1).div_ceil(k);
+    Some(if crowd - 1 > reach { reach - 1 } else { reach })
+}
+
+/// The block-intersection side of [`moment_refutation`]. A switch B with s
+/// PCs, s > n: every PC q not on B must meet all s of them on at most n
+/// switches, so q's switches overlap B in at least s - n PCs beyond one
+/// each. A switch B' meeting B in x PCs serves at most w - x such q with
+/// x - 1 each, which is at most (w - 2) C(x, 2). So the switches meeting B
+/// share at least (P - s)(s - n) / (w - 2) pairs of B's PCs with it, and
+/// summed over B that is twice Q <= (m + 1) X. With X = sum C(s_j, 2) - C(P, 2),
+/// a design needs sum over switches of h(s) >= (m + 1) C(P, 2), where
+/// h(s) = (m + 1) C(s, 2) - ceil((P - s)(s - n) / (w - 2)). The most any
+/// b loads adding up to N can give is at most b times the upper concave
+/// envelope of h at N / b (its hull's edges, kept here).
+struct Overlap {
+    /// Hull vertices (load, h) of h over the possible loads, left to right.
+    hull: Vec<(i128, i128)>,
+    /// (m + 1) C(P, 2): what the loads' h must add up to.
+    need: i128,
+}
+
+impl Overlap {
+    /// `None` when the argument says nothing (switches of 2 ports, or no
+    /// switch wider than the NICs) or would cost too much to evaluate for
+    /// every switch count and NIC total (large clusters on wide switches).
+    fn new(p: u64, n: u64, w: u64, m: u64, least_load: u64) -> Option<Overlap> {
+        if w <= 2 || w <= n {
+            return None;
+        }
+        let work = (p * n / least_load)
+            .saturating_mul(p * n)
+            .saturating_mul(w - least_load + 1);
+        if work > 20_000_000 {
+            return None;
+        }
+        let (p, n, w, m) = (p as i128, n as i128, w as i128, m as i128);
+        let h = |s: i128| {
+            let forced = (p - s) * (s - n).max(0);
+            (m + 1) * (s * (s - 1) / 2) - (forced + w - 3) / (w - 2)
+        };
+        let mut hull: Vec<(i128, i128)> = Vec::new();
+        for s in least_load as i128..=w {
+            let pt = (s, h(s));
+            // Keep the envelope concave: drop a middle vertex on or under
+            // the chord from its left neighbour to the new point.
+            while let [.., a, b] = hull[..] {
+                if (b.1 - a.1) * (pt.0 - a.0) <= (pt.1 - a.1) * (b.0 - a.0) {
+                    hull.pop();
+                } else {
+                    break;
+                }
+            }
+            hull.push(pt);
+        }
+        Some(Overlap {
+            hull,
+            need: (m + 1) * (p * (p - 1) / 2),
+        })
+    }
+
+    /// Whether `b` switches with `total` PCs between them can meet the need:
+    /// b times the envelope at total / b, i.e. its smallest edge line there.
+    fn allows(&self, b: u64, total: u64) -> bool {
+        let (b, total) = (b as i128, total as i128);
+        match self.hull[..] {
+            [] => false,
+            [(s, v)] => total == b * s && b * v >= self.need,
+            _ => self.hull.windows(2).all(|e| {
+                let ((s1, h1), (s2, h2)) = (e[0], e[1]);
+                // b h1 + (total - b s1)(h2 - h1)/(s2 - s1) >= need
+                (b * h1 - self.need) * (s2 - s1) + (total - b * s1) * (h2 - h1) >= 0
+            }),
+        }
+    }
 }
 
 /// Why no universal FNN of `pcs` PCs with `nics` NICs fits switches of
@@ -346,8 +452,11 @@ mod tests {
         // Two NICs: the triangle, 3 w / 2 PCs.
         assert_eq!(plane_capacity(2, 4), 6);
         // 15 PCs with 4 NICs: 15 <= 3 x 5, so no plane is forced; SAT
-        // proves 5 ports impossible, the bounds cannot.
-        assert_eq!(width_bound(15, 4), 5);
+        // proves 5 ports impossible, and of the bounds only the
+        // second-moment one (with the deepest repeat ruled out) does.
+        assert!(intersecting_refutation(15, 4, 5).is_none());
+        assert!(moment_refutation(15, 4, 5).is_some());
+        assert_eq!(width_bound(15, 4), 6);
     }
 
     #[test]
@@ -399,6 +508,8 @@ mod tests {
     fn the_moment_bound_settles_tight_five_nic_cells() {
         assert!(moment_refutation(24, 5, 6).is_some());
         assert!(moment_refutation(28, 5, 7).is_some());
+        assert!(moment_refutation(23, 5, 6).is_some());
+        assert_eq!(width_bound(23, 5), 7);
         assert_eq!(width_bound(24, 5), 7);
         assert_eq!(width_bound(28, 5), 8);
         for pcs in 3..=64usize {
@@ -412,5 +523,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The deepest repeat: 23 PCs with 5 NICs on 6 ports reach 25 others
+    /// (E = 3) but a pair on four common switches would force four repeats
+    /// on the five PCs both fifth switches hold; where the groups are small
+    /// enough (a plane's PCs, E = 0; twins, E >= n - 1) nothing changes.
+    #[test]
+    fn the_deepest_repeat_is_ruled_out_only_where_it_crowds() {
+        assert_eq!(repeat_depth(23, 5, 6), Some(2));
+        assert_eq!(repeat_depth(24, 5, 6), Some(2));
+        assert_eq!(repeat_depth(7, 3, 3), Some(0));
+        assert_eq!(repeat_depth(13, 4, 4), Some(0));
+        assert_eq!(repeat_depth(8, 2, 5), Some(1));
+        assert_eq!(repeat_depth(10, 3, 5), Some(2));
+        assert_eq!(repeat_depth(30, 5, 6), None);
+    }
+
+    /// The overlap side alone refutes 23 PCs with 5 NICs on twenty-one and
+    /// twenty-two 6-port switches (115 NICs), and allows what a plane
+    /// of order 4 does (21 PCs, 5 NICs, twenty-one 5-port switches).
+    #[test]
+    fn busy_switches_overlap_more_than_a_tight_design_repeats() {
+        let o = Overlap::new(23, 5, 6, 2, 3).expect("applies");
+        assert!(!o.allows(21, 115));
+        assert!(!o.allows(22, 115));
+        let plane = Overlap::new(21, 5, 5, 0, 1);
+        assert!(plane.is_none(), "no switch is wider than the NICs");
+        let o = Overlap::new(26, 5, 7, repeat_depth(26, 5, 7).unwrap(), 2).expect("applies");
+        assert!(o.allows(20, 130), "the affine-plane design of 26 PCs on 7 ports");
     }
 }

@@ -289,3 +289,28 @@ fn a_plane_of_order_five_is_found_without_constructions() {
         );
     }
 }
+
+/// 64 PCs with 7 NICs on thirty-eight 12-port switches, constructions
+/// off: one port over the bound, where no plane of order 6 exists and the
+/// GA alone failed in 10 s before. A base set of six residues mod 31 (a
+/// plane of order 5) holds 62 PCs two to a point; the two leftovers share
+/// the seven spare switches, which the other PCs join with their seventh
+/// NIC.
+#[test]
+fn leftovers_beside_a_plane_are_found_without_constructions() {
+    for seed in 1..=2 {
+        let mut c = common::quick(64, 7, "12x38");
+        c.ga.constructions = false;
+        c.ga.seed = seed;
+        let mut e = Engine::new(c);
+        while !e.is_valid() && e.generation() < 6 {
+            e.step();
+        }
+        assert!(
+            e.is_valid(),
+            "seed {seed}: uncovered {} after {} generations",
+            e.best().terms().uncovered,
+            e.generation()
+        );
+    }
+}

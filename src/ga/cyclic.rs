@@ -21,6 +21,14 @@
 //! switch. With `m` one more than there are switches, the points of
 //! switch 0 stay empty so that switch is never used (an affine plane is a
 //! projective one without a line).
+//!
+//! Where no base set of `nics` residues fits the ports (7 NICs: no plane
+//! of order 6 exists), a base set of `nics - 1` leaves every PC a NIC to
+//! spare. The points then hold as many PCs as their switches' ports allow,
+//! and the few they cannot ("leftovers") go on a handful of spare switches
+//! together, each of the others joining one of those with its spare NIC:
+//! 64 PCs with 7 NICs on 12 ports are 62 PCs two to a point of a plane of
+//! order 5 and two leftovers on seven spare switches, 38 in all.
 
 use super::genome::Genome;
 use super::groups::ones;
@@ -40,6 +48,10 @@ pub struct Plan {
     /// switches, at most `nics (nics - 1) + 1` (beyond it the differences
     /// cannot cover every residue), enough ports in all for every NIC.
     pub moduli: Vec<usize>,
+    /// Moduli for base sets of `nics - 1` residues, largest first, where
+    /// the leftovers fit on the switches the lines leave spare
+    /// ([`Apex::of`]).
+    pub spare_moduli: Vec<usize>,
 }
 
 impl Plan {
@@ -59,13 +71,57 @@ impl Plan {
             .rev()
             .filter(|&m| (m.min(switches) as u64) * u64::from(ports) >= (pcs * nics) as u64)
             .collect();
-        (!moduli.is_empty()).then_some(Plan {
+        let k = nics - 1;
+        let spare_top = switches
+            .saturating_sub(1)
+            .min(k * k.saturating_sub(1) + 1)
+            .min(MAX_MODULUS);
+        let spare_moduli: Vec<usize> = if k >= 2 {
+            (k + 1..=spare_top)
+                .rev()
+                .filter(|&m| Apex::of(m, k, pcs, ports, nics, switches).is_some())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        (!moduli.is_empty() || !spare_moduli.is_empty()).then_some(Plan {
             nics,
             ports,
             switches,
             pcs,
             moduli,
+            spare_moduli,
         })
+    }
+}
+
+/// How the PCs the points cannot hold are served: `leftovers` PCs on
+/// every one of `spare` switches, the other PCs split among those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Apex {
+    pub leftovers: usize,
+    pub spare: usize,
+}
+
+impl Apex {
+    /// The shape for `m` lines of `k` points: the points hold at most
+    /// `m ports / k` PCs (every line full); the rest are leftovers, and
+    /// each spare switch takes them all plus `ports - leftovers` others,
+    /// so ceil((pcs - leftovers) / (ports - leftovers)) spare switches,
+    /// each a NIC of every leftover. `None` when that is more than the
+    /// NICs or the switches the lines leave.
+    pub fn of(m: usize, k: usize, pcs: usize, ports: u32, nics: usize, switches: usize) -> Option<Apex> {
+        let ports = ports as usize;
+        let leftovers = pcs.saturating_sub(m * ports / k);
+        Apex::with(leftovers, pcs, ports, nics, switches.checked_sub(m)?)
+    }
+
+    fn with(leftovers: usize, pcs: usize, ports: usize, nics: usize, room: usize) -> Option<Apex> {
+        if leftovers == 0 {
+            return Some(Apex { leftovers, spare: 0 });
+        }
+        let spare = (pcs - leftovers).div_ceil(ports.checked_sub(leftovers).filter(|&r| r > 0)?);
+        (spare <= nics && spare <= room).then_some(Apex { leftovers, spare })
     }
 }
 
@@ -80,14 +136,36 @@ const MAX_MODULUS: usize = 128;
 /// Runs both searches on each modulus of the plan in turn, each for at
 /// most `max` moves; a genome of the full problem once both succeed.
 pub fn search(problem: &Problem, plan: &Plan, max: u64, deadline: Deadline, rng: &mut Rng) -> Option<Genome> {
-    plan.moduli.iter().take_while(|_| !deadline.passed()).find_map(|&m| {
+    let whole = plan.moduli.iter().take_while(|_| !deadline.passed()).find_map(|&m| {
         let base = difference_cover(m, plan.nics, max, rng)?;
         // With one residue more than switches, switch 0 (the points of
         // the base set) must stay empty.
         let empty = if m > plan.switches { mask(&base) } else { 0 };
-        let sizes = spread(m, &base, empty, plan, max, rng)?;
+        let sizes = spread(m, &base, empty, plan.pcs, plan.ports, max, rng)?;
         let used = (0..m).filter(|&j| base.iter().any(|&d| sizes[(j + d) % m] > 0)).count();
-        (used <= plan.switches).then(|| genome(problem, m, &base, &sizes))
+        (used <= plan.switches).then(|| genome(problem, m, &base, &sizes, Apex { leftovers: 0, spare: 0 }))
+    });
+    whole.or_else(|| {
+        plan.spare_moduli
+            .iter()
+            .take_while(|_| !deadline.passed())
+            .find_map(|&m| with_spare_nic(problem, plan, m, max, rng))
+    })
+}
+
+/// The search with a base set of `nics - 1` residues mod `m`: the points
+/// hold what the ports allow and the leftovers share the spare switches
+/// ([`Apex`]); if the points hold one PC fewer than every line full would,
+/// one more leftover is tried.
+fn with_spare_nic(problem: &Problem, plan: &Plan, m: usize, max: u64, rng: &mut Rng) -> Option<Genome> {
+    let k = plan.nics - 1;
+    let base = difference_cover(m, k, max, rng)?;
+    let first = Apex::of(m, k, plan.pcs, plan.ports, plan.nics, plan.switches)?;
+    (first.leftovers..first.leftovers + 2).find_map(|leftovers| {
+        let room = plan.switches - m;
+        let apex = Apex::with(leftovers, plan.pcs, plan.ports as usize, plan.nics, room)?;
+        let sizes = spread(m, &base, 0, plan.pcs - leftovers, plan.ports, max, rng)?;
+        Some(genome(problem, m, &base, &sizes, apex))
     })
 }
 
@@ -209,7 +287,7 @@ impl Differences {
 /// `j + d`) holds at most `plan.ports`; points in `empty` hold none.
 /// Min-conflicts: move one PC off an overloaded switch to the point that
 /// overloads least. `None` after `max` moves.
-fn spread(m: usize, base: &[usize], empty: u128, plan: &Plan, max: u64, rng: &mut Rng) -> Option<Vec<u32>> {
+fn spread(m: usize, base: &[usize], empty: u128, pcs: usize, cap: u32, max: u64, rng: &mut Rng) -> Option<Vec<u32>> {
     let free: Vec<usize> = (0..m).filter(|&a| empty >> a & 1 == 0).collect();
     let through: Vec<u128> = (0..m).map(|a| lines_through(m, base, a)).collect();
     // Round robin over the free points in a random order keeps the sizes
@@ -219,7 +297,7 @@ fn spread(m: usize, base: &[usize], empty: u128, plan: &Plan, max: u64, rng: &mu
         order.swap(i, rng.random_range(0..=i));
     }
     let mut sizes = vec![0u32; m];
-    for k in 0..plan.pcs {
+    for k in 0..pcs {
         sizes[order[k % order.len()]] += 1;
     }
     let mut load = vec![0u32; m];
@@ -228,7 +306,6 @@ fn spread(m: usize, base: &[usize], empty: u128, plan: &Plan, max: u64, rng: &mu
             load[j] += sizes[a];
         }
     }
-    let cap = plan.ports;
     let excess = |load: &[u32]| load.iter().map(|&l| l.saturating_sub(cap)).sum::<u32>();
     let mut tabu = vec![0u64; m];
     for it in 1..=max {
@@ -298,8 +375,10 @@ impl<T> Pick<T> {
 
 /// The full-size genome: the PCs laid over the points in order, each on
 /// the switches through its point; the used switches of the residue
-/// design numbered in order onto the cluster's switches.
-fn genome(problem: &Problem, m: usize, base: &[usize], sizes: &[u32]) -> Genome {
+/// design numbered in order onto the cluster's switches. With an apex,
+/// the last `leftovers` PCs are on every spare switch (numbered after the
+/// lines) and the others take turns on them.
+fn genome(problem: &Problem, m: usize, base: &[usize], sizes: &[u32], apex: Apex) -> Genome {
     let mut load = vec![0u32; m];
     let mut point = Vec::with_capacity(problem.pcs());
     for (a, &n) in sizes.iter().enumerate() {
@@ -315,8 +394,13 @@ fn genome(problem: &Problem, m: usize, base: &[usize], sizes: &[u32]) -> Genome 
         next += 1;
     }
     let order: Vec<usize> = (0..problem.pcs()).collect();
-    Genome::construct(problem, &order, &|pc| {
-        ones(lines_through(m, base, point[pc])).map(|j| switch[j]).collect()
+    let spares: Vec<usize> = (next..next + apex.spare).collect();
+    Genome::construct(problem, &order, &|pc| match point.get(pc) {
+        Some(&a) => {
+            let lines = ones(lines_through(m, base, a)).map(|j| switch[j]);
+            lines.chain(spares.get(pc % apex.spare.max(1)).copied()).collect()
+        }
+        None => spares.clone(),
     })
 }
 
@@ -372,14 +456,7 @@ mod tests {
         let base = (0..20)
             .find_map(|_| difference_cover(31, 6, MAX_MOVES, &mut rng))
             .unwrap();
-        let plan = Plan {
-            nics: 6,
-            ports: 11,
-            switches: 31,
-            pcs: 52,
-            moduli: vec![31],
-        };
-        let sizes = spread(31, &base, 0, &plan, MAX_MOVES, &mut rng).expect("a spread");
+        let sizes = spread(31, &base, 0, 52, 11, MAX_MOVES, &mut rng).expect("a spread");
         assert_eq!(sizes.iter().sum::<u32>(), 52);
         for j in 0..31 {
             let load: u32 = base.iter().map(|&d| sizes[(j + d) % 31]).sum();
@@ -401,6 +478,25 @@ mod tests {
         let e = Eval::full(&p, &g);
         assert_eq!(e.terms.uncovered, 0);
         assert!(g.entries()[p.real_entries()..].is_empty(), "every NIC cabled");
+    }
+
+    /// 64 PCs with 7 NICs on thirty-eight 12-port switches: no base set
+    /// of 7 fits, but one of 6 mod 31 (a plane of order 5) holds 62 PCs,
+    /// two to a point, and the two leftovers share seven spare switches,
+    /// each of the 62 joining one of them with its seventh NIC.
+    #[test]
+    fn leftovers_share_the_spare_switches() {
+        let p = Problem::new(quick_cluster(64, 7, "12x38").unwrap());
+        let plan = Plan::of(&p).unwrap();
+        assert_eq!(plan.spare_moduli.first(), Some(&31));
+        assert_eq!(Apex::of(31, 6, 64, 12, 7, 38), Some(Apex { leftovers: 2, spare: 7 }));
+        // Thirty-seven switches leave six spare, one too few.
+        assert_eq!(Apex::of(31, 6, 64, 12, 7, 37), None);
+        let mut rng = Rng::seed_from_u64(1);
+        let g = (0..20)
+            .find_map(|_| with_spare_nic(&p, &plan, 31, MAX_MOVES, &mut rng))
+            .expect("a design");
+        assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
     }
 
     #[test]

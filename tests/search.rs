@@ -273,12 +273,18 @@ fn a_tight_universal_plane_is_found_without_constructions() {
 /// on the scaled problem (24 PCs, 5 ports) or at full size.
 #[test]
 fn a_plane_of_order_five_is_found_without_constructions() {
+    valid_without_constructions(48, 6, "10x30", 12);
+}
+
+/// Seeds 1 and 2 of a universal spec, constructions off, are valid within
+/// `generations`.
+fn valid_without_constructions(pcs: usize, nics: u32, switches: &str, generations: u64) {
     for seed in 1..=2 {
-        let mut c = common::quick(48, 6, "10x30");
+        let mut c = common::quick(pcs, nics, switches);
         c.ga.constructions = false;
         c.ga.seed = seed;
         let mut e = Engine::new(c);
-        while !e.is_valid() && e.generation() < 12 {
+        while !e.is_valid() && e.generation() < generations {
             e.step();
         }
         assert!(
@@ -298,19 +304,5 @@ fn a_plane_of_order_five_is_found_without_constructions() {
 /// NIC.
 #[test]
 fn leftovers_beside_a_plane_are_found_without_constructions() {
-    for seed in 1..=2 {
-        let mut c = common::quick(64, 7, "12x38");
-        c.ga.constructions = false;
-        c.ga.seed = seed;
-        let mut e = Engine::new(c);
-        while !e.is_valid() && e.generation() < 6 {
-            e.step();
-        }
-        assert!(
-            e.is_valid(),
-            "seed {seed}: uncovered {} after {} generations",
-            e.best().terms().uncovered,
-            e.generation()
-        );
-    }
+    valid_without_constructions(64, 7, "12x38", 6);
 }

@@ -1,4 +1,4 @@
-//! The engine's speed (DESIGN.md §4): evaluation throughput, full and
+//! The engine's speed: evaluation throughput, full and
 //! incremental, one generation, and time to a valid design.
 //!
 //!     cargo bench --bench engine

@@ -1,4 +1,4 @@
-//! The designer's speed (DESIGN.md §4): frame time at 64 and 1024 PCs, and
+//! The designer's speed: frame time at 64 and 1024 PCs, and
 //! key-to-screen latency through the real event loop while the GA worker
 //! runs flat out.
 //!
@@ -99,7 +99,11 @@ fn key_latency(c: &mut Criterion) {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     sent_keys += 1;
-                    let code = if sent_keys % 2 == 0 { KeyCode::Down } else { KeyCode::Up };
+                    let code = if sent_keys.is_multiple_of(2) {
+                        KeyCode::Down
+                    } else {
+                        KeyCode::Up
+                    };
                     let sent = Instant::now();
                     key_tx
                         .send(CtEvent::Key(KeyEvent::new(code, KeyModifiers::NONE)))

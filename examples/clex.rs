@@ -1,5 +1,5 @@
 //! CLEX point-to-point routing simulation at any size, with the 3D torus of
-//! the same node count for comparison (seed 001, Tables I-IV).
+//! the same node count for comparison (the CLEX paper, Tables I-IV).
 //!
 //! cargo run --release --example clex -- K LEVELS LOAD [saving]
 //! (Table I: 32 4 28 saving; Table II: 64 3 57 saving; Tables III/IV: light loads, no "saving")

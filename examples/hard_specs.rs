@@ -1,4 +1,4 @@
-//! The hard-spec benchmark of issue 10: time to a valid design over
+//! The hard-spec benchmark: time to a valid design over
 //! several seeds for each spec of `fnn_tui::hard_specs` (sparse, every
 //! port used, mixed NICs, pins, KASY0 as built), with the median, the
 //! worst and the failures, as BENCHMARKS.md reports them.

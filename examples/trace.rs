@@ -32,7 +32,7 @@ fn main() {
     let mut e = Engine::new(cluster);
     for _ in 0..generations {
         e.step();
-        if e.generation() % every == 0 || e.is_valid() {
+        if e.generation().is_multiple_of(every) || e.is_valid() {
             let h = e.history().last().unwrap();
             let phase = match e.phase() {
                 Phase::Scaled { width, pcs } => format!("scaled {pcs}x{width}"),

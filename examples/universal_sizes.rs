@@ -1,4 +1,4 @@
-//! Universal FNNs by the GA alone (issue 10): for every size of 3..64 PCs
+//! Universal FNNs by the GA alone: for every size of 3..64 PCs
 //! with 2..6 NICs, constructions off, time to a valid design at the width
 //! the constructions reach (on as many switches as the construction uses);
 //! with 7 and 8 NICs (no projective plane of order 6, so constructions

@@ -1,5 +1,5 @@
 //! Atomic file writes: a reader (or a crash) sees the old file or the new
-//! one, never half of one (DESIGN.md §3.7).
+//! one, never half of one.
 //!
 //! The new text goes to a temporary file beside the target, is synced,
 //! renamed over the target, and the directory is synced so the rename

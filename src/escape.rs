@@ -1,4 +1,4 @@
-//! Escaping text for each output format (issue 11). The spec's text is
+//! Escaping text for each output format. The spec's text is
 //! checked at load (`spec::text`), but every writer still escapes what it
 //! copies, by the rules of its own format, so a field added later, or a
 //! design loaded some other way, cannot break out of its place: a comment

@@ -1,4 +1,4 @@
-//! The hard specs of the search benchmarks (issue 10): sparse patterns with
+//! The hard specs of the search benchmarks: sparse patterns with
 //! every switch port used, irregular NIC counts, pins, and KASY0 as built.
 //! No design-theory construction seeds these (they are sparse), so they
 //! measure the search itself.
@@ -290,7 +290,7 @@ fn pinned() -> HardSpec {
     h
 }
 
-/// KASY0 as built (seed 000 §7, kasy0.aggregate.org): 128 PCs with 3 NICs,
+/// KASY0 as built (the KLAT2 paper §7, kasy0.aggregate.org): 128 PCs with 3 NICs,
 /// 17 24-port switches each giving a port to the uplink switch, and the
 /// sparse pattern its codes use: 1D, 2D and 3D torus neighbours,
 /// hypercube and bit-reversal partners.

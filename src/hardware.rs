@@ -1,4 +1,4 @@
-//! The cheapest hardware for a spec (issue 6, the papers' announced
+//! The cheapest hardware for a spec (the papers' announced
 //! "hardware costs" feature): which switch models, how many, and how many
 //! NICs per PC give a valid FNN for the least money.
 //!

@@ -1,5 +1,5 @@
 //! Reading what a user hands us: regular files only, bounded in size, with
-//! the operating system's reason in every error (issue 11).
+//! the operating system's reason in every error.
 //!
 //! A spec, table or pair file is text a person wrote; anything far larger
 //! is a mistake (`/dev/zero`, a log file passed by accident) and must be

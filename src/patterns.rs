@@ -1,4 +1,4 @@
-//! Communication patterns -> weighted PC pairs (DESIGN.md §3.1): the pairs
+//! Communication patterns -> weighted PC pairs: the pairs
 //! whose bandwidth the evaluation values and, for a sparse FNN, the pairs
 //! that must share a switch.
 //!

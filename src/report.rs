@@ -1,4 +1,4 @@
-//! What `design` and `check` write: `report.json` (DESIGN.md §3.6) and a
+//! What `design` and `check` write: `report.json` and a
 //! plain-text summary of the same figures.
 
 use crate::design::Metrics;

@@ -1,4 +1,4 @@
-//! Sessions (DESIGN.md §3.7): the spec as it stands (weights, GA
+//! Sessions: the spec as it stands (weights, GA
 //! parameters and pins included) and the engine's state, in versioned TOML,
 //! so that resuming continues exactly where the run stopped. Saved
 //! atomically; a corrupt, truncated or future-version file is refused with a

@@ -1,4 +1,4 @@
-//! CLEX (seed 001) reconstructed: sizes, uniform degrees, the diameter
+//! CLEX (the CLEX paper) reconstructed: sizes, uniform degrees, the diameter
 //! bound checked by BFS on small instances, link lengths, and the torus
 //! figures it is compared with.
 

@@ -546,7 +546,7 @@ fn nothing_cheaper(stdout: &str) {
 fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     // 8 PCs with up to 3 NICs: one 8-port switch costs 100 + 8 NICs = 108;
     // 2 NICs cannot work on 4-port switches (Füredi: 16/3 -> 6 ports), but 3
-    // NICs on six 4-port switches (seed 002's example, the covering bound)
+    // NICs on six 4-port switches (the FNN compiler paper's example, the covering bound)
     // cost 6 x 10 + 24 = 84, and five are too few.
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.toml");

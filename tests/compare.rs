@@ -1,4 +1,4 @@
-//! The comparison of seed 000 §6.1: eight PCs with four-port switches.
+//! The comparison of the KLAT2 paper §6.1: eight PCs with four-port switches.
 
 use assert_cmd::Command;
 use serde_json::Value;

@@ -2,99 +2,10 @@
 //! user would, with the screen read through a VT100 emulator and the files
 //! it writes checked on disk.
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-use std::io::{Read, Write};
-use std::path::Path;
-use std::sync::{Arc, Mutex};
+mod common;
+
+use common::pty::Tui;
 use std::time::{Duration, Instant};
-
-struct Tui {
-    screen: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Tui {
-    fn start(args: &[&str], home: &Path) -> Tui {
-        let pty = native_pty_system();
-        let pair = pty
-            .openpty(PtySize {
-                rows: 40,
-                cols: 130,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_fnn-tui"));
-        cmd.args(args);
-        cmd.cwd(home);
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("HOME", home);
-        cmd.env("XDG_DATA_HOME", home.join("data"));
-        cmd.env("XDG_CONFIG_HOME", home.join("config"));
-        let child = pair.slave.spawn_command(cmd).expect("fnn-tui starts");
-        drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let writer = pair.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(40).unwrap(),
-            std::num::NonZeroU16::new(130).unwrap(),
-            0,
-        )));
-        let s = screen.clone();
-        std::thread::spawn(move || {
-            let _keep_master_open = pair.master;
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                s.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        Tui { screen, writer, child }
-    }
-
-    fn text(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for(&self, what: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let t = self.text();
-            if t.contains(what) {
-                return t;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "timed out waiting for {what:?}; screen:\n{t}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn keys(&mut self, s: &str) {
-        self.writer.write_all(s.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    }
-
-    fn exit_status(&mut self) -> portable_pty::ExitStatus {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                return s;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "fnn-tui did not exit; screen:\n{}",
-                self.text()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
 
 /// The generation the status bar shows (`│ gen N │`).
 fn status_generation(screen: &str) -> u64 {

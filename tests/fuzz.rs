@@ -219,10 +219,9 @@ proptest! {
     #[test]
     fn sessions(edits in prop::collection::vec(edit(), 1..8)) {
         let text = mutate(session_text(), &edits);
-        if let Ok(s) = Session::from_toml(&text, "fuzz-session.toml") {
-            if let Ok((_, mut e)) = s.restore() {
+        if let Ok(s) = Session::from_toml(&text, "fuzz-session.toml")
+            && let Ok((_, mut e)) = s.restore() {
                 e.step();
             }
-        }
     }
 }

@@ -1,4 +1,4 @@
-//! The worked examples of the FNN papers (seed 000 §2 and §6.1, seed 002
+//! The worked examples of the FNN papers (the KLAT2 paper §2 and §6.1, the FNN compiler paper
 //! "Performance"), reproduced by the engine and the metrics code.
 
 mod common;
@@ -9,7 +9,7 @@ use fnn_tui::ga::Engine;
 use fnn_tui::spec::{Spec, check_feasible};
 
 /// The papers' GA alone: no construction seeds it and no local search
-/// helps it, so these tests fail when an operator of seed 002 is broken.
+/// helps it, so these tests fail when an operator of the FNN compiler paper is broken.
 fn search(mut cluster: fnn_tui::spec::Cluster) -> (fnn_tui::design::Design, Metrics) {
     common::papers_ga(&mut cluster);
     let mut engine = Engine::new(cluster);
@@ -20,14 +20,14 @@ fn search(mut cluster: fnn_tui::spec::Cluster) -> (fnn_tui::design::Design, Metr
     (design, metrics)
 }
 
-/// Seed 000 §2: 6 PCs with 2 NICs on three 4-way switches; A and B on 0 and
+/// The KLAT2 paper §2: 6 PCs with 2 NICs on three 4-way switches; A and B on 0 and
 /// 1, C and D on 0 and 2, E and F on 1 and 2.
 const SIX_PCS: &str = "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n";
 
 #[test]
 fn six_pc_example_is_valid_and_found_by_the_ga() {
     let cluster = quick(6, 2, "4x3");
-    let paper = parse_table(SIX_PCS, "seed 000", 6, 3).unwrap();
+    let paper = parse_table(SIX_PCS, "the KLAT2 paper", 6, 3).unwrap();
     let m = Metrics::compute(&paper, &cluster);
     assert!(m.valid, "{:?}", m.violations);
     assert_eq!(paper.links(0, 1), 2, "A and B share switches 0 and 1");
@@ -52,12 +52,12 @@ fn six_pc_example_with_uplink_port_uses_five_way_switches() {
         s.uplink.ports = 1;
     });
     assert!(cluster.switches.iter().all(|s| s.ports == 4));
-    let m = Metrics::compute(&parse_table(SIX_PCS, "seed 000", 6, 3).unwrap(), &cluster);
+    let m = Metrics::compute(&parse_table(SIX_PCS, "the KLAT2 paper", 6, 3).unwrap(), &cluster);
     assert!(m.valid);
     assert_eq!(m.bisection.uplink_mbps, 3.0 * 2.0 * 100.0);
 }
 
-/// Seed 000 §6.1: eight PCs, 3 NICs each, six 4-port switches; the PCs in
+/// The KLAT2 paper §6.1: eight PCs, 3 NICs each, six 4-port switches; the PCs in
 /// pairs (AB, CD, EF, GH) and a switch for every two pairs.
 fn pairs_of_groups(groups: usize, group_size: usize) -> String {
     let mut table = String::new();
@@ -78,7 +78,7 @@ fn pairs_of_groups(groups: usize, group_size: usize) -> String {
 #[test]
 fn eight_pc_fnn_figures_of_seed_000() {
     let cluster = quick_with(8, 3, "4x6", |s| s.nic.speed_mbps = 1.0);
-    let design = parse_table(&pairs_of_groups(4, 2), "seed 000 §6.1", 8, 6).unwrap();
+    let design = parse_table(&pairs_of_groups(4, 2), "the KLAT2 paper §6.1", 8, 6).unwrap();
     let m = Metrics::compute(&design, &cluster);
     assert!(m.valid);
     // ((4*3)*6)/(8*7) = 1.28571428 links per pair, which is also the bound.
@@ -110,7 +110,7 @@ fn scaled_to_64_pcs_on_32_port_switches() {
     // "replace the six 4-way switches and eight PCs with six 32-way switches
     // and 64 PCs": ((32*31)*6)/(64*63) = 1.47619047.
     let cluster = quick(64, 3, "32x6");
-    let design = parse_table(&pairs_of_groups(4, 16), "seed 000 §6.1", 64, 6).unwrap();
+    let design = parse_table(&pairs_of_groups(4, 16), "the KLAT2 paper §6.1", 64, 6).unwrap();
     let m = Metrics::compute(&design, &cluster);
     assert!(m.valid);
     assert!(

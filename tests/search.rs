@@ -1,4 +1,4 @@
-//! The search held to account (issue 10): each operator of the papers' GA
+//! The search held to account: each operator of the papers' GA
 //! has a test that fails when the operator is turned into a no-op, the
 //! local search solves the hard specs in a few generations where the
 //! papers' GA alone does not, and every hard spec is proved feasible by

@@ -420,9 +420,8 @@ fn a_refused_pin_is_reported_and_not_shown() {
     let mut applied = Vec::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while applied.len() < 5 {
-        match worker.rx.recv_deadline(deadline).expect("the worker answers every pin") {
-            Event::Applied(r) => applied.push(r),
-            _ => {}
+        if let Event::Applied(r) = worker.rx.recv_deadline(deadline).expect("the worker answers every pin") {
+            applied.push(r);
         }
     }
     assert!(applied[..4].iter().all(|r| r.is_ok()), "{applied:?}");

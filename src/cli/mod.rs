@@ -1,4 +1,4 @@
-//! The command line (DESIGN.md §3.6): clap definitions and the headless
+//! The command line: clap definitions and the headless
 //! commands. Exit codes: 0 a valid design, 1 none found (or the table does
 //! not cover the required pairs), 2 bad input or a provably impossible spec.
 

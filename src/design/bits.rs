@@ -1,4 +1,4 @@
-//! Word-level helpers for per-PC switch bitmasks (seed 002, "The GA Structure":
+//! Word-level helpers for per-PC switch bitmasks (the FNN compiler paper, "The GA Structure":
 //! a PC's bitmask has bit s set when one of its NICs is on switch s).
 //!
 //! Masks are slices of `u64` words so the number of switches is not capped at 64.
@@ -12,6 +12,13 @@ pub fn words_for(switches: usize) -> usize {
 #[inline]
 pub fn and_count(a: &[u64], b: &[u64]) -> u32 {
     a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
+}
+
+/// Whether two PCs share a switch: no popcount needed, so it is as fast
+/// on a CPU without POPCNT.
+#[inline]
+pub fn meet(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
 #[inline]
@@ -75,6 +82,8 @@ mod tests {
     #[test]
     fn and_count_counts_shared_bits() {
         assert_eq!(and_count(&[0b1011, 1], &[0b0110, 1]), 2);
+        assert!(meet(&[0, 2], &[1, 2]));
+        assert!(!meet(&[1, 2], &[2, 1]));
         assert_eq!(words_for(0), 1);
         assert_eq!(words_for(64), 1);
         assert_eq!(words_for(65), 2);

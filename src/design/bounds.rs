@@ -1,4 +1,4 @@
-//! Counting bounds on FNN hardware (issue 6, seed 000 §7): how narrow and
+//! Counting bounds on FNN hardware (the KLAT2 paper §7): how narrow and
 //! how few the switches can be for a universal FNN of P PCs with n NICs.
 //!
 //! * Every PC reaches at most n (S - 1) others on S-port switches, so
@@ -407,7 +407,7 @@ mod tests {
         assert_eq!(width_bound(64, 4), 20);
         // Two NICs: a triangle of switches is the best, 2P/3.
         assert_eq!(width_bound(9, 2), 6);
-        // 1024 PCs with 5 NICs: 5 * 1024 / 21 -> 244 (seed 000 §7 found 309).
+        // 1024 PCs with 5 NICs: 5 * 1024 / 21 -> 244 (the KLAT2 paper §7 found 309).
         assert_eq!(width_bound(1024, 5), 244);
         // 11 PCs with 5 NICs: 55 NICs on 3-port switches make 54 pairs of 55.
         assert!(!pair_capacity_allows(11, 5, 3));

@@ -1,4 +1,4 @@
-//! Universal FNNs from design theory (issue 6), to seed the GA and to find
+//! Universal FNNs from design theory, to seed the GA and to find
 //! the narrowest switches quickly in the sweep.
 //!
 //! Every construction is a set of *blocks*: each block is the set of

@@ -15,10 +15,10 @@ pub fn prime_power(q: usize) -> Option<(usize, u32)> {
     if q < 2 {
         return None;
     }
-    let p = (2..=q).find(|d| q % d == 0)?;
+    let p = (2..=q).find(|d| q.is_multiple_of(*d))?;
     let mut k = 0;
     let mut r = q;
-    while r % p == 0 {
+    while r.is_multiple_of(p) {
         r /= p;
         k += 1;
     }

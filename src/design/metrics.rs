@@ -1,4 +1,4 @@
-//! Figures of merit of a wiring (seed 000 §6.1, seed 002 "Performance"):
+//! Figures of merit of a wiring (the KLAT2 paper §6.1, the FNN compiler paper "Performance"):
 //! pairwise links and their tight upper bound, bisection estimates, latency
 //! in switch hops, cost, and whether the wiring obeys the spec's limits.
 
@@ -8,7 +8,7 @@ use serde::Serialize;
 
 /// The most pair-links `nics` NICs can make on switches of these widths:
 /// fill the widest switches first (u(u-1)/2 is convex, so this maximises
-/// the sum), then divide by the pair count. Seed 002: "a tight upper bound
+/// the sum), then divide by the pair count. The FNN compiler paper: "a tight upper bound
 /// on the average number of links between a PC pair".
 pub fn max_pair_links(ports: &[u32], nics: u64, pcs: usize) -> u64 {
     let mut widths: Vec<u64> = ports.iter().map(|&p| (p as u64).min(pcs as u64)).collect();
@@ -34,7 +34,7 @@ pub fn pairwise_upper_bound(ports: &[u32], nics: u64, pcs: usize) -> f64 {
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Bisection {
-    /// Every NIC busy at once: NICs x link speed (seed 002: 4 x 64 x 100 Mb/s).
+    /// Every NIC busy at once: NICs x link speed (the FNN compiler paper: 4 x 64 x 100 Mb/s).
     pub best_case_mbps: f64,
     /// A random permutation: average pairwise links x 2 directions x speed x P/2.
     pub random_permutation_mbps: f64,

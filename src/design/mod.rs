@@ -1,7 +1,7 @@
-//! A wiring: which PCs have a NIC on which FNN switch (seed 002, "The GA
+//! A wiring: which PCs have a NIC on which FNN switch (the FNN compiler paper, "The GA
 //! Structure"), the canonical switch table that every other tool reads
 //! ("The FNN Compiler's Output"), and the figures of merit of a wiring
-//! (seed 000 §6.1, seed 002 "Performance").
+//! (the KLAT2 paper §6.1, the FNN compiler paper "Performance").
 
 pub mod bits;
 pub mod bounds;

@@ -1,4 +1,4 @@
-//! The canonical switch table of seed 002 ("The FNN Compiler's Output"):
+//! The canonical switch table of the FNN compiler paper ("The FNN Compiler's Output"):
 //! one line per FNN switch, `S: p p p ...`, switch number, colon, sorted
 //! 0-based PC numbers. Every other tool reads this table and a user may write
 //! or edit it by hand, so the parser names the line of every problem.

@@ -2,7 +2,7 @@ use super::bits;
 
 /// A wiring of `pcs` PCs to `switches` FNN switches: one bitmask per PC.
 ///
-/// A PC never has two NICs on one switch (seed 002: "such a configuration
+/// A PC never has two NICs on one switch (the FNN compiler paper: "such a configuration
 /// would add nothing"), so a set bit is one NIC and one cable. NICs are
 /// numbered so that within each PC the lowest NIC goes to the lowest switch.
 #[derive(Clone, Debug, PartialEq, Eq)]

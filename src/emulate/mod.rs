@@ -1,4 +1,4 @@
-//! Rehearsing a design on real Linux networking (issue 13): a network
+//! Rehearsing a design on real Linux networking: a network
 //! namespace per PC named after it, a bridge per FNN switch (and one for
 //! the uplink switch, joined to every FNN switch's uplink port), a veth per
 //! NIC named as the kernel would name it, the MACs read from the veths and

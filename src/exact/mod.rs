@@ -1,8 +1,9 @@
-//! The exact mode (issue 14): a SAT model of the design problem that
+//! The exact mode: a SAT model of the design problem that
 //! either finds a design or proves that none exists for the hardware, so
 //! "one port over the bound" can become "the bound is impossible".
 //!
-//! Two models, both on CaDiCaL through `rustsat`:
+//! Two models, both encoded with `rustsat` and solved by CaDiCaL
+//! ([`cadical`], built from source by cargo):
 //! * [`types`]: universal coverage with one NIC count and no pins — the PCs
 //!   are interchangeable, so the model counts PCs per NIC set (binary
 //!   counts, pseudo-Boolean port limits) and never branches over which PC
@@ -16,8 +17,10 @@
 //! solver was given ([`Options::proof`]), which an independent checker
 //! (`rate`, `drat-trim`) accepts without trusting fnn-tui.
 
+mod cadical;
 mod per_pc;
 mod solve;
 mod types;
 
+pub use cadical::SolverError;
 pub use solve::{Model, Options, Outcome, Verdict, solve, solve_until};

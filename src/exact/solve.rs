@@ -1,13 +1,12 @@
 //! Running a model: the solver, its time limit, the proof files, and the
 //! check of a found design.
 
+use super::cadical::{self, Answer};
 use super::{per_pc, types};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, check_feasible};
 use rustsat::instances::SatInstance;
-use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
 use rustsat::types::{Assignment, Lit};
-use rustsat_cadical::{CaDiCaL, ProofFormat};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -198,44 +197,28 @@ fn attempt(
     let (cnf, vm) = instance.into_cnf();
     let variables = rustsat::instances::ManageVars::n_used(&vm);
     let clauses = cnf.len();
-    let mut solver = CaDiCaL::default();
     let files = match &proof {
         Some(path) => {
             let cnf_path = cnf_path_of(path);
             cnf.write_dimacs_path(&cnf_path, variables)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", cnf_path.display()))?;
-            solver
-                .trace_proof(path, ProofFormat::Drat { binary: false })
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             Some((cnf_path, path.clone()))
         }
         None => None,
     };
-    solver.attach_terminator(move || {
-        let late = deadline.is_some_and(|d| Instant::now() >= d);
-        if late || stop.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) {
-            ControlSignal::Terminate
-        } else {
-            ControlSignal::Continue
-        }
-    });
-    solver.add_cnf(cnf)?;
-    let result = solver.solve()?;
-    let verdict = match result {
-        SolverResult::Sat => {
-            let a = solver.full_solution()?;
+    let answer = cadical::solve(cnf, variables, proof.as_deref(), deadline, [stop, interrupt])?;
+    let verdict = match answer {
+        Answer::Sat(a) => {
             let design = decode(&a);
             check_design(cluster, &design)?;
             Verdict::Found(design)
         }
-        SolverResult::Unsat => Verdict::Impossible(impossible_words(cluster)),
-        SolverResult::Interrupted => Verdict::Unknown,
+        Answer::Unsat => Verdict::Impossible(impossible_words(cluster)),
+        Answer::Stopped => Verdict::Unknown,
     };
     if verdict != Verdict::Unknown {
         stop.store(true, Ordering::Relaxed);
     }
-    // The proof file is complete only once the solver is dropped.
-    drop(solver);
     Ok(Attempt {
         verdict,
         model,

@@ -1,4 +1,4 @@
-//! Cable colours per switch (seed 000 §3, seed 002 "Physical Wiring"): one
+//! Cable colours per switch (the KLAT2 paper §3, the FNN compiler paper "Physical Wiring"): one
 //! colour per switch; once switches outnumber colours, a base colour with a
 //! stripe of another, every (base, stripe) pair used once.
 

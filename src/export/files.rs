@@ -1,4 +1,4 @@
-//! Writing a set of files into an output directory (issue 11): never
+//! Writing a set of files into an output directory: never
 //! outside it, each file atomically, and the directory marked incomplete
 //! until the last file is in place, so a crash midway cannot pass for a
 //! finished export.

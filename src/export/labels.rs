@@ -1,4 +1,4 @@
-//! Wiring labels (seed 002 "Physical Wiring", seed 000 §3): one label per
+//! Wiring labels (the FNN compiler paper "Physical Wiring", the KLAT2 paper §3): one label per
 //! PC with a colour patch per NIC in NIC order showing its cable (switch)
 //! colour, transparent colours marked with a double triangle, stripes once
 //! switches outnumber colours; a sheet per switch listing its PCs and ports;

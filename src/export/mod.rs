@@ -1,4 +1,4 @@
-//! The translators (DESIGN.md §3.4, seed 002 "The FNN Translators"): what
+//! The translators (the FNN compiler paper "The FNN Translators"): what
 //! it takes to build and run the cluster, written into a directory from the
 //! TUI's export menu or `fnn-tui export`.
 

@@ -1,4 +1,4 @@
-//! Rack placement (DESIGN.md §3.4, seed 000 §3: KLAT2 spanned five racks
+//! Rack placement (the KLAT2 paper §3: KLAT2 spanned five racks
 //! "in a seemingly random pattern"): put the PCs, the FNN switches and the
 //! uplink switch into the spec's racks so that cables are short and few
 //! cross between racks, then list every cable with its estimated length.

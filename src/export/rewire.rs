@@ -1,4 +1,4 @@
-//! Rewire plans (seed 000 §3: KLAT2 was re-wired for DNSTool "in less than
+//! Rewire plans (the KLAT2 paper §3: KLAT2 was re-wired for DNSTool "in less than
 //! a few hours"): the cable moves that turn one design of a cluster into
 //! another. Switches are interchangeable and identified by their cable
 //! colour, so the new design's switches are first relabelled to the old

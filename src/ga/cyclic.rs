@@ -1,4 +1,4 @@
-//! The cyclic search for tight universal designs (issue 10).
+//! The cyclic search for tight universal designs.
 //!
 //! The grouped search ([`super::groups`]) stalls a few pairs short where a
 //! design must be a projective or affine plane laid over groups of PCs:

@@ -1,4 +1,4 @@
-//! The generation loop of seed 002 with a step API: one generation per
+//! The generation loop of the FNN compiler paper with a step API: one generation per
 //! call, the population readable between steps, commands (weights, pins)
 //! applied between generations.
 //!
@@ -47,7 +47,7 @@ impl Member {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Phase {
-    /// Plain connectivity on a scaled-down problem (seed 002's first phase).
+    /// Plain connectivity on a scaled-down problem (the FNN compiler paper's first phase).
     Scaled { width: u32, pcs: usize },
     /// The full problem with the user's evaluation.
     Full,
@@ -133,9 +133,9 @@ pub struct Engine {
     first_valid: Option<u64>,
     /// The generation the best full-size design last improved.
     improved_at: u64,
-    /// The pairwise-bandwidth bound of the hardware (seed 002).
+    /// The pairwise-bandwidth bound of the hardware (the FNN compiler paper).
     bandwidth_bound: f64,
-    /// The best construction laid onto the hardware (issue 6): the initial
+    /// The best construction laid onto the hardware: the initial
     /// design when it is already valid, else added at the scale-up.
     seed: Option<Genome>,
     /// Where the searches inside a generation stop (the run's time limit).
@@ -392,12 +392,12 @@ impl Engine {
         next
     }
 
-    /// The local search inside the GA (issue 10): every generation the
+    /// The local search inside the GA: every generation the
     /// best member and `local_members - 1` random kept ones that still
     /// leave pairs uncovered get `local_search` tabu moves each, in
     /// parallel from seeds drawn in order; the results replace the worst
     /// members, so the parents stay and diversity with them.
-    fn local_search(&mut self, next: &mut Vec<Member>) {
+    fn local_search(&mut self, next: &mut [Member]) {
         let ga = &self.full.cluster.ga;
         let members = ga.local_members.min(next.len());
         // A walk goes on while it finds better designs (its pair weights
@@ -647,7 +647,7 @@ impl Engine {
 
     /// Whether the search should stop: the design is valid, nothing else is
     /// being optimised, and its average pairwise links reached the
-    /// hardware's bound (all ports used, seed 002 "Performance") or the
+    /// hardware's bound (all ports used, the FNN compiler paper "Performance") or the
     /// polish budget ran out.
     pub fn done(&self) -> bool {
         if self.stalled() {

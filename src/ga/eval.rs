@@ -1,5 +1,6 @@
-//! The evaluation (DESIGN.md §3.2, seed 002): a weighted sum of terms the
-//! user edits live. Shared switches between two PCs are popcount(a & b).
+//! The evaluation (the GA's fitness, after the FNN compiler paper): a
+//! weighted sum of terms the user edits live. Shared switches between two
+//! PCs are popcount(a & b).
 //!
 //! The state kept per member is enough to update the terms from the rows
 //! of the PCs a mutation touched: a histogram of shared-link counts over the
@@ -11,6 +12,7 @@ use super::genome::Genome;
 use super::problem::Problem;
 use crate::design::bits;
 use crate::spec::{Coverage, Weights};
+use multiversion::multiversion;
 use serde::{Deserialize, Serialize};
 
 /// Each term of the evaluation, before weighting.
@@ -83,54 +85,22 @@ impl Eval {
         if c.coverage == Coverage::Universal {
             e.all_pairs(problem, g);
         }
-        for a in 0..p {
-            let (partners, weights) = c.pattern.row(a);
-            let ma = g.mask(problem, a);
-            for (&b, &w) in partners.iter().zip(weights) {
-                let b = b as usize;
-                if b > a {
-                    let l = bits::and_count(ma, g.mask(problem, b));
-                    e.pattern_pair(c.coverage, a, b, w, l, 1);
-                }
-            }
-        }
+        e.pattern_pairs(problem, g);
         e.finish(problem);
         e
     }
 
+    /// Every pattern pair once.
+    fn pattern_pairs(&mut self, problem: &Problem, g: &Genome) {
+        add_pattern_pairs(self, problem, g);
+    }
+
     /// The all-pairs loop, kept tight and branch-free: one word per mask is
     /// the common case, and uncovered pairs are common early in a search.
+    /// Compiled for several CPU levels and picked at run time (POPCNT is
+    /// not in the x86-64 baseline, and this is where the time goes).
     fn all_pairs(&mut self, problem: &Problem, g: &Genome) {
-        let p = problem.pcs();
-        let masks = g.masks();
-        let w = problem.words;
-        let mut hist = vec![0i64; self.all_hist.len()];
-        let lacking = &mut self.lacking;
-        for a in 0..p {
-            let mut zeros = 0u32;
-            let (row, rest) = lacking[a..].split_first_mut().expect("a < p");
-            if w == 1 {
-                let ma = masks[a];
-                for (&mb, lack) in masks[a + 1..].iter().zip(rest.iter_mut()) {
-                    let l = (ma & mb).count_ones();
-                    let z = u32::from(l == 0);
-                    hist[l as usize] += 1;
-                    zeros += z;
-                    *lack += z;
-                }
-            } else {
-                let ma = &masks[a * w..(a + 1) * w];
-                for (mb, lack) in masks[(a + 1) * w..].chunks_exact(w).zip(rest.iter_mut()) {
-                    let l = bits::and_count(ma, mb);
-                    let z = u32::from(l == 0);
-                    hist[l as usize] += 1;
-                    zeros += z;
-                    *lack += z;
-                }
-            }
-            *row += zeros;
-        }
-        self.all_hist = hist;
+        add_all_pairs(self, problem, g);
     }
 
     fn pattern_pair(&mut self, coverage: Coverage, a: usize, b: usize, w: i64, links: u32, sign: i64) {
@@ -145,58 +115,12 @@ impl Eval {
     /// Adds (`sign` = 1) or removes (-1) every pair involving a PC in
     /// `rows`; pairs between two listed PCs are counted once.
     pub fn rows(&mut self, problem: &Problem, g: &Genome, rows: &[usize], sign: i64) {
-        let c = &problem.cluster;
-        for (k, &t) in rows.iter().enumerate() {
-            let earlier = &rows[..k];
-            self.crossing_cables += sign * problem.crossings(t, g.mask(problem, t)) as i64;
-            if c.coverage == Coverage::Universal {
-                self.universal_row(problem, g, t, sign);
-                // The loop ran over every PC: take back the pair of `t` with
-                // itself and the pairs already counted with earlier rows.
-                for &j in std::iter::once(&t).chain(earlier) {
-                    let l = bits::and_count(g.mask(problem, t), g.mask(problem, j));
-                    self.all_pair(t, j, l, -sign);
-                }
-            }
-            let mt = g.mask(problem, t);
-            let (partners, weights) = c.pattern.row(t);
-            for (&j, &w) in partners.iter().zip(weights) {
-                let j = j as usize;
-                if earlier.contains(&j) {
-                    continue;
-                }
-                let l = bits::and_count(mt, g.mask(problem, j));
-                self.pattern_pair(c.coverage, t, j, w, l, sign);
-            }
-        }
+        add_rows(self, problem, g, rows, sign);
     }
 
     /// The pairs of `t` with every PC, itself included, branch-free.
     fn universal_row(&mut self, problem: &Problem, g: &Genome, t: usize, sign: i64) {
-        let w = problem.words;
-        let masks = g.masks();
-        let s32 = sign as u32;
-        let mut zeros = 0u32;
-        if w == 1 {
-            let mt = masks[t];
-            for (&mj, lack) in masks.iter().zip(self.lacking.iter_mut()) {
-                let l = (mt & mj).count_ones();
-                let z = u32::from(l == 0);
-                self.all_hist[l as usize] += sign;
-                zeros += z;
-                *lack = lack.wrapping_add(z.wrapping_mul(s32));
-            }
-        } else {
-            let mt = &masks[t * w..(t + 1) * w];
-            for (mj, lack) in masks.chunks_exact(w).zip(self.lacking.iter_mut()) {
-                let l = bits::and_count(mt, mj);
-                let z = u32::from(l == 0);
-                self.all_hist[l as usize] += sign;
-                zeros += z;
-                *lack = lack.wrapping_add(z.wrapping_mul(s32));
-            }
-        }
-        self.lacking[t] = self.lacking[t].wrapping_add(zeros.wrapping_mul(s32));
+        add_universal_row(self, problem, g, t, sign);
     }
 
     /// One pair's share of the all-pairs aggregates.
@@ -338,6 +262,115 @@ impl Eval {
     pub fn ports_used(&self) -> &[u32] {
         &self.used
     }
+}
+
+// The loops where the evaluation's time goes, each compiled for several
+// CPU levels and picked at run time: POPCNT is not in the x86-64 baseline.
+
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
+fn add_pattern_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
+    let c = &problem.cluster;
+    for a in 0..problem.pcs() {
+        let (partners, weights) = c.pattern.row(a);
+        let ma = g.mask(problem, a);
+        for (&b, &w) in partners.iter().zip(weights) {
+            let b = b as usize;
+            if b > a {
+                let l = bits::and_count(ma, g.mask(problem, b));
+                e.pattern_pair(c.coverage, a, b, w, l, 1);
+            }
+        }
+    }
+}
+
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
+fn add_all_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
+    let p = problem.pcs();
+    let masks = g.masks();
+    let w = problem.words;
+    let mut hist = vec![0i64; e.all_hist.len()];
+    let lacking = &mut e.lacking;
+    for a in 0..p {
+        let mut zeros = 0u32;
+        let (row, rest) = lacking[a..].split_first_mut().expect("a < p");
+        if w == 1 {
+            let ma = masks[a];
+            for (&mb, lack) in masks[a + 1..].iter().zip(rest.iter_mut()) {
+                let l = (ma & mb).count_ones();
+                let z = u32::from(l == 0);
+                hist[l as usize] += 1;
+                zeros += z;
+                *lack += z;
+            }
+        } else {
+            let ma = &masks[a * w..(a + 1) * w];
+            for (mb, lack) in masks[(a + 1) * w..].chunks_exact(w).zip(rest.iter_mut()) {
+                let l = bits::and_count(ma, mb);
+                let z = u32::from(l == 0);
+                hist[l as usize] += 1;
+                zeros += z;
+                *lack += z;
+            }
+        }
+        *row += zeros;
+    }
+    e.all_hist = hist;
+}
+
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
+fn add_rows(e: &mut Eval, problem: &Problem, g: &Genome, rows: &[usize], sign: i64) {
+    let c = &problem.cluster;
+    for (k, &t) in rows.iter().enumerate() {
+        let earlier = &rows[..k];
+        e.crossing_cables += sign * problem.crossings(t, g.mask(problem, t)) as i64;
+        if c.coverage == Coverage::Universal {
+            e.universal_row(problem, g, t, sign);
+            // The loop ran over every PC: take back the pair of `t` with
+            // itself and the pairs already counted with earlier rows.
+            for &j in std::iter::once(&t).chain(earlier) {
+                let l = bits::and_count(g.mask(problem, t), g.mask(problem, j));
+                e.all_pair(t, j, l, -sign);
+            }
+        }
+        let mt = g.mask(problem, t);
+        let (partners, weights) = c.pattern.row(t);
+        for (&j, &w) in partners.iter().zip(weights) {
+            let j = j as usize;
+            if earlier.contains(&j) {
+                continue;
+            }
+            let l = bits::and_count(mt, g.mask(problem, j));
+            e.pattern_pair(c.coverage, t, j, w, l, sign);
+        }
+    }
+}
+
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
+fn add_universal_row(e: &mut Eval, problem: &Problem, g: &Genome, t: usize, sign: i64) {
+    let w = problem.words;
+    let masks = g.masks();
+    let s32 = sign as u32;
+    let mut zeros = 0u32;
+    if w == 1 {
+        let mt = masks[t];
+        for (&mj, lack) in masks.iter().zip(e.lacking.iter_mut()) {
+            let l = (mt & mj).count_ones();
+            let z = u32::from(l == 0);
+            e.all_hist[l as usize] += sign;
+            zeros += z;
+            *lack = lack.wrapping_add(z.wrapping_mul(s32));
+        }
+    } else {
+        let mt = &masks[t * w..(t + 1) * w];
+        for (mj, lack) in masks.chunks_exact(w).zip(e.lacking.iter_mut()) {
+            let l = bits::and_count(mt, mj);
+            let z = u32::from(l == 0);
+            e.all_hist[l as usize] += sign;
+            zeros += z;
+            *lack = lack.wrapping_add(z.wrapping_mul(s32));
+        }
+    }
+    e.lacking[t] = e.lacking[t].wrapping_add(zeros.wrapping_mul(s32));
 }
 
 /// The distinct real PCs in two entries.

@@ -1,4 +1,4 @@
-//! A closed representation of a wiring (seed 002, "The Genetic Algorithm
+//! A closed representation of a wiring (the FNN compiler paper, "The Genetic Algorithm
 //! Itself"). Every real switch port is an entry holding a PC, or [`FREE`]
 //! (the paper's dummy NIC on a virtual PC absorbing an unused port). The
 //! NICs that have no port are entries of a dummy switch after the real
@@ -76,7 +76,7 @@ impl Genome {
 
     /// Places the NICs of every PC, in `order`: first all must-pins, then
     /// the switches `preferred(pc)` names, then the lowest-numbered switch
-    /// with a free port that the PC is not already on (seed 002's
+    /// with a free port that the PC is not already on (the FNN compiler paper's
     /// straightforward construction). NICs left over go to the dummy switch
     /// and ports left over stay free.
     pub fn construct(problem: &Problem, order: &[usize], preferred: &dyn Fn(usize) -> Vec<usize>) -> Genome {

@@ -1,4 +1,4 @@
-//! The grouped search for tight universal designs (issue 10).
+//! The grouped search for tight universal designs.
 //!
 //! A tight universal FNN repeats a few NIC sets: the constructions lay the
 //! lines of a projective plane over groups of one or two PCs. A search over

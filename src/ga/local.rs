@@ -1,4 +1,4 @@
-//! Tabu search over NIC exchanges with exact coverage deltas (issue 10),
+//! Tabu search over NIC exchanges with exact coverage deltas,
 //! the local search inside the GA.
 //!
 //! Where every port is used, a random mutation almost always uncovers as
@@ -134,7 +134,7 @@ pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Bu
     let mut best_at = 0;
     while s.uncovered > 0 && s.iteration < budget.max && s.iteration - best_at < budget.patience {
         s.iteration += 1;
-        if s.iteration % 64 == 0 && budget.deadline.passed() {
+        if s.iteration.is_multiple_of(64) && budget.deadline.passed() {
             break;
         }
         let Some((pair, m)) = s.choose(rng, best.0) else {
@@ -176,7 +176,7 @@ impl<'a> Search<'a> {
         for a in 0..p {
             let ma = s.g.mask(problem, a);
             let mut n = 0;
-            req.each(a, |b, _| n += u32::from(bits::and_count(ma, s.g.mask(problem, b)) == 0));
+            req.each(a, |b, _| n += u32::from(!bits::meet(ma, s.g.mask(problem, b))));
             s.lack[a] = n;
             s.uncovered += n as u64;
             s.update_slot(a);

@@ -1,4 +1,4 @@
-//! The FNN genetic algorithm of seed 002 ("The GA Structure", "The Genetic
+//! The FNN genetic algorithm of the FNN compiler paper ("The GA Structure", "The Genetic
 //! Algorithm Itself"), faithful to the paper and then strengthened:
 //!
 //! * [`genome`]: the wiring as the ports of every switch, with dummy NICs

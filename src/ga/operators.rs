@@ -1,4 +1,4 @@
-//! The GA operators of seed 002, all closed: each is a sequence of
+//! The GA operators of the FNN compiler paper, all closed: each is a sequence of
 //! exchanges of two genome entries, so NIC and port counts never change.
 //!
 //! * crossover: copy one parent, then force random PCs to the other
@@ -38,10 +38,11 @@ fn pick<T>(rng: &mut Rng, items: impl Iterator<Item = T>) -> Option<T> {
 
 /// A PC to mutate: a problem spot with probability `focus`, else any PC with NICs.
 fn pick_pc(problem: &Problem, eval: &Eval, rng: &mut Rng, focus: f64) -> Option<usize> {
-    if focus > 0.0 && rng.random_bool(focus) {
-        if let Some(pc) = pick(rng, eval.problem_pcs()) {
-            return Some(pc);
-        }
+    if focus > 0.0
+        && rng.random_bool(focus)
+        && let Some(pc) = pick(rng, eval.problem_pcs())
+    {
+        return Some(pc);
     }
     let nics = &problem.cluster.nics;
     pick(rng, (0..problem.pcs()).filter(|&pc| nics[pc] > 0))
@@ -54,7 +55,7 @@ fn lacking_partner(problem: &Problem, g: &Genome, pc: usize, rng: &mut Rng) -> O
     match c.coverage {
         Coverage::Universal => pick(
             rng,
-            (0..problem.pcs()).filter(|&j| j != pc && bits::and_count(m, g.mask(problem, j)) == 0),
+            (0..problem.pcs()).filter(|&j| j != pc && !bits::meet(m, g.mask(problem, j))),
         ),
         Coverage::Sparse => pick(
             rng,
@@ -63,7 +64,7 @@ fn lacking_partner(problem: &Problem, g: &Genome, pc: usize, rng: &mut Rng) -> O
                 .0
                 .iter()
                 .map(|&j| j as usize)
-                .filter(|&j| bits::and_count(m, g.mask(problem, j)) == 0),
+                .filter(|&j| !bits::meet(m, g.mask(problem, j))),
         ),
     }
 }
@@ -74,19 +75,20 @@ pub fn swap_connection(problem: &Problem, g: &mut Genome, eval: &mut Eval, rng: 
         let Some(pc) = pick_pc(problem, eval, rng, focus) else {
             return false;
         };
-        if eval.lacking[pc] > 0 && focus > 0.0 {
-            if let Some(partner) = lacking_partner(problem, g, pc, rng) {
-                // Either side of the uncovered pair may move.
-                let (mover, other) = if rng.random_bool(0.5) {
-                    (pc, partner)
-                } else {
-                    (partner, pc)
-                };
-                if steer(problem, g, eval, mover, other, rng) {
-                    return true;
-                }
-                continue;
+        if eval.lacking[pc] > 0
+            && focus > 0.0
+            && let Some(partner) = lacking_partner(problem, g, pc, rng)
+        {
+            // Either side of the uncovered pair may move.
+            let (mover, other) = if rng.random_bool(0.5) {
+                (pc, partner)
+            } else {
+                (partner, pc)
+            };
+            if steer(problem, g, eval, mover, other, rng) {
+                return true;
             }
+            continue;
         }
         let own = g.entries_of(problem, pc);
         let Some(&i) = own.get(rng.random_range(0..own.len().max(1))) else {

@@ -1,4 +1,4 @@
-//! One search run (issue 12): the spec it started from, the engine, the
+//! One search run: the spec it started from, the engine, the
 //! limits, the clock and why it stopped. The CLI commands, the sweep, the
 //! cheapest-hardware search and the designer's worker all drive a `Run`,
 //! so the stop rules, the edits a user may make and what a report or a

@@ -1,4 +1,4 @@
-//! The scaled-down first phase of seed 002 ("The GA Structure"): divide the
+//! The scaled-down first phase of the FNN compiler paper ("The GA Structure"): divide the
 //! PC count and the switch ports by the same factor, keep the NICs per PC,
 //! solve plain connectivity, then scale the population back up. A design
 //! problem with 24-port switches and 48 PCs is first tried with 2-port

@@ -1,4 +1,4 @@
-//! Constructions as GA seeds (issue 6): the design-theory layouts of
+//! Constructions as GA seeds: the design-theory layouts of
 //! `design::constructions`, laid onto the cluster's real switches. The
 //! widest construction switches go on the widest real ones; PCs that do
 //! not fit (too few switches, too few ports, pins) are placed by the

@@ -1,4 +1,4 @@
-//! Addresses: one IPv4 subnet per FNN switch (seed 000 §4: "each PC has
+//! Addresses: one IPv4 subnet per FNN switch (the KLAT2 paper §4: "each PC has
 //! four different cluster-local addresses, each on a different one of the
 //! nine cluster-internal subnets") and one for the uplink net; interface
 //! names from the PCI probe order; MAC addresses from a discovery file.
@@ -33,7 +33,7 @@ pub fn switch_net(switch: usize) -> String {
 
 /// Kernel interface names. NIC k (the k-th lowest switch) is in PCI slot
 /// k + 1; the kernel numbers interfaces in probe order, which need not be
-/// slot order (seed 002: the FIC SD11 probes 1-2-4-3).
+/// slot order (the FNN compiler paper: the FIC SD11 probes 1-2-4-3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Interfaces {
     /// Slots (1-based) in the order the kernel probes them.

@@ -1,4 +1,4 @@
-//! Advanced routing (seed 002 "Advanced Routing Tables"): for each
+//! Advanced routing (the FNN compiler paper "Advanced Routing Tables"): for each
 //! destination, a NIC tuple, for each NIC of the source the NIC of the
 //! destination on the same switch (1-based, 0 when that NIC does not reach
 //! it): KLAT2's k00 -> k01 is 1-3-4-0. Each tuple is encoded in one
@@ -101,7 +101,7 @@ pub fn rust_module(d: &Design, name: &str) -> String {
     r
 }
 
-/// The MAC-lookup variant (seed 002: "it may be more practical to lookup
+/// The MAC-lookup variant (the FNN compiler paper: "it may be more practical to lookup
 /// MAC addresses directly rather than NIC numbers"): for each source,
 /// destination and source NIC, the MAC of the destination NIC on the same
 /// switch (all zeros when that NIC does not reach it). 6 bytes an entry.

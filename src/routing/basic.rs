@@ -1,4 +1,4 @@
-//! Basic routing, seed 002: "the assignments are made in order of
+//! Basic routing, the FNN compiler paper: "the assignments are made in order of
 //! decreasing path importance ... among paths of equal importance, we assign
 //! the paths with the fewest alternatives first ... select the path whose
 //! NICs have thus far appeared in the fewest assigned paths."
@@ -60,7 +60,7 @@ impl BasicRouting {
         self.via[a * self.pcs + b].map(|s| s as usize)
     }
 
-    /// The P x P subnet matrix of seed 000 §4: a row per PC, the switch
+    /// The P x P subnet matrix of the KLAT2 paper §4: a row per PC, the switch
     /// (subnet) used for each destination; `.` itself, `U` the uplink.
     pub fn matrix(&self) -> String {
         let w = self

@@ -1,5 +1,5 @@
-//! Routing for an FNN (seed 002 "Basic Routing Tables" and "Advanced
-//! Routing Tables", seed 000 §4-5): one path per PC pair chosen to balance
+//! Routing for an FNN (the FNN compiler paper "Basic Routing Tables" and "Advanced
+//! Routing Tables", the KLAT2 paper §4-5): one path per PC pair chosen to balance
 //! NIC use, the addresses and neighbour tables that let every PC reach every
 //! other without a broadcast, and the NIC tuples of advanced routing.
 

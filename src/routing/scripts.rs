@@ -1,5 +1,5 @@
 //! What a PC runs to use the basic routes: its addresses, every neighbour's
-//! MAC pre-loaded so no ARP request is ever broadcast (seed 002: "any
+//! MAC pre-loaded so no ARP request is ever broadcast (the FNN compiler paper: "any
 //! unintended broadcast traffic, especially ARPs, can cripple network
 //! performance"), routes, and a hosts file that resolves every other PC to
 //! the address on the subnet its basic route uses.

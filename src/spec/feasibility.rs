@@ -1,6 +1,6 @@
 //! Counting bounds that prove a spec has no solution, checked before any
 //! search so the user gets the reason and the bound instead of a long run
-//! that cannot succeed (DESIGN.md §3.1).
+//! that cannot succeed.
 
 use super::cluster::Cluster;
 use super::error::SpecError;

@@ -1,4 +1,4 @@
-//! The cluster specification (DESIGN.md §3.1): the TOML a user writes, its
+//! The cluster specification: the TOML a user writes, its
 //! validation with errors that name the file and field, the feasibility
 //! bounds checked before any search, and the resolved [`Cluster`] the engine
 //! works on.

@@ -262,7 +262,7 @@ pub struct PinSpec {
     pub kind: PinKind,
 }
 
-/// The evaluation is a weighted sum; these are the weights (DESIGN.md §3.2).
+/// The evaluation is a weighted sum; these are the weights.
 /// Secondary terms are normalised to about 0..NICs so that the default
 /// `uncovered` weight dominates them.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -314,7 +314,7 @@ impl Weights {
     }
 }
 
-/// GA parameters, named as in seed 002 ("The Genetic Algorithm Itself").
+/// GA parameters, named as in the FNN compiler paper ("The Genetic Algorithm Itself").
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct GaParams {
@@ -339,7 +339,7 @@ pub struct GaParams {
     pub seed: u64,
     /// Worker threads; 0 means all cores.
     pub threads: usize,
-    /// Try the scaled-down problems first (seed 002's two phases).
+    /// Try the scaled-down problems first (the FNN compiler paper's two phases).
     pub scale_down: bool,
     /// Generation budget for each scaled-down attempt.
     pub scaled_generations: u64,
@@ -353,7 +353,7 @@ pub struct GaParams {
     /// Stop once the design is valid and the best has not improved for
     /// this many generations (0: never stop for that).
     pub stall_generations: u64,
-    /// Seed the search with design-theory constructions (issue 6); off,
+    /// Seed the search with design-theory constructions; off,
     /// the GA searches on its own, as in the papers.
     pub constructions: bool,
     /// Tabu-search moves given to each of `local_members` members every
@@ -361,7 +361,7 @@ pub struct GaParams {
     pub local_search: u64,
     /// Members improved by the local search each generation.
     pub local_members: usize,
-    /// Exact mode (issue 14): `fnn-tui design` asks a SAT solver for a
+    /// Exact mode: `fnn-tui design` asks a SAT solver for a
     /// design or a proof that none exists, instead of running the GA.
     pub exact: bool,
 }

@@ -1,4 +1,4 @@
-//! What text a spec may hold (issue 11). Names reach root boot scripts,
+//! What text a spec may hold. Names reach root boot scripts,
 //! compiled headers, SVG opened in browsers and file names, so they are
 //! limited at load to characters no output format treats specially; the
 //! writers escape as well (`crate::escape`), so a field added later

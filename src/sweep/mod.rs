@@ -1,4 +1,4 @@
-//! The scalability sweep (issue 6, seed 000 §7): for each number of PCs
+//! The scalability sweep (the KLAT2 paper §7): for each number of PCs
 //! and NICs per PC, the narrowest switches a universal FNN needs and how
 //! many, beside the lower bound.
 //!

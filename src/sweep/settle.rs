@@ -1,4 +1,4 @@
-//! Settling a sweep cell with the exact mode (issue 14): a cell over the
+//! Settling a sweep cell with the exact mode: a cell over the
 //! lower bound is either narrowed by a design the SAT solver finds, or
 //! proved optimal by showing the next narrower width impossible on the
 //! switch counts tried, or left open when the budget runs out.

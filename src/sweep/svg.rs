@@ -1,4 +1,4 @@
-//! The sweep as an SVG in the manner of seed 000 §7: one graph per NIC
+//! The sweep as an SVG in the manner of the KLAT2 paper §7: one graph per NIC
 //! count, ports per switch against PCs, the width found as a solid line
 //! and the lower bound dashed.
 

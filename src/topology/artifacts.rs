@@ -1,6 +1,6 @@
 //! What it takes to build each of the other systems: the fat-tree's and
 //! tree's wiring lists and bills of materials, the Stack-Ring's and
-//! Stack-Mesh's IP plans and forwarding tables (seed 003 Table 1, Fig. 7).
+//! Stack-Mesh's IP plans and forwarding tables (the Stack-Ring paper's Table 1, Fig. 7).
 
 use super::fattree::Shape;
 use super::stacks;
@@ -21,7 +21,7 @@ pub fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuil
     let (m, t) = super::compare::fat_tree_for(c)?;
     let n = c.pcs() as u32;
     let mut w = format!(
-        "# {}: non-blocking fat-tree of {}-port switches (seed 004 Algorithm 1)\n",
+        "# {}: non-blocking fat-tree of {}-port switches (the fat-tree paper's Algorithm 1)\n",
         one_line(&c.name),
         m.ports
     );
@@ -100,7 +100,7 @@ pub fn stack_ring(c: &Cluster) -> (String, String) {
     let per_stage = (widest(c).ports / 2).max(1) as usize;
     let stages = c.pcs().div_ceil(per_stage).max(2) as u32;
     let mut plan = format!(
-        "# {}: Stack-Ring of {stages} stages (seed 003); East on 10.10.stage.x, West on 10.10.(stage-1).(127+x)\n",
+        "# {}: Stack-Ring of {stages} stages (the Stack-Ring paper); East on 10.10.stage.x, West on 10.10.(stage-1).(127+x)\n",
         one_line(&c.name)
     );
     for pc in 0..c.pcs() {
@@ -130,7 +130,7 @@ pub fn stack_mesh(c: &Cluster) -> (String, String) {
     let per_group = (widest(c).ports / 2).max(1) as usize;
     let k = (c.pcs().div_ceil(per_group) as f64).sqrt().ceil().max(2.0) as u32;
     let mut plan = format!(
-        "# {}: Stack-Mesh of {k}x{k} groups (seed 003); node (x, i, j) is 10.j.i.x\n",
+        "# {}: Stack-Mesh of {k}x{k} groups (the Stack-Ring paper); node (x, i, j) is 10.j.i.x\n",
         one_line(&c.name)
     );
     for pc in 0..c.pcs() {
@@ -156,7 +156,7 @@ pub fn stack_mesh(c: &Cluster) -> (String, String) {
     (plan, tables)
 }
 
-/// The fat-tree in racks (seed 004 §6.3), as SVG and a summary.
+/// The fat-tree in racks (the fat-tree paper §6.3), as SVG and a summary.
 pub fn fat_tree_racks(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
     let (_, t) = super::compare::fat_tree_for(c)?;
     let Shape::TwoLevel {

@@ -1,4 +1,4 @@
-//! CLEX (clique expander, seed 001) and the 3D torus it is measured
+//! CLEX (clique expander, the CLEX paper) and the 3D torus it is measured
 //! against. The extracted paper lost its mathematical symbols; the
 //! construction is reconstructed from the prose and Tables I-IV:
 //!

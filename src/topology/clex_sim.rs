@@ -1,4 +1,4 @@
-//! A simulation of CLEX point-to-point routing (seed 001 §II-D, §III), as
+//! A simulation of CLEX point-to-point routing (the CLEX paper §II-D, §III), as
 //! reconstructed: algorithm A_l routes a message whose destination lies in
 //! another level-(l-1) copy by (1) A_(l-1) to a node of its own copy whose
 //! level-l edges lead to the destination's copy, (2) one level-l hop, the

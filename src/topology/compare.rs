@@ -1,7 +1,7 @@
-//! One table for the FNN and the networks it replaces (DESIGN.md §3.5),
+//! One table for the FNN and the networks it replaces,
 //! for the same PCs and switch price list, with the papers' definitions:
 //! latency in switch hops; pairwise bandwidth in links between two PCs
-//! (seed 000 §6.1); bisection in links across the worst halving, both the
+//! (the KLAT2 paper §6.1); bisection in links across the worst halving, both the
 //! conservative figure (P x average pairwise links for an FNN, a random
 //! permutation) and the best case (every NIC busy).
 
@@ -111,7 +111,7 @@ pub struct Skipped {
     pub reason: String,
 }
 
-/// The non-blocking fat-tree of the cluster's commodity switch (seed 004 Algorithm 1).
+/// The non-blocking fat-tree of the cluster's commodity switch (the fat-tree paper's Algorithm 1).
 pub fn fat_tree_for(c: &Cluster) -> Result<(SwitchOption, fattree::FatTree), NotBuilt> {
     let s = commodity(c);
     let input = fattree::Input {
@@ -139,7 +139,7 @@ pub fn fat_tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
         } => (
             grouped_latency(&groups(n as u64, to_nodes as u64), 3.0),
             n as f64 / t.resulting_blocking,
-            format!("{edges} edge + {cores} core switches, bundles of {bundle} (seed 004 Algorithm 1)"),
+            format!("{edges} edge + {cores} core switches, bundles of {bundle} (the fat-tree paper's Algorithm 1)"),
         ),
         _ => (1.0, n as f64, "one switch (a star)".into()),
     };
@@ -159,7 +159,7 @@ pub fn fat_tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
     })
 }
 
-/// Seed 000 §6.1's tree: leaf switches with half their ports to PCs, one
+/// The KLAT2 paper §6.1's tree: leaf switches with half their ports to PCs, one
 /// uplink each to a root switch; the root's links bound the bisection.
 pub fn tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
@@ -205,7 +205,7 @@ fn stack_hardware(c: &Cluster) -> stacks::Hardware {
     }
 }
 
-/// Seed 003's Stack-Ring with one switch per stage, as many stages as the PCs need.
+/// The Stack-Ring paper's Stack-Ring with one switch per stage, as many stages as the PCs need.
 pub fn stack_ring_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
@@ -243,11 +243,11 @@ pub fn stack_ring_row(c: &Cluster) -> Result<Row, NotBuilt> {
         avg_pairwise_links: 1.0,
         bisection_links: per_stage as f64 * 2.0,
         bisection_best_links: per_stage as f64 * 2.0,
-        note: format!("{stages} stages of {per_stage} PCs (seed 003)"),
+        note: format!("{stages} stages of {per_stage} PCs (the Stack-Ring paper)"),
     })
 }
 
-/// Seed 003's Stack-Mesh: k x k groups, one switch between neighbouring groups.
+/// The Stack-Ring paper's Stack-Mesh: k x k groups, one switch between neighbouring groups.
 pub fn stack_mesh_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
@@ -271,11 +271,11 @@ pub fn stack_mesh_row(c: &Cluster) -> Result<Row, NotBuilt> {
         avg_pairwise_links: 1.0,
         bisection_links: per_group as f64 * kk as f64 * 2.0,
         bisection_best_links: per_group as f64 * kk as f64 * 2.0,
-        note: format!("{k}x{k} groups of up to {per_group} PCs (seed 003)"),
+        note: format!("{k}x{k} groups of up to {per_group} PCs (the Stack-Ring paper)"),
     })
 }
 
-/// A 3D torus of the PCs themselves (seed 001's comparison): six links a
+/// A 3D torus of the PCs themselves (the CLEX paper's comparison): six links a
 /// node, intermediate nodes forward.
 pub fn torus_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let t = super::clex::torus_for(c.pcs() as u64)?;
@@ -294,14 +294,14 @@ pub fn torus_row(c: &Cluster) -> Result<Row, NotBuilt> {
         bisection_links: t.bisection_links as f64,
         bisection_best_links: t.bisection_links as f64,
         note: format!(
-            "{0}x{0}x{0} nodes (seed 001){1}",
+            "{0}x{0}x{0} nodes (the CLEX paper){1}",
             t.side,
             if n != c.pcs() as u64 { ", nearest cube" } else { "" }
         ),
     })
 }
 
-/// A two-level CLEX of the PCs (seed 001, reconstructed): cliques of k,
+/// A two-level CLEX of the PCs (the CLEX paper, reconstructed): cliques of k,
 /// k copies; a message crosses at most 2^L - 1 links.
 pub fn clex_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let p = c.pcs() as u64;
@@ -323,7 +323,7 @@ pub fn clex_row(c: &Cluster) -> Result<Row, NotBuilt> {
         bisection_links: (f.nodes / 2 * k) as f64,
         bisection_best_links: (f.nodes / 2 * k) as f64,
         note: format!(
-            "2 levels, cliques of {k}{} (seed 001, reconstructed)",
+            "2 levels, cliques of {k}{} (the CLEX paper, reconstructed)",
             if f.nodes != p {
                 format!(", {} nodes padded", f.nodes)
             } else {

@@ -1,4 +1,4 @@
-//! Two-level fat-trees by Algorithm 1 of seed 004 (Solnushkin): for every
+//! Two-level fat-trees by Algorithm 1 of the fat-tree paper (Solnushkin): for every
 //! edge switch, ports to nodes P_En = floor(P_E * Bl / (1 + Bl)), ports to
 //! the core P_Ec = P_E - P_En, edge switches E = ceil(N / P_En); for every
 //! core switch with at least E ports, links in a bundle
@@ -229,7 +229,7 @@ fn finish(
     }
 }
 
-/// Seed 004 §6.1: a full two-level fat-tree of identical P-port switches
+/// The fat-tree paper §6.1: a full two-level fat-tree of identical P-port switches
 /// uses 3 ports per node, so 3N times a per-port figure estimates the
 /// network; it is exact when N = P^2 / (2X) for X a factor of P/2 and a
 /// lower bound otherwise.
@@ -251,7 +251,7 @@ pub fn per_port_estimate(nodes: u32, per_port_cost: f64, per_port_power_w: f64, 
     }
 }
 
-/// Seed 004 §6.2: a core level designed for `future` nodes, with edge
+/// The fat-tree paper §6.2: a core level designed for `future` nodes, with edge
 /// switches for the `now` nodes installed; returns (edges now, edges at
 /// full size, core switches).
 pub fn expandable(now: u32, future: u32, input: &Input) -> Result<(u32, u32, u32), FatTreeError> {

@@ -1,4 +1,4 @@
-//! Rack placement for fat-trees (seed 004 §6.3): indivisible equipment
+//! Rack placement for fat-trees (the fat-tree paper §6.3): indivisible equipment
 //! first; then "building blocks", an edge switch with its nodes, a block
 //! to a rack while one fits, the edge switch at the top of its nodes; the
 //! blank space left in the racks filled so far is collected, and once it

@@ -1,4 +1,4 @@
-//! The networks a cluster builder would otherwise buy (DESIGN.md §3.5),
+//! The networks a cluster builder would otherwise buy,
 //! designed for the same PCs and price list so the FNN can be compared
 //! with them.
 

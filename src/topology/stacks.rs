@@ -1,5 +1,5 @@
 //! Star, tree, Stack-Ring (SR) and Stack-Mesh (SM) networks of stackable
-//! Ethernet switches (seed 003, Varavithya and Thepuatrakul). A stack of
+//! Ethernet switches (the Stack-Ring paper, Varavithya and Thepuatrakul). A stack of
 //! `stack` switches of `ports` ports is one "single stack block" (SSB).
 //!
 //! * SR: `stages` SSBs in a ring; the nodes of stage i have a West NIC on

@@ -1,4 +1,4 @@
-//! What the last frame laid out, kept for the next input (issue 12): the
+//! What the last frame laid out, kept for the next input: the
 //! panes' rectangles, the grid's cells, and how much of the help and the
 //! rack view fit. Drawing sets it once per frame; keys and mouse clicks
 //! read it, so they act on exactly what is on screen and the app needs

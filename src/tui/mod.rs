@@ -1,4 +1,4 @@
-//! The live designer (DESIGN.md §3.3): a thin layer over the core. A
+//! The live designer: a thin layer over the core. A
 //! worker thread runs the GA (`worker`), the UI keeps its own state
 //! (`app`), draws it (`ui`), and multiplexes input, worker events and a
 //! tick with `crossbeam_channel::select!`.
@@ -132,7 +132,7 @@ fn offer_recovery(app: &mut App) {
     let Some(dir) = crate::session::recovery_dir() else {
         return;
     };
-    let n = crate::session::list_sessions(&[dir.clone()]).len();
+    let n = crate::session::list_sessions(std::slice::from_ref(&dir)).len();
     if n > 0 {
         app.set_status(
             format!(

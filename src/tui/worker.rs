@@ -1,4 +1,4 @@
-//! The GA worker thread (bottom's collection thread, DESIGN.md §5): it
+//! The GA worker thread (bottom's collection thread): it
 //! steps the engine one generation at a time, takes commands between
 //! generations, and sends owned snapshots; the UI only draws the newest.
 
@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+// `Crash` is hidden from the docs, not a non-exhaustive marker.
+#[allow(clippy::manual_non_exhaustive)]
 pub enum Command {
     Pause,
     Resume,

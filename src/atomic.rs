@@ -7,22 +7,30 @@
 //! behind; [`clean_stale_temps`] removes those of processes that are gone.
 
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-/// The temporary beside `name` for process `pid`: `.NAME.tmp-PID`.
-fn temp_name(name: &str, pid: u32) -> String {
-    format!(".{name}.tmp-{pid}")
+/// The prefix of a temporary beside `name` for process `pid`:
+/// `.NAME.tmp-PID-`, followed by random characters.
+fn temp_prefix(name: &str, pid: u32) -> String {
+    format!(".{name}.tmp-{pid}-")
 }
 
-/// The process id in a temporary's name, if it is one of ours.
+/// The process id in a temporary's name, if it is one of ours (older
+/// versions named them `.NAME.tmp-PID`, without the random part).
 fn temp_pid(file_name: &str) -> Option<u32> {
     let rest = file_name.strip_prefix('.')?;
-    let (_, pid) = rest.rsplit_once(".tmp-")?;
-    pid.parse().ok()
+    let (_, tail) = rest.rsplit_once(".tmp-")?;
+    tail.split('-').next()?.parse().ok()
 }
 
 /// Writes `bytes` to a temporary file beside `path`, syncs it, renames it
 /// over `path`, then syncs the directory.
+///
+/// The temporary is created exclusively (`O_CREAT | O_EXCL`, which never
+/// follows a symlink) under a random name, so a file or link someone
+/// planted in a shared folder is never written through. It gets the mode
+/// a new file would get (0666 less the umask), not tempfile's 0600.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -32,18 +40,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(temp_name(&name, std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        sync_dir(dir)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&temp_prefix(&name, std::process::id()))
+        .permissions(std::fs::Permissions::from_mode(0o666 & !umask()))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    // On failure the temporary is removed when `tmp` drops.
+    tmp.persist(path).map_err(|e| e.error)?;
+    sync_dir(dir)
+}
+
+/// The process's umask (read by setting it and putting it back).
+fn umask() -> u32 {
+    // SAFETY: umask has no preconditions; the value is restored at once.
+    unsafe {
+        let old = libc::umask(0o022);
+        libc::umask(old);
+        old as u32
     }
-    result
 }
 
 /// Syncs a directory, so renames and removals in it are on disk.
@@ -86,13 +101,45 @@ mod tests {
     fn stale_temporaries_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
         // PIDs above the kernel's maximum (4194304) never run.
-        let dead = dir.path().join(temp_name("s.toml", 999_999_999));
-        let mine = dir.path().join(temp_name("s.toml", std::process::id()));
+        let dead = dir.path().join(format!("{}a1B2c3", temp_prefix("s.toml", 999_999_999)));
+        // Named by an older version, without the random part.
+        let old_dead = dir.path().join(".s.toml.tmp-999999998");
+        let mine = dir
+            .path()
+            .join(format!("{}x9Y8z7", temp_prefix("s.toml", std::process::id())));
         let other = dir.path().join(".s.toml.bak");
-        for p in [&dead, &mine, &other] {
+        for p in [&dead, &old_dead, &mine, &other] {
             std::fs::write(p, "x").unwrap();
         }
-        assert_eq!(clean_stale_temps(dir.path()), 1);
-        assert!(!dead.exists() && mine.exists() && other.exists());
+        assert_eq!(clean_stale_temps(dir.path()), 2);
+        assert!(!dead.exists() && !old_dead.exists() && mine.exists() && other.exists());
+    }
+
+    /// Someone who can write to the output folder plants a link where a
+    /// predictable temporary would go, pointing at a file they may not
+    /// write: the write must not go through it.
+    #[test]
+    fn a_planted_link_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "secret").unwrap();
+        let pid = std::process::id();
+        for planted in [format!(".a.txt.tmp-{pid}"), format!(".a.txt.tmp-{pid}-")] {
+            std::os::unix::fs::symlink(&victim, dir.path().join(planted)).unwrap();
+        }
+        let p = dir.path().join("a.txt");
+        write_atomic(&p, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "secret");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
+        assert!(!std::fs::symlink_metadata(&p).unwrap().file_type().is_symlink());
+    }
+
+    #[test]
+    fn the_file_gets_the_mode_a_new_file_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.txt");
+        write_atomic(&p, b"x").unwrap();
+        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask());
     }
 }

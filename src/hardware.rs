@@ -38,6 +38,17 @@ impl PriceList {
         })?;
         if let Some(n) = &list.nic {
             crate::spec::text::check_label(source, "nic.model", &n.model, false)?;
+            crate::spec::amount(source, "nic.price", n.price)?;
+            crate::spec::check_number(
+                source,
+                "nic.speed_mbps",
+                n.speed_mbps,
+                true,
+                crate::spec::MAX_SPEED_MBPS,
+            )?;
+        }
+        if let Some(c) = list.cable_price {
+            crate::spec::amount(source, "cable_price", c)?;
         }
         for (i, m) in list.switches.iter().enumerate() {
             crate::spec::text::check_label(source, &format!("switches[{i}].model"), &m.model, false)?;
@@ -50,16 +61,14 @@ impl PriceList {
             ));
         }
         for (i, m) in list.switches.iter().enumerate() {
-            if m.ports < 2 || !(m.price.is_finite() && m.price >= 0.0) {
+            if m.ports < 2 {
                 return Err(SpecError::field(
                     source,
-                    format!("switches[{i}]"),
-                    format!(
-                        "ports {} and price {}: use at least 2 ports and a price >= 0",
-                        m.ports, m.price
-                    ),
+                    format!("switches[{i}].ports"),
+                    format!("{} is not allowed: use at least 2 ports", m.ports),
                 ));
             }
+            crate::spec::amount(source, &format!("switches[{i}].price"), m.price)?;
         }
         Ok(list)
     }

@@ -214,6 +214,9 @@ pub enum Finding {
     },
     /// Two NICs on a switch cannot reach each other and nothing says which is wrong.
     Ambiguous { switch: usize, suspects: Vec<CableMove> },
+    /// Probes that failed although no cable explains them (the neighbours
+    /// reach the PC): its own probing went wrong, or pings were lost.
+    Unexplained { pc: String, failed: usize, of: usize },
 }
 
 impl Finding {
@@ -225,6 +228,12 @@ impl Finding {
                 pcs.join(", ")
             ),
             Finding::NoResults { pc } => format!("no probe results from {pc}: judged by its neighbours' probes only"),
+            Finding::Unexplained { pc, failed, of } if failed == of => format!(
+                "every one of {pc}'s {of} probes failed, yet its neighbours reach it: the probe ran before its fnn-setup script, or something on {pc} drops its pings; probe it again"
+            ),
+            Finding::Unexplained { pc, failed, of } => format!(
+                "{failed} of {pc}'s {of} probes failed although the cables look right (lost pings?): probe it again"
+            ),
             Finding::NoLink { fix } => format!(
                 "no link on {} NIC {} ({}): a missing or dead cable; {}",
                 fix.pc,
@@ -344,6 +353,10 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
     let mut parent: HashMap<End, End> = HashMap::new();
     let mut no_link = Vec::new();
     let (mut probes, mut failed) = (0, 0);
+    // Failed probes by NIC ends (prober, its NIC, target, the target's NIC),
+    // and each prober's probe count.
+    let mut failures: Vec<(End, End)> = Vec::new();
+    let mut probes_of: BTreeMap<usize, usize> = BTreeMap::new();
     for r in results {
         let own = d.switches_of(r.pc);
         for (iface, up) in &r.links {
@@ -354,6 +367,7 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
         }
         for (iface, b, ok) in &r.pings {
             probes += 1;
+            *probes_of.entry(r.pc).or_default() += 1;
             let nic = iface_nic(iface, ifaces);
             let Some(m) = own.get(nic).and_then(|&sw| d.nic_on(*b, sw)) else {
                 continue;
@@ -363,6 +377,7 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
                 parent.insert(x, y);
             } else {
                 failed += 1;
+                failures.push(((r.pc, nic), (*b, m)));
             }
         }
     }
@@ -440,6 +455,7 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
             _ => findings.extend(fixes.into_iter().map(|fix| Finding::WrongSwitch { fix })),
         }
     }
+    findings.extend(unexplained(c, &failures, &probes_of, &findings, &no_link));
     Report {
         pcs: d.pcs(),
         pcs_probed: results.len(),
@@ -448,6 +464,44 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
         findings,
         moves,
     }
+}
+
+/// Failed probes that no finding explains, by prober: verify never calls
+/// a cluster OK while a probe failed. A probe is explained when either of
+/// its NICs is one a finding names (or the uplink makes every probe moot).
+fn unexplained(
+    c: &Cluster,
+    failures: &[(End, End)],
+    probes_of: &BTreeMap<usize, usize>,
+    findings: &[Finding],
+    no_link: &[End],
+) -> Vec<Finding> {
+    if findings.iter().any(|f| matches!(f, Finding::UplinkJoined { .. })) {
+        return Vec::new();
+    }
+    let named: Vec<(String, usize)> = findings
+        .iter()
+        .flat_map(|f| match f {
+            Finding::NoLink { fix } | Finding::WrongSwitch { fix } => std::slice::from_ref(fix),
+            Finding::Swapped { fixes, .. } | Finding::NicOrder { fixes, .. } => fixes.as_slice(),
+            Finding::Ambiguous { suspects, .. } => suspects.as_slice(),
+            _ => &[],
+        })
+        .map(|m| (m.pc.clone(), m.nic))
+        .collect();
+    let explained = |&(pc, nic): &End| no_link.contains(&(pc, nic)) || named.contains(&(c.pc_name(pc), nic));
+    let mut by_pc: BTreeMap<usize, usize> = BTreeMap::new();
+    for (from, _) in failures.iter().filter(|(a, b)| !explained(a) && !explained(b)) {
+        *by_pc.entry(from.0).or_default() += 1;
+    }
+    by_pc
+        .into_iter()
+        .map(|(pc, failed)| Finding::Unexplained {
+            pc: c.pc_name(pc),
+            failed,
+            of: probes_of.get(&pc).copied().unwrap_or(failed),
+        })
+        .collect()
 }
 
 fn iface_nic(iface: &str, ifaces: &Interfaces) -> usize {
@@ -472,6 +526,26 @@ mod tests {
         let c = flags.apply(crate::spec::Spec::default()).unwrap().resolve().unwrap();
         let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
         (c, d)
+    }
+
+    /// Every PC's probe results, every link up; `ok(pc, switch, target)`
+    /// says which pings answered.
+    fn probed(d: &Design, i: &Interfaces, ok: impl Fn(usize, usize, usize) -> bool) -> Vec<ProbeResults> {
+        (0..d.pcs())
+            .map(|pc| {
+                let mut r = ProbeResults {
+                    pc,
+                    ..Default::default()
+                };
+                for (nic, sw) in d.switches_of(pc).into_iter().enumerate() {
+                    r.links.insert(i.name(nic), true);
+                    for &b in d.pcs_on_switches()[sw].iter().filter(|&&b| b != pc) {
+                        r.pings.push((i.name(nic), b, ok(pc, sw, b)));
+                    }
+                }
+                r
+            })
+            .collect()
     }
 
     #[test]
@@ -504,21 +578,7 @@ mod tests {
     fn the_majority_of_a_switch_decides_and_a_tie_is_listed() {
         let (c, d) = six();
         let i = Interfaces::parse("1,2").unwrap();
-        let mut results = Vec::new();
-        for pc in 0..6 {
-            let mut r = ProbeResults {
-                pc,
-                ..Default::default()
-            };
-            for (nic, sw) in d.switches_of(pc).into_iter().enumerate() {
-                r.links.insert(i.name(nic), true);
-                for &b in d.pcs_on_switches()[sw].iter().filter(|&&b| b != pc) {
-                    let ok = !(sw == 0 && (pc == 0 || b == 0));
-                    r.pings.push((i.name(nic), b, ok));
-                }
-            }
-            results.push(r);
-        }
+        let results = probed(&d, &i, |pc, sw, b| !(sw == 0 && (pc == 0 || b == 0)));
         let r = diagnose(&c, &d, &i, &results);
         assert_eq!(r.findings.len(), 1, "{}", r.text());
         assert!(matches!(&r.findings[0], Finding::WrongSwitch { fix } if fix.pc == "n0" && fix.nic == 0));
@@ -540,6 +600,30 @@ mod tests {
                 .any(|f| matches!(f, Finding::Ambiguous { switch: 0, suspects } if suspects.len() == 2)),
             "{}",
             r2.text()
+        );
+    }
+
+    /// Every probe of one PC failed while its neighbours reach it (it
+    /// probed before its setup script ran): never "OK".
+    #[test]
+    fn a_pc_whose_own_probes_all_failed_is_not_ok() {
+        let (c, d) = six();
+        let i = Interfaces::parse("1,2").unwrap();
+        let results = probed(&d, &i, |pc, _, _| pc != 4);
+        let report = diagnose(&c, &d, &i, &results);
+        assert!(!report.ok(), "{}", report.text());
+        assert_eq!(
+            report.findings,
+            vec![Finding::Unexplained {
+                pc: "n4".into(),
+                failed: 6,
+                of: 6
+            }]
+        );
+        assert!(
+            report.text().contains("every one of n4's 6 probes failed"),
+            "{}",
+            report.text()
         );
     }
 }

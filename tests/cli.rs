@@ -463,7 +463,7 @@ fn sweep_writes_csv_and_svg_resumes_and_refuses_bad_ranges() {
         .stderr(predicate::str::contains("sweep.csv: line 1"));
 }
 
-/// Issue 14: `--exact-budget` settles the cells over the bound. 9 and 16
+/// `--exact-budget` settles the cells over the bound. 9 and 16
 /// PCs with 3 NICs, once one over, are at the plane bound and say why;
 /// 15 PCs with 4 NICs, once proved optimal over the bound by SAT, are at
 /// the second-moment bound (5 ports refused before any model runs); 21
@@ -681,7 +681,7 @@ fn a_spec_without_a_generation_limit_stops_when_it_stalls() {
     assert!(r["generations"].as_u64().unwrap() <= 50, "{r}");
 }
 
-/// Issue 12, problem 8: there was no log file.
+/// There was no log file.
 #[test]
 fn log_records_the_run_and_errors() {
     let d = tempfile::tempdir().unwrap();
@@ -705,7 +705,7 @@ fn log_records_the_run_and_errors() {
     assert!(text.contains("ERROR") && text.contains("missing.txt"), "{text}");
 }
 
-/// Issue 12, problems 4 and 7: `--session klat2` works from any directory
+/// `--session klat2` works from any directory
 /// (the examples are built in), and reports give stop reasons in words.
 #[test]
 fn examples_from_anywhere_and_stop_reasons_in_words() {

@@ -1,4 +1,4 @@
-//! Issue 6: every construction is a valid universal FNN for a range of
+//! Every construction is a valid universal FNN for a range of
 //! orders and sizes, as the spec's validator (Metrics) and the engine see
 //! it, and the sweep's widths sit on or next to the lower bound.
 

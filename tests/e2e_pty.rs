@@ -118,7 +118,7 @@ fn send_signal(pid: u32, signal: &str) {
     assert!(ok, "kill -{signal} {pid}");
 }
 
-/// Issue 11: SIGTERM and SIGHUP are Ctrl-C: the terminal is restored
+/// SIGTERM and SIGHUP are Ctrl-C: the terminal is restored
 /// (main screen, no mouse capture) and the unsaved run is saved.
 #[test]
 fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
@@ -159,7 +159,7 @@ fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
     }
 }
 
-/// Issue 11: when the session file cannot be written any more, Ctrl-C
+/// When the session file cannot be written any more, Ctrl-C
 /// saves the work to a recovery file and says where.
 #[test]
 fn an_unwritable_session_falls_back_to_a_recovery_file() {

@@ -47,7 +47,14 @@ fn leftovers(prefix: &str) -> Vec<String> {
     v
 }
 
-/// The KLAT2 paper's six PCs on three switches: every pair answers.
+/// The KLAT2 paper's six PCs on three switches.
+fn six_pcs() -> (fnn_tui::spec::Cluster, fnn_tui::design::Design) {
+    let c = common::quick(6, 2, "4x3");
+    let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "the KLAT2 paper", 6, 3).unwrap();
+    (c, d)
+}
+
+/// The six PCs: every pair answers.
 #[test]
 fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
     if !common::machine_has(
@@ -56,8 +63,7 @@ fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
     ) {
         return;
     }
-    let c = common::quick(6, 2, "4x3");
-    let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "the KLAT2 paper", 6, 3).unwrap();
+    let (c, d) = six_pcs();
     let prefix = run_prefix();
     let ifaces = Interfaces {
         probe_order: vec![1, 2],
@@ -131,14 +137,41 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
 }
 
+/// A run that fails half-way never prints its removal commands, so even
+/// with `keep` what it built is removed (here: the probe results cannot be
+/// written, after the network was built and pinged).
+#[test]
+fn a_kept_testbed_that_fails_half_way_is_removed_all_the_same() {
+    if !common::machine_has(
+        "emulate::a_kept_testbed_that_fails_half_way_is_removed_all_the_same",
+        NETWORK,
+    ) {
+        return;
+    }
+    let (c, d) = six_pcs();
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_folder = dir.path().join("file");
+    std::fs::write(&not_a_folder, "x").unwrap();
+    let prefix = run_prefix();
+    let mut o = Options::new(
+        prefix.clone(),
+        Interfaces {
+            probe_order: vec![1, 2],
+        },
+    );
+    o.keep = true;
+    o.probe_results = Some(not_a_folder.join("probes"));
+    assert!(emulate(&c, &d, &o).is_err(), "the probe results cannot be written");
+    assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
+}
+
 /// A kept testbed says how to remove itself, and those commands do.
 #[test]
 fn a_kept_testbed_is_removed_by_the_commands_it_prints() {
     if !common::machine_has("emulate::a_kept_testbed_is_removed_by_the_commands_it_prints", NETWORK) {
         return;
     }
-    let c = common::quick(6, 2, "4x3");
-    let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "the KLAT2 paper", 6, 3).unwrap();
+    let (c, d) = six_pcs();
     let prefix = run_prefix();
     let mut o = Options::new(
         prefix.clone(),

@@ -88,7 +88,7 @@ fn the_papers_eight_pcs_need_six_four_port_switches() {
     );
 }
 
-/// The case: 100 PCs with 3 NICs cannot be served by seven
+/// 100 PCs with 3 NICs cannot be served by seven
 /// 43-port switches (300 NIC ends on 301 ports, and no intersecting family
 /// of triples spreads them that evenly), but seven 44-port switches can.
 /// Füredi's structure theorem says so at once (more than 2 x 43 PCs must

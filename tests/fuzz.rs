@@ -1,4 +1,4 @@
-//! Issue 11: a fuzz suite in `cargo test`. Every reader of user input gets
+//! A fuzz suite in `cargo test`. Every reader of user input gets
 //! mutated versions of real inputs (bytes inserted, deleted, replaced,
 //! lines duplicated or cut) and random text: it must return Ok or an
 //! error, never panic, and never build something unbounded (the limits in

@@ -2,8 +2,10 @@
 //! for a newer Rust (clippy's `incompatible_msrv` lint, run by
 //! `scripts/test`, holds the crate's own use of the standard library to it).
 
-fn version(v: &str) -> Vec<u32> {
-    v.split('.').map(|p| p.parse().unwrap_or(0)).collect()
+/// `1.88` and `1.88.0` alike: (major, minor, patch).
+fn version(v: &str) -> [u32; 3] {
+    let mut parts = v.split('.').map(|p| p.parse().unwrap_or(0));
+    [0; 3].map(|_| parts.next().unwrap_or(0))
 }
 
 #[test]

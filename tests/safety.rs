@@ -1,9 +1,9 @@
-//! Issue 11: nothing a user types escapes its place. Every row of the
-//! issue's table: hostile or careless input is refused at load with the
-//! file, field and what is allowed; and, behind that, every writer escapes
-//! by its own format's rules, proven here by feeding hostile text straight
-//! to the real exporters and reading the files back with real tools (sh
-//! with stub commands, gcc, rustc, an XML parser, a CSV reader).
+//! Nothing a user types escapes its place: hostile or careless input is
+//! refused at load with the file, field and what is allowed; and, behind
+//! that, every writer escapes by its own format's rules, proven here by
+//! feeding hostile text straight to the real exporters and reading the
+//! files back with real tools (sh with stub commands, gcc, rustc, an XML
+//! parser, a CSV reader).
 
 mod common;
 
@@ -447,4 +447,41 @@ fn the_time_limit_holds_while_the_population_is_built() {
     // may start (before: the clock started after the build, so one did).
     assert_eq!(report["generations"], 0, "generations ran after the limit had passed");
     assert_eq!(report["stop_reason"], "TimeLimit");
+}
+
+/// Every amount has its range: a price of 1e308 (an infinite cost, a NaN
+/// fitness), a NaN or negative power draw, a NaN cable price in a price
+/// list are refused naming the file and field.
+#[test]
+fn amounts_out_of_range_are_refused_with_the_field() {
+    let switch = |field: &str| {
+        format!("[pcs]\ncount = 8\nnics = 3\n[[switches]]\nmodel = \"s\"\nports = 8\ncount = 6\n{field}\n")
+    };
+    for (field, named) in [
+        ("price = 1e308", "switches[0].price"),
+        ("price = nan", "switches[0].price"),
+        ("power_w = nan", "switches[0].power_w"),
+        ("power_w = -5.0", "switches[0].power_w"),
+        ("power_w = 1e308", "switches[0].power_w"),
+    ] {
+        let e = fnn_tui::spec::Spec::from_toml(&switch(field), "s.toml")
+            .and_then(|s| s.resolve().map(|_| ()))
+            .expect_err(field)
+            .to_string();
+        assert!(
+            e.contains("s.toml") && e.contains(named) && e.contains("not allowed"),
+            "{field}: {e}"
+        );
+    }
+    let list = |extra: &str| format!("{extra}\n[[switches]]\nmodel = \"s\"\nports = 8\nprice = 10.0\n");
+    for (extra, named) in [
+        ("cable_price = nan", "cable_price"),
+        ("cable_price = 1e308", "cable_price"),
+        ("[nic]\nmodel = \"n\"\nprice = -1.0\nspeed_mbps = 100.0", "nic.price"),
+    ] {
+        let e = fnn_tui::hardware::PriceList::from_toml(&list(extra), "p.toml")
+            .expect_err(extra)
+            .to_string();
+        assert!(e.contains("p.toml") && e.contains(named), "{extra}: {e}");
+    }
 }

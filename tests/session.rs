@@ -135,7 +135,7 @@ fn the_shipped_sessions_open_and_continue() {
     }
 }
 
-/// Issue 12, problem 4: the shipped examples are found from any directory
+/// The shipped examples are found from any directory
 /// and open read-only (no file to save over); a copy of one elsewhere is
 /// still the example, and an edited one is an ordinary session.
 #[test]

@@ -222,7 +222,7 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
     assert_eq!(app.mode, Mode::Normal);
 }
 
-/// Issue 11: out-of-range weights and GA fields are refused in the form
+/// Out-of-range weights and GA fields are refused in the form
 /// with the spec's own message (a probability of 2.0 used to kill the
 /// GA worker with a panic).
 #[test]
@@ -340,7 +340,7 @@ fn export_form_and_save_as_prompt_send_their_commands() {
     assert!(matches!(app.on_key(key('s')).as_slice(), [Command::Save { .. }]));
 }
 
-/// Issue 12, problem 3: `o` and `R` threw unsaved work away unasked.
+/// `o` and `R` threw unsaved work away unasked.
 #[test]
 fn open_and_restart_ask_first_when_work_is_unsaved() {
     let (mut app, _) = app_after(10);
@@ -367,7 +367,7 @@ fn open_and_restart_ask_first_when_work_is_unsaved() {
     assert!(matches!(after.as_slice(), [Command::Restart(_)]), "restarts once saved");
 }
 
-/// Issue 12, problem 2: the autosave renamed an untitled run "autosave"
+/// The autosave renamed an untitled run "autosave"
 /// and the next run's autosave overwrote it.
 #[test]
 fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
@@ -396,7 +396,7 @@ fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
     assert_ne!(other_path, path, "each run has its own recovery file");
 }
 
-/// Issue 12, problem 1: a pin beyond a PC's NICs was accepted; now the
+/// A pin beyond a PC's NICs was accepted; now the
 /// run refuses it and the status says why.
 #[test]
 fn a_refused_pin_is_reported_and_not_shown() {
@@ -436,7 +436,7 @@ fn a_refused_pin_is_reported_and_not_shown() {
     );
 }
 
-/// Issue 12, problem 3: after a restart the rate read 4027793844752.4M/s.
+/// After a restart the rate read 4027793844752.4M/s.
 #[test]
 fn the_rate_after_a_restart_is_sane() {
     let (spec, engine) = {
@@ -503,7 +503,7 @@ fn help_open_and_messages() {
     assert_eq!(app.mode, Mode::Confirm(Discard::Open), "the run is unsaved: asks first");
     app.on_key(key('y'));
     assert!(matches!(&app.mode, Mode::Open(l) if l.entries.len() == 2));
-    // Issue 12: the list shows each session's generation, validity and age.
+    // The list shows each session's generation, validity and age.
     let list = screen(&app, 140, 40);
     let good_row = list.lines().find(|l| l.contains("a-good")).unwrap();
     assert!(
@@ -628,7 +628,7 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     }
 }
 
-/// Issue 12, problem 6: at 80x24 the help was cut off (no way to see the
+/// At 80x24 the help was cut off (no way to see the
 /// rest, nor "esc to close"); now it scrolls and keeps its keys in view.
 #[test]
 fn the_help_scrolls_and_always_shows_how_to_leave() {
@@ -645,7 +645,7 @@ fn the_help_scrolls_and_always_shows_how_to_leave() {
     assert_eq!(app.pop_cursor, 0, "nor do they reach the panes");
 }
 
-/// Issue 12, problem 6: the rack view showed units 41-6 only, and j/G
+/// The rack view showed units 41-6 only, and j/G
 /// moved the hidden population list (G picked member 200).
 #[test]
 fn the_rack_view_scrolls_and_keeps_its_keys() {
@@ -661,7 +661,7 @@ fn the_rack_view_scrolls_and_keeps_its_keys() {
     assert_eq!(app.pop_cursor, 0, "the population selection did not move");
 }
 
-/// Issue 12, problem 7: status messages never cleared, and a long one
+/// Status messages never cleared, and a long one
 /// pushed the key hints off; number fields dropped letters silently.
 #[test]
 fn status_messages_expire_and_leave_room_for_the_keys() {
@@ -695,7 +695,7 @@ fn status_messages_expire_and_leave_room_for_the_keys() {
     }
 }
 
-/// Issue 12, problem 8: the live designer stopped at the spec's
+/// The live designer stopped at the spec's
 /// generation limit (3000 after ~19 s); it now runs until paused.
 #[test]
 fn the_live_designer_runs_past_the_specs_generation_limit() {
@@ -717,7 +717,7 @@ fn the_live_designer_runs_past_the_specs_generation_limit() {
     }
 }
 
-/// Issue 12: one keymap for every mode: a popup's keys come from it (so a
+/// One keymap for every mode: a popup's keys come from it (so a
 /// user's config reaches them) and its footer names the keys it uses.
 #[test]
 fn popups_and_questions_use_the_one_keymap() {
@@ -845,7 +845,7 @@ fn shift_c_toggles_the_comparison_table() {
     use fnn_tui::tui::app::View;
     let (mut app, _) = app_after(60);
     app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
-    // Issue 12, problem 6: G here selected member 200 behind the table.
+    // G here selected member 200 behind the table.
     app.focus = Pane::Population;
     assert!(app.on_key(key('G')).is_empty());
     assert_eq!(app.pop_cursor, 0, "the hidden population list did not move");
@@ -978,7 +978,7 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
     assert!(failed.contains("Sweep FAILED after 18/18 sizes: boom"), "{failed}");
 }
 
-/// Issue 12: a panic in the sweep job reaches the UI as an event.
+/// A panic in the sweep job reaches the UI as an event.
 #[test]
 fn the_sweep_job_reports_through_the_workers_channel() {
     use fnn_tui::sweep::Budget;

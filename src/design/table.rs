@@ -151,7 +151,7 @@ mod tests {
         assert!(e.message.contains("out of range: without a spec"), "{e}");
     }
 
-    /// Issue 11: ids are checked against the spec while parsing.
+    /// Ids are checked against the spec while parsing.
     #[test]
     fn numbers_outside_the_spec_are_refused_with_the_range() {
         let e = parse_table("0: 1 2\n1: 3 99\n", "t.txt", 64, 8).unwrap_err();

@@ -121,29 +121,43 @@ const WORKERS: usize = 8;
 /// required pair. The testbed is returned so the caller decides when it
 /// goes (dropping it removes everything).
 pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed), EmulateError> {
-    let start = std::time::Instant::now();
     let mut tb = Testbed::new(&o.prefix, o.keep);
+    match rehearse(c, d, o, &mut tb) {
+        Ok(summary) => Ok((summary, tb)),
+        Err(e) => {
+            // `--keep` is for inspecting a finished run; a run that failed
+            // half-way never prints its removal commands, so what it built
+            // goes now.
+            tb.keep = false;
+            Err(e)
+        }
+    }
+}
+
+/// [`emulate`]'s work, building into `tb`.
+fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Summary, EmulateError> {
+    let start = std::time::Instant::now();
     let wiring = Wiring::new(d, &o.ifaces, &o.faults);
-    let ports = build(c, d, &wiring, &mut tb, o)?;
-    let macs = discover_macs(c, d, &wiring, &tb, o)?;
+    let ports = build(c, d, &wiring, tb, o)?;
+    let macs = discover_macs(c, d, &wiring, tb, o)?;
     let capture = start_capture(&ports, d)?;
     let r = BasicRouting::new(c, d);
     let work = tb.work_dir()?;
-    boot(c, d, &r, &macs, &work, &tb, o)?;
+    boot(c, d, &r, &macs, &work, tb, o)?;
     let pairs = required_pairs(c, d);
-    let results = ping_pairs(c, d, &r, &pairs, &tb, o)?;
+    let results = ping_pairs(c, d, &r, &pairs, tb, o)?;
     let seen = capture.finish();
     let mut summary = Summary::new(c, d, &r, &o.ifaces, &pairs, &results, &seen);
     if let Some(dir) = &o.probe_results {
         let capture = start_capture(&ports, d)?;
-        probe_all(c, d, &r, &macs, &work, dir, &tb, o)?;
+        probe_all(c, d, &r, &macs, &work, dir, tb, o)?;
         let seen = capture.finish();
         let mut frames = Frames::default();
         seen.frames.iter().for_each(|f| frames.add(f));
         summary.probe_frames = Some(frames);
     }
     summary.seconds = start.elapsed().as_secs_f64();
-    Ok((summary, tb))
+    Ok(summary)
 }
 
 fn start_capture(ports: &HashMap<i32, Port>, d: &Design) -> Result<Capture, EmulateError> {
@@ -360,7 +374,10 @@ fn probe_all(
         write(&script, &probe::probe_script(c, d, r, pc, &o.ifaces, macs))?;
         let ns = tb.namespace(c, pc);
         let text = run(&["ip", "netns", "exec", &ns, "sh", &script.display().to_string()])?;
-        write(&dir.join(format!("fnn-probe-{name}.txt")), &text)?;
+        // The results folder is the user's and may be shared: written
+        // through an exclusive temporary, never through a planted link.
+        let out = dir.join(format!("fnn-probe-{name}.txt"));
+        crate::atomic::write_atomic(&out, text.as_bytes()).map_err(|e| io(&out, e))?;
         o.report("probing", done.fetch_add(1, Ordering::Relaxed) + 1, d.pcs());
         Ok(())
     })?;
@@ -412,6 +429,7 @@ fn io(path: &Path, e: std::io::Error) -> EmulateError {
     }
 }
 
+/// Writes into the testbed's private scratch folder or /etc/netns (root's).
 fn write(path: &Path, text: &str) -> Result<(), EmulateError> {
     std::fs::write(path, text).map_err(|e| io(path, e))
 }

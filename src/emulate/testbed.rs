@@ -106,10 +106,18 @@ impl Testbed {
         Ok(())
     }
 
-    /// A scratch folder for the scripts, removed with the testbed.
+    /// A scratch folder for the scripts, removed with the testbed. Its
+    /// scripts run as root, so it is created afresh (never one that is
+    /// already there), with a random name and mode 0700: nobody else can
+    /// plant or swap a script in it.
     pub(super) fn work_dir(&mut self) -> Result<PathBuf, EmulateError> {
-        let work = std::env::temp_dir().join(format!("{}-scripts", self.prefix));
-        std::fs::create_dir_all(&work).map_err(|e| super::io(&work, e))?;
+        let tmp = std::env::temp_dir();
+        let work = tempfile::Builder::new()
+            .prefix(&format!("{}-scripts-", self.prefix))
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .tempdir_in(&tmp)
+            .map_err(|e| super::io(&tmp, e))?
+            .keep();
         self.dirs.push(work.clone());
         Ok(work)
     }
@@ -198,4 +206,25 @@ pub fn run_prefix() -> String {
     static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     format!("fe{:x}{}", std::process::id() % 0xffff, (b'a' + (n % 26) as u8) as char)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_scratch_folder_is_new_private_and_not_one_planted_beforehand() {
+        let mut tb = Testbed::new(&run_prefix(), false);
+        // What an attacker could prepare for a predictable name.
+        let planted = std::env::temp_dir().join(format!("{}-scripts", tb.prefix));
+        std::fs::create_dir_all(&planted).unwrap();
+        let work = tb.work_dir().unwrap();
+        assert_ne!(work, planted);
+        let mode = std::fs::metadata(&work).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{}", work.display());
+        drop(tb);
+        assert!(!work.exists(), "removed with the testbed");
+        std::fs::remove_dir(&planted).unwrap();
+    }
 }

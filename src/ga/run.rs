@@ -380,7 +380,7 @@ mod tests {
         assert_eq!(r.engine().generation(), 0);
     }
 
-    /// Issue 12, problem 1: five must-pins on a 4-NIC PC were accepted.
+    /// Five must-pins on a 4-NIC PC were accepted.
     #[test]
     fn a_pin_beyond_a_pcs_nics_is_refused_and_changes_nothing() {
         let mut r = Run::new(spec(16, 4, "16x8", |_| {})).unwrap();

@@ -52,7 +52,8 @@ pub fn probe_script(
     for (nic, sw) in d.switches_of(pc).into_iter().enumerate() {
         let dev = sh_word(&ifaces.name(nic));
         let _ = writeln!(s, "link {dev}");
-        s.push_str("(\n");
+        // `:` keeps the group valid shell when the NIC has no neighbour.
+        s.push_str("(\n  :\n");
         for &b in d.pcs_on_switches()[sw].iter().filter(|&&b| b != pc) {
             let _ = writeln!(
                 s,

@@ -9,6 +9,7 @@ mod feasibility;
 mod model;
 mod quick;
 mod resolve;
+pub(crate) use resolve::{MAX_SPEED_MBPS, amount, check_number};
 pub mod text;
 
 pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
@@ -28,7 +29,7 @@ pub const KLAT2_TOML: &str = include_str!("../../assets/specs/klat2.toml");
 impl Spec {
     /// Parses a spec; `source` names the file in every error.
     pub fn from_toml(text: &str, source: &str) -> Result<Spec, SpecError> {
-        toml::from_str(text).map_err(|e| SpecError::Parse {
+        let mut spec: Spec = toml::from_str(text).map_err(|e| SpecError::Parse {
             file: source.to_string(),
             message: match pattern_error(text) {
                 Some(m) => {
@@ -39,7 +40,9 @@ impl Spec {
                 }
                 None => one_line_toml_error(text, &e),
             },
-        })
+        })?;
+        spec.source = source.to_string();
+        Ok(spec)
     }
 
     pub fn load(path: &Path) -> Result<Spec, SpecError> {

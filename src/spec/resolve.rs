@@ -17,8 +17,36 @@ const MAX_PORTS: u32 = 1 << 16;
 pub const MAX_WEIGHT: f64 = 1e6;
 /// Prices and lengths.
 const MAX_AMOUNT: f64 = 1e9;
+/// A switch's power draw in watts.
+const MAX_POWER_W: f64 = 1e6;
+
+/// `v` must be finite, above 0 (`lo_open`) or from 0, and at most `hi`;
+/// otherwise the error names the file and field and says what is allowed.
+pub(crate) fn check_number(file: &str, field: &str, v: f64, lo_open: bool, hi: f64) -> Result<(), SpecError> {
+    let lo_ok = if lo_open { v > 0.0 } else { v >= 0.0 };
+    if v.is_finite() && lo_ok && v <= hi {
+        return Ok(());
+    }
+    let lo = if lo_open { "above 0" } else { "from 0" };
+    // 1e308 as written, not as its 309 digits.
+    let shown = if v.is_finite() && v.abs() >= 1e12 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    };
+    Err(SpecError::field(
+        file,
+        field,
+        format!("{shown} is not allowed: use a number {lo} to {hi:e}"),
+    ))
+}
+
+/// A price, a length or another amount: 0 to 1e9.
+pub(crate) fn amount(file: &str, field: &str, v: f64) -> Result<(), SpecError> {
+    check_number(file, field, v, false, MAX_AMOUNT)
+}
 /// 10 Tb/s.
-const MAX_SPEED_MBPS: f64 = 1e7;
+pub(crate) const MAX_SPEED_MBPS: f64 = 1e7;
 
 impl Spec {
     /// Validates the spec and resolves it into the engine's [`Cluster`].
@@ -151,20 +179,8 @@ impl Spec {
 
     fn check_prices_and_ga(&self) -> Result<(), SpecError> {
         let f = self.source.as_str();
-        let in_range = |field: &str, v: f64, lo_open: bool, hi: f64| {
-            let lo_ok = if lo_open { v > 0.0 } else { v >= 0.0 };
-            if v.is_finite() && lo_ok && v <= hi {
-                Ok(())
-            } else {
-                let lo = if lo_open { "above 0" } else { "from 0" };
-                Err(SpecError::field(
-                    f,
-                    field,
-                    format!("{v} is not allowed: use a number {lo} to {hi:e}"),
-                ))
-            }
-        };
-        let non_negative = |field: &str, v: f64| in_range(field, v, false, MAX_AMOUNT);
+        let in_range = |field: &str, v: f64, lo_open: bool, hi: f64| check_number(f, field, v, lo_open, hi);
+        let non_negative = |field: &str, v: f64| amount(f, field, v);
         let positive = |field: &str, v: f64| in_range(field, v, true, MAX_SPEED_MBPS);
         non_negative("nic.price", self.nic.price)?;
         positive("nic.speed_mbps", self.nic.speed_mbps)?;
@@ -300,13 +316,8 @@ impl Spec {
                     ),
                 ));
             }
-            if !(m.price.is_finite() && m.price >= 0.0) {
-                return Err(SpecError::field(
-                    f,
-                    format!("{field}.price"),
-                    format!("{} is not allowed: use a number >= 0", m.price),
-                ));
-            }
+            amount(f, &format!("{field}.price"), m.price)?;
+            check_number(f, &format!("{field}.power_w"), m.power_w, false, MAX_POWER_W)?;
             match m.count {
                 Some(c) => {
                     fixed_count += c as u64;

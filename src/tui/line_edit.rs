@@ -74,7 +74,7 @@ mod tests {
         KeyEvent::new(KeyCode::Char(c), m)
     }
 
-    /// Issue 12, problem 7: ctrl-u and ctrl-w were inserted as letters.
+    /// Ctrl-u and ctrl-w were inserted as letters.
     #[test]
     fn the_usual_editing_keys_work_and_chords_are_not_letters() {
         let mut s = TextInput::from("out/fnn export");

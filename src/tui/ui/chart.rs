@@ -111,7 +111,7 @@ mod tests {
         }
     }
 
-    /// Issue 12, problem 5: the axis ran from the mean (-600) to the best
+    /// The axis ran from the mean (-600) to the best
     /// (3.7), so the best line was flat.
     #[test]
     fn the_axis_follows_the_best_line_not_the_hopeless_mean() {

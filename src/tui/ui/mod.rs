@@ -137,7 +137,7 @@ pub fn compact(v: f64, width: usize) -> String {
 mod tests {
     use super::compact;
 
-    /// Issue 12, problem 7: numbers were cut, not rounded.
+    /// Numbers were cut, not rounded.
     #[test]
     fn numbers_are_rounded_to_fit_not_cut() {
         assert_eq!(compact(0.585, 3), "0.6");

@@ -25,6 +25,34 @@ pub fn one_line(s: &str) -> String {
     s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
+/// Text for the terminal (an error message): control characters other
+/// than the line breaks become visible escapes (`\u{1b}`), so text quoted
+/// from an input cannot move the cursor, recolour or clear the screen; a
+/// line longer than `TERMINAL_LINE` characters is cut, saying how much.
+pub fn terminal(s: &str) -> String {
+    s.split('\n').map(terminal_line).collect::<Vec<_>>().join("\n")
+}
+
+/// The longest line [`terminal`] passes whole.
+pub const TERMINAL_LINE: usize = 1000;
+
+fn terminal_line(line: &str) -> String {
+    let mut out = String::new();
+    for (shown, c) in line.chars().enumerate() {
+        if shown == TERMINAL_LINE {
+            let rest = line.chars().count() - shown;
+            out.push_str(&format!("… ({rest} more characters)"));
+            break;
+        }
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Text inside a C block comment: one line, and no `*/` to close it early.
 pub fn c_comment(s: &str) -> String {
     one_line(s).replace("*/", "* /").replace("/*", "/ *")
@@ -119,6 +147,15 @@ where
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn terminal_text_shows_control_characters_and_cuts_long_lines() {
+        assert_eq!(terminal("a\u{1b}[2Jb\nc\td"), "a\\u{1b}[2Jb\nc\td");
+        let long = "x".repeat(TERMINAL_LINE + 5);
+        let cut = terminal(&long);
+        assert!(cut.ends_with("… (5 more characters)"), "{cut:.40}");
+        assert_eq!(cut.chars().filter(|&c| c == 'x').count(), TERMINAL_LINE);
+    }
+
     use super::*;
 
     #[test]

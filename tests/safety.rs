@@ -485,3 +485,27 @@ fn amounts_out_of_range_are_refused_with_the_field() {
         assert!(e.contains("p.toml") && e.contains(named), "{extra}: {e}");
     }
 }
+
+/// An error quoting a hostile input never sends its escape sequences to
+/// the terminal: they are shown, not obeyed (a raw ESC in a spec's TOML, an
+/// ESC in a pair-file path that does not exist).
+#[test]
+fn errors_quoting_inputs_never_drive_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("t.txt"), "0: 0 1 2\n").unwrap();
+    std::fs::write(
+        dir.path().join("raw.toml"),
+        "name = \"\u{1b}[2Jx\"\n[pcs]\ncount = 3\nnics = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("path.toml"),
+        "[pcs]\ncount = 3\nnics = 1\n[[patterns]]\nkind = \"pair-file\"\npath = \"\\u001b]0;owned\\u0007\"\n",
+    )
+    .unwrap();
+    for spec in ["raw.toml", "path.toml"] {
+        let err = refused(dir.path(), &["check", spec, "--table", "t.txt"]);
+        assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{spec}: {err:?}");
+        assert!(err.contains(spec) && err.contains("\\u{1b}"), "{spec}: {err:?}");
+    }
+}

@@ -315,7 +315,7 @@ fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
 
 pub fn run(cli: Cli) -> ExitCode {
     if let Err(e) = start_log(cli.log.as_deref()) {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
         return ExitCode::from(2);
     }
     let result = match cli.command {
@@ -333,7 +333,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             tracing::error!("{e}");
-            eprintln!("error: {e}");
+            // Errors quote inputs: never let them drive the terminal.
+            eprintln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
             ExitCode::from(2)
         }
     }

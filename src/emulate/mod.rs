@@ -38,6 +38,10 @@ pub enum EmulateError {
     Setup { command: String, reason: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
+    #[error(
+        "{0} does not exist on this machine, and `ip netns exec` gives each PC its hosts file by binding it over {0}: create it (`printf '127.0.0.1 localhost\\n' > {0}`) and run again"
+    )]
+    NoHostsFile(String),
     #[error("interface names are at most 15 characters: `{0}` is too long (a shorter name_prefix)")]
     NameTooLong(String),
     #[error("interrupted: everything emulate created has been removed")]
@@ -111,7 +115,21 @@ pub fn available() -> Result<(), String> {
             return Err(format!("`{cmd}` is missing (install {package})"));
         }
     }
-    Ok(())
+    hosts_file(Path::new(HOSTS)).map_err(|e| e.to_string())
+}
+
+/// The machine's hosts file, which `ip netns exec` covers with each PC's.
+const HOSTS: &str = "/etc/hosts";
+
+/// `ip netns exec` gives a namespace its own hosts file by binding it over
+/// `path`, which only works where the file exists (a minimal container or
+/// chroot may have none): say so before building anything, instead of
+/// every ping failing to resolve its PC's name.
+fn hosts_file(path: &Path) -> Result<(), EmulateError> {
+    if path.is_file() {
+        return Ok(());
+    }
+    Err(EmulateError::NoHostsFile(path.display().to_string()))
 }
 
 /// How many namespaces are worked on at once: pings mostly wait.
@@ -121,6 +139,7 @@ const WORKERS: usize = 8;
 /// required pair. The testbed is returned so the caller decides when it
 /// goes (dropping it removes everything).
 pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed), EmulateError> {
+    hosts_file(Path::new(HOSTS))?;
     let mut tb = Testbed::new(&o.prefix, o.keep);
     match rehearse(c, d, o, &mut tb) {
         Ok(summary) => Ok((summary, tb)),
@@ -432,4 +451,22 @@ fn io(path: &Path, e: std::io::Error) -> EmulateError {
 /// Writes into the testbed's private scratch folder or /etc/netns (root's).
 fn write(path: &Path, text: &str) -> Result<(), EmulateError> {
     std::fs::write(path, text).map_err(|e| io(path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_machine_without_a_hosts_file_is_told_before_anything_is_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("hosts");
+        let e = hosts_file(&missing).unwrap_err().to_string();
+        assert!(
+            e.contains("does not exist") && e.contains(&missing.display().to_string()),
+            "{e}"
+        );
+        std::fs::write(&missing, "127.0.0.1 localhost\n").unwrap();
+        assert!(hosts_file(&missing).is_ok());
+    }
 }

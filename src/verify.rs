@@ -78,9 +78,7 @@ pub fn parse_results(
     }
     let own = d.switches_of(r.pc);
     let nic_of = |iface: &str, n: usize| -> Result<usize, VerifyError> {
-        iface
-            .strip_prefix("eth")
-            .and_then(|i| i.parse::<usize>().ok())
+        crate::routing::interface_number(iface)
             .map(|i| ifaces.nic_of(i))
             .filter(|&nic| nic < own.len())
             .ok_or_else(|| {
@@ -505,10 +503,7 @@ fn unexplained(
 }
 
 fn iface_nic(iface: &str, ifaces: &Interfaces) -> usize {
-    iface
-        .strip_prefix("eth")
-        .and_then(|i| i.parse().ok())
-        .map_or(usize::MAX, |i| ifaces.nic_of(i))
+    crate::routing::interface_number(iface).map_or(usize::MAX, |i| ifaces.nic_of(i))
 }
 
 #[cfg(test)]

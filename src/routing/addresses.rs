@@ -123,18 +123,19 @@ impl MacTable {
                     at: at.clone(),
                     problem: format!("`{pc}` is not a PC number or host name"),
                 })?;
-            let iface: usize = iface
-                .trim_start_matches("eth")
-                .parse()
-                .map_err(|_| AddressError::MacLine {
-                    at: at.clone(),
-                    problem: format!("`{iface}` is not an interface (eth0, eth1, ... or 0, 1, ...)"),
-                })?;
+            let iface =
+                interface_number(iface)
+                    .or_else(|| whole_number(iface))
+                    .ok_or_else(|| AddressError::MacLine {
+                        at: at.clone(),
+                        problem: format!("`{iface}` is not an interface (eth0, eth1, ... or 0, 1, ...)"),
+                    })?;
             let mac = mac.to_ascii_lowercase();
+            // Two hex digits an octet, nothing else (`+a` parses as hex).
             let ok = mac.split(':').count() == 6
                 && mac
                     .split(':')
-                    .all(|o| o.len() == 2 && u8::from_str_radix(o, 16).is_ok());
+                    .all(|o| o.len() == 2 && o.bytes().all(|b| b.is_ascii_hexdigit()));
             if !ok {
                 return Err(AddressError::MacLine {
                     at,
@@ -184,6 +185,20 @@ impl MacTable {
     }
 }
 
+/// The number of an `ethN` interface name: `eth` and digits only (not
+/// `eth+2`, not `etheth2`).
+pub fn interface_number(name: &str) -> Option<usize> {
+    whole_number(name.strip_prefix("eth")?)
+}
+
+/// Digits only, as a number (`str::parse` would take a leading `+`).
+fn whole_number(text: &str) -> Option<usize> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,5 +235,27 @@ mod tests {
                 .to_string()
                 .contains("m:1")
         );
+    }
+
+    /// What `str::parse` and `from_str_radix` let through is refused: a
+    /// `+` in an octet (scripts would get `lladdr +a:…`, the C header
+    /// `0x+a`), a signed or doubled interface name.
+    #[test]
+    fn macs_and_interfaces_are_read_strictly() {
+        let ifaces = Interfaces::parse("1,2").unwrap();
+        let names = |s: &str| s.parse().ok();
+        for line in [
+            "0 eth0 +a:+b:+c:+d:+e:+f",
+            "0 eth+1 aa:bb:cc:dd:ee:ff",
+            "0 etheth1 aa:bb:cc:dd:ee:ff",
+            "0 +1 aa:bb:cc:dd:ee:ff",
+            "0 eth aa:bb:cc:dd:ee:ff",
+        ] {
+            let e = MacTable::parse(line, "m", &names, &ifaces).unwrap_err().to_string();
+            assert!(e.contains("m:1"), "{line}: {e}");
+        }
+        assert!(MacTable::parse("0 eth1 aa:bb:cc:dd:ee:ff\n1 0 aa:bb:cc:dd:ee:fe", "m", &names, &ifaces).is_ok());
+        assert_eq!(interface_number("eth12"), Some(12));
+        assert_eq!(interface_number("eth+2"), None);
     }
 }

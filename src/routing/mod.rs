@@ -9,5 +9,5 @@ pub mod basic;
 pub mod probe;
 pub mod scripts;
 
-pub use addresses::{Interfaces, MacTable, switch_ip, uplink_ip};
+pub use addresses::{Interfaces, MacTable, interface_number, switch_ip, uplink_ip};
 pub use basic::BasicRouting;

@@ -51,6 +51,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     sync_dir(dir)
 }
 
+/// A new folder of our own in the system's temporary folder: created
+/// exclusively under a random name starting with `prefix`, mode 0700, and
+/// kept (the caller removes it). Never a name someone else could have made
+/// first, so nothing written or run from it can be planted.
+pub fn private_dir(prefix: &str) -> std::io::Result<std::path::PathBuf> {
+    Ok(tempfile::Builder::new()
+        .prefix(prefix)
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()?
+        .keep())
+}
+
 /// The process's umask (read by setting it and putting it back).
 fn umask() -> u32 {
     // SAFETY: umask has no preconditions; the value is restored at once.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Need;
+use common::{Need, Source};
 use fnn_tui::design::parse_table;
 use fnn_tui::emulate::{Options, emulate, run_prefix};
 use fnn_tui::routing::Interfaces;
@@ -14,8 +14,8 @@ use fnn_tui::spec::{Coverage, PatternSpec, UplinkMode};
 /// Root for namespaces, bridges and veths; iproute2 and ping.
 const NETWORK: &[Need] = &[
     Need::Root,
-    Need::Program("ip", "iproute2"),
-    Need::Program("ping", "iputils-ping"),
+    Need::Program("ip", Source::Apt("iproute2")),
+    Need::Program("ping", Source::Apt("iputils-ping")),
 ];
 
 /// Namespaces and links whose names start with `prefix`.

@@ -1,6 +1,6 @@
 //! The exact mode: designs found are valid, impossibilities are proved,
 //! and every proof written is accepted by an independent DRAT checker
-//! (`rate`, a crate that `scripts/test` installs with cargo).
+//! (`rate`, a crate that the test builds with `cargo install` when missing).
 
 mod common;
 
@@ -41,7 +41,7 @@ fn assert_valid(c: &Cluster, v: &Verdict) {
 
 /// The `rate` DRAT checker (a crate: `cargo install rate`), when here.
 fn rate(test: &str) -> Option<PathBuf> {
-    common::machine_has(test, &[common::Need::Program("rate", "cargo install rate")])
+    common::machine_has(test, &[common::Need::Program("rate", common::Source::Crate("rate"))])
         .then(|| common::program("rate"))
         .flatten()
 }

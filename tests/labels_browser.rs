@@ -1,11 +1,11 @@
 //! The wiring labels page in a real headless browser (Chromium): it
-//! renders every label, and it prints on A4 and on Letter. `scripts/test`
-//! installs Chromium when it is missing; under CI=true a missing browser
+//! renders every label, and it prints on A4 and on Letter. The test
+//! installs Chromium when it is missing (as root); under CI=true a missing browser
 //! fails the test, elsewhere the test says it did not run.
 
 mod common;
 
-use common::Need;
+use common::{Need, Source};
 use fnn_tui::design::{Metrics, parse_table};
 use fnn_tui::export::{Options, write_all};
 use fnn_tui::report::{Report, RunInfo};
@@ -40,7 +40,7 @@ fn run(browser: &Path, profile: &Path, args: &[String]) -> std::process::Output 
 
 #[test]
 fn the_labels_page_renders_and_prints_on_a4_and_letter() {
-    let need = [Need::Program("chromium", "chromium")];
+    let need = [Need::Program("chromium", Source::Apt("chromium"))];
     let Some(browser) = browser() else {
         common::machine_has(
             "labels_browser::the_labels_page_renders_and_prints_on_a4_and_letter",

@@ -1,6 +1,6 @@
 //! The declared `rust-version` is honest: no dependency in Cargo.lock asks
 //! for a newer Rust (clippy's `incompatible_msrv` lint, run by
-//! `scripts/test`, holds the crate's own use of the standard library to it).
+//! `tests/lints.rs`, holds the crate's own use of the standard library to it).
 
 /// `1.88` and `1.88.0` alike: (major, minor, patch).
 fn version(v: &str) -> [u32; 3] {

@@ -5,12 +5,12 @@
 
 mod common;
 
-use common::Need;
+use common::{Need, Source};
 use std::process::Command;
 
 #[test]
 fn the_release_binary_runs_on_older_cpus() {
-    let needs = [Need::Program("qemu-x86_64", "qemu-user")];
+    let needs = [Need::Program("qemu-x86_64", Source::Apt("qemu-user"))];
     if !common::machine_has("portable::the_release_binary_runs_on_older_cpus", &needs) {
         return;
     }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::Need;
+use common::{Need, Source};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -116,7 +116,7 @@ fn action(step: &Step) -> Action {
             "cargo run --release" => "fnn-tui".into(),
             other => other.into(),
         });
-    if command == "scripts/test" {
+    if command == "cargo test" {
         return Action::Skip("the test suite itself");
     }
     if command.starts_with("cargo install") {
@@ -217,11 +217,11 @@ fn designer(bin: &Path, args: &[String], dir: &Path, step: &Step) {
 /// Words the shell itself runs.
 const SHELL_WORDS: &[&str] = &["cd", "echo", "printf", "test", "export"];
 
-/// Where a README command's program comes from, for the message when it is missing.
-fn tool_source(program: &str) -> &'static str {
+/// Where a README command's program comes from, to install it when it is missing.
+fn tool_source(program: &'static str) -> Source {
     match program {
-        "rate" => "cargo install --locked rate",
-        _ => "its Debian package",
+        "rate" => Source::Crate("rate"),
+        other => Source::Apt(other),
     }
 }
 
@@ -247,8 +247,8 @@ fn every_readme_command_exits_as_the_readme_says() {
     copy_tracked_files(&dir);
     let network = [
         Need::Root,
-        Need::Program("ip", "iproute2"),
-        Need::Program("ping", "iputils-ping"),
+        Need::Program("ip", Source::Apt("iproute2")),
+        Need::Program("ping", Source::Apt("iputils-ping")),
     ];
     for step in &steps {
         match action(step) {
@@ -259,7 +259,8 @@ fn every_readme_command_exits_as_the_readme_says() {
                 let program = command.split_whitespace().next().unwrap_or("sh");
                 let mut needs = if root { network.to_vec() } else { Vec::new() };
                 if program != "fnn-tui" && !SHELL_WORDS.contains(&program) {
-                    needs.push(Need::Program(leak(program), tool_source(program)));
+                    let program = leak(program);
+                    needs.push(Need::Program(program, tool_source(program)));
                 }
                 if !common::machine_has(&name, &needs) {
                     // The rest may build on what this command makes.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::Need;
+use common::{Need, Source};
 use fnn_tui::design::{Design, Metrics, parse_table};
 use fnn_tui::export::{Options, write_all};
 use fnn_tui::report::{Report, RunInfo};
@@ -55,7 +55,7 @@ fn complaint(script: &Path) -> Option<String> {
 }
 
 fn shells_here(test: &str) -> bool {
-    common::machine_has(test, &[Need::Program("dash", "dash")])
+    common::machine_has(test, &[Need::Program("dash", Source::Apt("dash"))])
 }
 
 #[test]

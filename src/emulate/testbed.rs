@@ -3,7 +3,7 @@
 
 use super::EmulateError;
 use crate::spec::Cluster;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Runs `ip` (or another command) and returns its stdout, or why not.
@@ -111,13 +111,8 @@ impl Testbed {
     /// already there), with a random name and mode 0700: nobody else can
     /// plant or swap a script in it.
     pub(super) fn work_dir(&mut self) -> Result<PathBuf, EmulateError> {
-        let tmp = std::env::temp_dir();
-        let work = tempfile::Builder::new()
-            .prefix(&format!("{}-scripts-", self.prefix))
-            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
-            .tempdir_in(&tmp)
-            .map_err(|e| super::io(&tmp, e))?
-            .keep();
+        let prefix = format!("{}-scripts-", self.prefix);
+        let work = crate::atomic::private_dir(&prefix).map_err(|e| super::io(Path::new(&prefix), e))?;
         self.dirs.push(work.clone());
         Ok(work)
     }
@@ -214,17 +209,16 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
-    fn the_scratch_folder_is_new_private_and_not_one_planted_beforehand() {
-        let mut tb = Testbed::new(&run_prefix(), false);
-        // What an attacker could prepare for a predictable name.
-        let planted = std::env::temp_dir().join(format!("{}-scripts", tb.prefix));
-        std::fs::create_dir_all(&planted).unwrap();
-        let work = tb.work_dir().unwrap();
-        assert_ne!(work, planted);
+    fn the_scratch_folder_is_new_private_and_never_the_same_name() {
+        let prefix = run_prefix();
+        let mut tb = Testbed::new(&prefix, false);
+        let mut other = Testbed::new(&prefix, false);
+        let (work, twin) = (tb.work_dir().unwrap(), other.work_dir().unwrap());
+        // The same run prefix never gives a name anyone could make first.
+        assert_ne!(work, twin);
         let mode = std::fs::metadata(&work).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o700, "{}", work.display());
-        drop(tb);
-        assert!(!work.exists(), "removed with the testbed");
-        std::fs::remove_dir(&planted).unwrap();
+        drop((tb, other));
+        assert!(!work.exists() && !twin.exists(), "removed with the testbeds");
     }
 }

@@ -962,8 +962,10 @@ impl App {
                 let stamp = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0, |d| d.as_secs());
+                // No data folder (no HOME): a private folder of this run's.
                 crate::session::recovery_dir()
-                    .unwrap_or_else(std::env::temp_dir)
+                    .or_else(|| crate::atomic::private_dir("fnn-tui-recovery-").ok())
+                    .unwrap_or_else(|| PathBuf::from("."))
                     .join(format!(
                         "{name}-{stamp}-{}-{}.toml",
                         std::process::id(),

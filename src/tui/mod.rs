@@ -159,15 +159,16 @@ fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
     // The session's file, else (or when it cannot be written) this run's
     // own recovery file, never another run's; last, the temporary folder.
     let recovery = app.recovery_file();
-    let spare = std::env::temp_dir().join(format!(
-        "fnn-tui-recovery-{}",
-        recovery.file_name().map_or("run.toml".into(), |n| n.to_string_lossy())
-    ));
+    let file_name = recovery.file_name().map_or("run.toml".into(), |n| n.to_os_string());
     let mut candidates: Vec<PathBuf> = app.session_path.iter().cloned().collect();
-    candidates.extend([recovery, spare]);
+    candidates.push(recovery);
     candidates.dedup();
+    // Last, a private folder made only if the others fail (never a name
+    // in the shared temporary folder someone could have made first).
+    let spare = std::iter::once_with(|| crate::atomic::private_dir("fnn-tui-recovery-").map(|d| d.join(&file_name)))
+        .filter_map(Result::ok);
     let mut failed: Vec<String> = Vec::new();
-    for path in candidates {
+    for path in candidates.into_iter().chain(spare) {
         match save_and_wait(worker, &path, &app.session_name) {
             Ok(()) if failed.is_empty() => return Ok(format!("unsaved work saved to {}", path.display())),
             Ok(()) => {

@@ -46,8 +46,47 @@ pub fn papers_ga(c: &mut Cluster) {
 pub enum Need {
     /// Root (or CAP_NET_ADMIN): namespaces, bridges, veths.
     Root,
-    /// A program, and the Debian package (or cargo crate) that has it.
-    Program(&'static str, &'static str),
+    /// A program, and where it comes from when it is missing.
+    Program(&'static str, Source),
+}
+
+/// Where a missing program comes from: `cargo test` installs it there.
+#[derive(Clone, Copy, Debug)]
+pub enum Source {
+    /// A Debian package, installed with apt-get (as root).
+    Apt(&'static str),
+    /// A crate, built with `cargo install --locked`.
+    Crate(&'static str),
+}
+
+impl Source {
+    fn words(self) -> String {
+        match self {
+            Source::Apt(p) => format!("Debian package {p}, which `cargo test` installs when run as root"),
+            Source::Crate(c) => format!("crate {c}, which `cargo test` builds with cargo install"),
+        }
+    }
+
+    /// The command that installs it, when this machine can run it.
+    fn command(self) -> Option<(String, Vec<&'static str>)> {
+        match self {
+            Source::Apt(pkg) => {
+                // SAFETY: geteuid has no preconditions.
+                let root = unsafe { libc::geteuid() } == 0;
+                (root && program("apt-get").is_some()).then(|| {
+                    apt_update_once();
+                    (
+                        "apt-get".into(),
+                        vec!["install", "-y", "-qq", "--no-install-recommends", pkg],
+                    )
+                })
+            }
+            Source::Crate(c) => Some((
+                std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
+                vec!["install", "--locked", "--quiet", c],
+            )),
+        }
+    }
 }
 
 impl Need {
@@ -56,7 +95,7 @@ impl Need {
             // SAFETY: geteuid has no preconditions.
             Need::Root if unsafe { libc::geteuid() } != 0 => Some("root".into()),
             Need::Root => None,
-            Need::Program(name, from) => program(name).is_none().then(|| format!("`{name}` ({from})")),
+            Need::Program(name, from) => (!installed(name, from)).then(|| format!("`{name}` ({})", from.words())),
         }
     }
 }
@@ -74,31 +113,72 @@ pub fn program(name: &str) -> Option<std::path::PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Whether the machine has everything `needs` lists. When it does not:
-/// under `CI=true` the test fails naming what is missing; elsewhere one line
-/// says which test did not run, why, and what runs it, and the test returns.
-/// The line goes straight to stderr, past the harness's capture, so a plain
-/// `cargo test` shows it even though the test counts as passed.
-pub fn machine_has(test: &str, needs: &[Need]) -> bool {
-    let missing: Vec<String> = needs.iter().filter_map(|n| n.missing()).collect();
-    if missing.is_empty() {
+/// Whether `name` is here, installing it from `from` first when it is not
+/// (so the README's `cargo test` passes on a fresh machine): one install
+/// at a time, each said on stderr. `FNN_TEST_NO_INSTALL=1` turns it off.
+fn installed(name: &str, from: Source) -> bool {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    if program(name).is_some() {
         return true;
     }
-    let what = missing.join(", ");
+    let Some((command, args)) = from
+        .command()
+        .filter(|_| std::env::var_os("FNN_TEST_NO_INSTALL").is_none())
+    else {
+        return false;
+    };
+    say(&format!(
+        "installing `{name}` for the tests: {command} {}",
+        args.join(" ")
+    ));
+    let ran = std::process::Command::new(&command)
+        .args(&args)
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .stdout(std::process::Stdio::null())
+        .status();
+    ran.is_ok_and(|s| s.success()) && program(name).is_some()
+}
+
+/// `apt-get update`, once per test binary.
+fn apt_update_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = std::process::Command::new("apt-get")
+            .args(["update", "-qq"])
+            .stdout(std::process::Stdio::null())
+            .status();
+    });
+}
+
+/// A line straight to stderr, past the harness's capture, so a passing
+/// test's `cargo test` output shows it.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Whether the machine has (or now, installed, has) everything `needs`
+/// lists. When it does not: under `CI=true` the test fails naming what is
+/// missing; elsewhere one line says which test did not run and why, and
+/// the test returns.
+pub fn machine_has(test: &str, needs: &[Need]) -> bool {
+    let missing: Vec<String> = needs.iter().filter_map(|n| n.missing()).collect();
+    missing.is_empty() || not_run(test, &missing.join(", "))
+}
+
+/// Fails the test under `CI=true`; elsewhere says it did not run. False.
+pub fn not_run(test: &str, what: &str) -> bool {
     assert!(
         std::env::var("CI").map_or(true, |v| v != "true"),
-        "{test} needs {what}: under CI=true this is a failure (scripts/test installs it)"
+        "{test} needs {what}: under CI=true this is a failure"
     );
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "NOT RUN {test}: needs {what}; `scripts/test` (as root) installs it and runs every test"
-    );
+    say(&format!("NOT RUN {test}: needs {what}"));
     false
 }
 
 /// The release binary, built by cargo (at once when it is up to date: the
-/// README's first command and `scripts/test` build it).
+/// README's first command builds it).
 pub fn release_binary() -> std::path::PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");

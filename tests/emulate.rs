@@ -47,11 +47,18 @@ fn leftovers(prefix: &str) -> Vec<String> {
     v
 }
 
-/// The KLAT2 paper's six PCs on three switches.
-fn six_pcs() -> (fnn_tui::spec::Cluster, fnn_tui::design::Design) {
+/// The KLAT2 paper's six PCs on three switches, and emulate's options
+/// for them (NICs probed in slot order, a fresh run prefix).
+fn six_pcs() -> (fnn_tui::spec::Cluster, fnn_tui::design::Design, Options<'static>) {
     let c = common::quick(6, 2, "4x3");
     let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "the KLAT2 paper", 6, 3).unwrap();
-    (c, d)
+    let o = Options::new(
+        run_prefix(),
+        Interfaces {
+            probe_order: vec![1, 2],
+        },
+    );
+    (c, d, o)
 }
 
 /// The six PCs: every pair answers.
@@ -63,12 +70,9 @@ fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
     ) {
         return;
     }
-    let (c, d) = six_pcs();
-    let prefix = run_prefix();
-    let ifaces = Interfaces {
-        probe_order: vec![1, 2],
-    };
-    let result = emulate(&c, &d, &Options::new(prefix.clone(), ifaces));
+    let (c, d, o) = six_pcs();
+    let prefix = o.prefix.clone();
+    let result = emulate(&c, &d, &o);
     let (summary, testbed) = result.unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
     assert!(!leftovers(&prefix).is_empty(), "the testbed exists while held");
     drop(testbed);
@@ -148,17 +152,11 @@ fn a_kept_testbed_that_fails_half_way_is_removed_all_the_same() {
     ) {
         return;
     }
-    let (c, d) = six_pcs();
+    let (c, d, mut o) = six_pcs();
     let dir = tempfile::tempdir().unwrap();
     let not_a_folder = dir.path().join("file");
     std::fs::write(&not_a_folder, "x").unwrap();
-    let prefix = run_prefix();
-    let mut o = Options::new(
-        prefix.clone(),
-        Interfaces {
-            probe_order: vec![1, 2],
-        },
-    );
+    let prefix = o.prefix.clone();
     o.keep = true;
     o.probe_results = Some(not_a_folder.join("probes"));
     assert!(emulate(&c, &d, &o).is_err(), "the probe results cannot be written");
@@ -171,14 +169,8 @@ fn a_kept_testbed_is_removed_by_the_commands_it_prints() {
     if !common::machine_has("emulate::a_kept_testbed_is_removed_by_the_commands_it_prints", NETWORK) {
         return;
     }
-    let (c, d) = six_pcs();
-    let prefix = run_prefix();
-    let mut o = Options::new(
-        prefix.clone(),
-        Interfaces {
-            probe_order: vec![1, 2],
-        },
-    );
+    let (c, d, mut o) = six_pcs();
+    let prefix = o.prefix.clone();
     o.keep = true;
     let (_, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
     let commands = testbed.removal_commands();

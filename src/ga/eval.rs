@@ -83,24 +83,11 @@ impl Eval {
             }
         }
         if c.coverage == Coverage::Universal {
-            e.all_pairs(problem, g);
+            add_all_pairs(&mut e, problem, g);
         }
-        e.pattern_pairs(problem, g);
+        add_pattern_pairs(&mut e, problem, g);
         e.finish(problem);
         e
-    }
-
-    /// Every pattern pair once.
-    fn pattern_pairs(&mut self, problem: &Problem, g: &Genome) {
-        add_pattern_pairs(self, problem, g);
-    }
-
-    /// The all-pairs loop, kept tight and branch-free: one word per mask is
-    /// the common case, and uncovered pairs are common early in a search.
-    /// Compiled for several CPU levels and picked at run time (POPCNT is
-    /// not in the x86-64 baseline, and this is where the time goes).
-    fn all_pairs(&mut self, problem: &Problem, g: &Genome) {
-        add_all_pairs(self, problem, g);
     }
 
     fn pattern_pair(&mut self, coverage: Coverage, a: usize, b: usize, w: i64, links: u32, sign: i64) {
@@ -116,11 +103,6 @@ impl Eval {
     /// `rows`; pairs between two listed PCs are counted once.
     pub fn rows(&mut self, problem: &Problem, g: &Genome, rows: &[usize], sign: i64) {
         add_rows(self, problem, g, rows, sign);
-    }
-
-    /// The pairs of `t` with every PC, itself included, branch-free.
-    fn universal_row(&mut self, problem: &Problem, g: &Genome, t: usize, sign: i64) {
-        add_universal_row(self, problem, g, t, sign);
     }
 
     /// One pair's share of the all-pairs aggregates.
@@ -267,6 +249,7 @@ impl Eval {
 // The loops where the evaluation's time goes, each compiled for several
 // CPU levels and picked at run time: POPCNT is not in the x86-64 baseline.
 
+/// Every pattern pair once.
 #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
 fn add_pattern_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
     let c = &problem.cluster;
@@ -283,6 +266,8 @@ fn add_pattern_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
     }
 }
 
+/// The all-pairs loop, kept tight and branch-free: one word per mask is
+/// the common case, and uncovered pairs are common early in a search.
 #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
 fn add_all_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
     let p = problem.pcs();
@@ -317,6 +302,7 @@ fn add_all_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
     e.all_hist = hist;
 }
 
+/// [`Eval::rows`].
 #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
 fn add_rows(e: &mut Eval, problem: &Problem, g: &Genome, rows: &[usize], sign: i64) {
     let c = &problem.cluster;
@@ -324,7 +310,7 @@ fn add_rows(e: &mut Eval, problem: &Problem, g: &Genome, rows: &[usize], sign: i
         let earlier = &rows[..k];
         e.crossing_cables += sign * problem.crossings(t, g.mask(problem, t)) as i64;
         if c.coverage == Coverage::Universal {
-            e.universal_row(problem, g, t, sign);
+            add_universal_row(e, problem, g, t, sign);
             // The loop ran over every PC: take back the pair of `t` with
             // itself and the pairs already counted with earlier rows.
             for &j in std::iter::once(&t).chain(earlier) {
@@ -345,6 +331,7 @@ fn add_rows(e: &mut Eval, problem: &Problem, g: &Genome, rows: &[usize], sign: i
     }
 }
 
+/// The pairs of `t` with every PC, itself included, branch-free.
 #[multiversion(targets("x86_64+avx2+bmi1+bmi2+lzcnt+popcnt", "x86_64+popcnt"))]
 fn add_universal_row(e: &mut Eval, problem: &Problem, g: &Genome, t: usize, sign: i64) {
     let w = problem.words;

@@ -63,14 +63,26 @@ pub fn private_dir(prefix: &str) -> std::io::Result<std::path::PathBuf> {
         .keep())
 }
 
-/// The process's umask (read by setting it and putting it back).
+/// The process's umask, read once: from /proc/self/status, which reads it
+/// without changing it (setting and restoring it would, for a moment,
+/// give other threads' new files another mask).
 fn umask() -> u32 {
-    // SAFETY: umask has no preconditions; the value is restored at once.
-    unsafe {
-        let old = libc::umask(0o022);
-        libc::umask(old);
-        old as u32
-    }
+    static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *UMASK.get_or_init(|| {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let from_proc = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .and_then(|v| u32::from_str_radix(v.trim(), 8).ok());
+        from_proc.unwrap_or_else(|| {
+            // SAFETY: umask has no preconditions; the value is put back at once.
+            unsafe {
+                let old = libc::umask(0o022);
+                libc::umask(old);
+                old as u32
+            }
+        })
+    })
 }
 
 /// Syncs a directory, so renames and removals in it are on disk.
@@ -151,7 +163,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("a.txt");
         write_atomic(&p, b"x").unwrap();
-        let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o666 & !umask());
+        let plain = dir.path().join("plain.txt");
+        std::fs::File::create(&plain).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&p), mode(&plain));
+        assert_eq!(mode(&p), 0o666 & !umask());
     }
 }

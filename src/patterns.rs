@@ -7,7 +7,7 @@
 
 use crate::spec::{PatternSpec, SpecError};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Weight scale: a pattern weight of 1.0 is stored as 1000.
 pub const WEIGHT_SCALE: f64 = 1000.0;
@@ -268,7 +268,16 @@ fn expand(
             }
             out
         }
-        PatternSpec::PairFile { path, .. } => read_pair_file(path, pcs, file, field, base, budget)?,
+        PatternSpec::PairFile {
+            path, named_by_user, ..
+        } => {
+            let place = if *named_by_user {
+                PairFilePlace::AsTyped
+            } else {
+                PairFilePlace::InFolder(base)
+            };
+            read_pair_file(path, place, pcs, file, field, budget)?
+        }
     })
 }
 
@@ -359,20 +368,71 @@ fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, 
     }
 }
 
+/// Where a pair file's path points from.
+#[derive(Clone, Copy, Debug)]
+pub enum PairFilePlace<'a> {
+    /// Typed by the user on the command line: read as given.
+    AsTyped,
+    /// Named by a spec or session: relative to its folder, and never
+    /// outside it (a spec someone else wrote must not make fnn-tui, run
+    /// as root, read and quote `/etc/shadow`).
+    InFolder(Option<&'a Path>),
+}
+
+/// The file a pair-file `path` names, or why it may not be read.
+fn pair_file_location(path: &str, place: PairFilePlace, file: &str, field: &str) -> Result<PathBuf, SpecError> {
+    let refuse = |why: &str| SpecError::field(file, format!("{field}.path"), why.to_string());
+    let base = match place {
+        PairFilePlace::AsTyped => return Ok(PathBuf::from(path)),
+        PairFilePlace::InFolder(None) => {
+            return Err(refuse(
+                "a pair file is read from the spec's own folder, and this spec is not in a file: \
+                 give the pairs inline (`pairs = [[a, b], ...]`) or with --pairs",
+            ));
+        }
+        PairFilePlace::InFolder(Some(b)) => b,
+    };
+    let relative = Path::new(path);
+    if path.is_empty()
+        || !relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
+    {
+        return Err(refuse(&format!(
+            "{} must be a path inside the spec's folder (relative, without `..`); \
+             to read a file elsewhere, name it with --pairs",
+            crate::spec::text::shown(path)
+        )));
+    }
+    let base = if base.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        base
+    };
+    let full = base.join(relative);
+    // A link inside the folder may still point out of it.
+    if let (Ok(real), Ok(real_base)) = (full.canonicalize(), base.canonicalize())
+        && !real.starts_with(&real_base)
+    {
+        return Err(refuse(&format!(
+            "{} leads outside the spec's folder (through a link); to read it, name it with --pairs",
+            crate::spec::text::shown(path)
+        )));
+    }
+    Ok(full)
+}
+
 /// Reads lines `a b [weight]`; `#` starts a comment. The file is streamed
 /// (it may be long) and refused past `budget` pairs or the size limits.
 pub fn read_pair_file(
     path: &str,
+    place: PairFilePlace,
     pcs: usize,
     file: &str,
     field: &str,
-    base: Option<&Path>,
     budget: usize,
 ) -> Result<Vec<(usize, usize, f64)>, SpecError> {
-    let full = match base {
-        Some(b) if Path::new(path).is_relative() => b.join(path),
-        _ => Path::new(path).to_path_buf(),
-    };
+    let full = pair_file_location(path, place, file, field)?;
     let shown = full.display().to_string();
     let mut out = Vec::new();
     let mut failure = None;

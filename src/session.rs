@@ -6,7 +6,7 @@
 
 use crate::atomic::write_atomic;
 use crate::ga::{Engine, EngineState};
-use crate::patterns::read_pair_file;
+use crate::patterns::{PairFilePlace, read_pair_file};
 use crate::spec::{Cluster, PatternSpec, Spec, check_feasible};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -164,13 +164,21 @@ impl Session {
 fn self_contained(spec: &Spec) -> Spec {
     let mut out = spec.clone();
     for p in &mut out.patterns {
-        if let PatternSpec::PairFile { path, weight } = p
+        if let PatternSpec::PairFile {
+            path,
+            weight,
+            named_by_user,
+        } = p
             && let Ok(pairs) = read_pair_file(
                 path,
+                if *named_by_user {
+                    PairFilePlace::AsTyped
+                } else {
+                    PairFilePlace::InFolder(spec.base_dir.as_deref())
+                },
                 spec.pcs.count,
                 &spec.source,
                 "pair-file",
-                spec.base_dir.as_deref(),
                 crate::patterns::MAX_PATTERN_PAIRS,
             )
         {

@@ -509,3 +509,62 @@ fn errors_quoting_inputs_never_drive_the_terminal() {
         assert!(err.contains(spec) && err.contains("\\u{1b}"), "{spec}: {err:?}");
     }
 }
+
+/// A spec names its pair file inside its own folder: never an absolute
+/// path, `..`, or a link out of the folder (a spec someone else wrote must
+/// not make fnn-tui, run as root, read a private file and quote it back).
+/// A file typed with `--pairs` is the user's own choice and is read as given.
+#[test]
+fn a_spec_reads_pair_files_only_from_its_own_folder() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("shadow");
+    std::fs::write(&secret, "root:*:20228:0:99999:7:::\n").unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::os::unix::fs::symlink(&secret, p.join("link.txt")).unwrap();
+    std::fs::create_dir(p.join("sub")).unwrap();
+    std::fs::write(p.join("sub/pairs.txt"), "0 1\n2 3\n").unwrap();
+    std::fs::write(p.join("t.txt"), "0: 0 1 2 3\n").unwrap();
+    let with_path = |path: &str| {
+        let text = format!(
+            "[pcs]\ncount = 4\nnics = 1\n[[switches]]\nports = 8\n[[patterns]]\nkind = \"pair-file\"\npath = {path:?}\n"
+        );
+        std::fs::write(p.join("s.toml"), text).unwrap();
+    };
+    let secret_path = secret.display().to_string();
+    for path in [secret_path.as_str(), "../shadow", "sub/../../shadow", "link.txt"] {
+        with_path(path);
+        let err = refused(p, &["check", "s.toml", "--table", "t.txt"]);
+        assert!(!err.contains("root:"), "{path}: the file was read: {err}");
+        assert!(
+            err.contains("s.toml") && err.contains("patterns[0].path"),
+            "{path}: {err}"
+        );
+        assert!(err.contains("--pairs"), "{path}: says how to read it: {err}");
+    }
+    with_path("sub/pairs.txt");
+    fnn()
+        .current_dir(p)
+        .args(["check", "s.toml", "--table", "t.txt"])
+        .assert()
+        .success();
+    // Typed by the user, read as given (the refusal quotes it, as a bad line).
+    std::fs::write(&secret, "0 1\n").unwrap();
+    fnn()
+        .current_dir(p)
+        .args([
+            "check",
+            "--pcs",
+            "4",
+            "--nics",
+            "1",
+            "--switches",
+            "4x1",
+            "--table",
+            "t.txt",
+            "--pairs",
+        ])
+        .arg(&secret)
+        .assert()
+        .success();
+}

@@ -59,6 +59,7 @@ pub fn table_cluster(spec: Option<&Path>, quick: &QuickArgs, text: &str, source:
         inferred.patterns.push(PatternSpec::PairFile {
             path: p.display().to_string(),
             weight: 1.0,
+            named_by_user: true,
         });
     }
     if quick.sparse {

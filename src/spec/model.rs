@@ -230,11 +230,17 @@ pub enum PatternSpec {
         #[serde(default = "one")]
         weight: f64,
     },
-    /// A file of lines `a b [weight]`, relative to the spec.
+    /// A file of lines `a b [weight]`. A spec names it relative to its
+    /// own folder and cannot reach outside it; a path the user typed on
+    /// the command line (`--pairs`) is read as given.
     PairFile {
         path: String,
         #[serde(default = "one")]
         weight: f64,
+        /// Set only by the command line, never by a file (serde skips it,
+        /// and a spec that names it is refused as an unknown field).
+        #[serde(skip)]
+        named_by_user: bool,
     },
 }
 

@@ -67,6 +67,7 @@ impl QuickFlags {
             spec.patterns.push(PatternSpec::PairFile {
                 path: path.display().to_string(),
                 weight: 1.0,
+                named_by_user: true,
             });
         }
         if self.sparse {

@@ -7,7 +7,7 @@ mod common;
 
 use common::{Need, Source};
 use fnn_tui::design::parse_table;
-use fnn_tui::emulate::{Options, emulate, run_prefix};
+use fnn_tui::emulate::{Options, RUN_DIR, emulate};
 use fnn_tui::routing::Interfaces;
 use fnn_tui::spec::{Coverage, PatternSpec, UplinkMode};
 
@@ -47,17 +47,43 @@ fn leftovers(prefix: &str) -> Vec<String> {
     v
 }
 
+/// The run records in the registry (`PREFIX.run`, `PREFIX.kept`).
+fn records() -> Vec<String> {
+    std::fs::read_dir(RUN_DIR)
+        .map(|it| {
+            it.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Names emulate made that no run's record accounts for: whatever a run
+/// left behind (a live run registers before it builds and unregisters
+/// after it removes, so other tests' testbeds are never counted).
+fn orphans() -> Vec<String> {
+    let records = records();
+    leftovers("fe")
+        .into_iter()
+        .filter(|n| {
+            let prefix = n.get(..6).unwrap_or(n);
+            n.len() > 6
+                && prefix[2..]
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && !records.iter().any(|r| r.starts_with(&format!("{prefix}.")))
+        })
+        .collect()
+}
+
 /// The KLAT2 paper's six PCs on three switches, and emulate's options
-/// for them (NICs probed in slot order, a fresh run prefix).
+/// for them (NICs probed in slot order).
 fn six_pcs() -> (fnn_tui::spec::Cluster, fnn_tui::design::Design, Options<'static>) {
     let c = common::quick(6, 2, "4x3");
     let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "the KLAT2 paper", 6, 3).unwrap();
-    let o = Options::new(
-        run_prefix(),
-        Interfaces {
-            probe_order: vec![1, 2],
-        },
-    );
+    let o = Options::new(Interfaces {
+        probe_order: vec![1, 2],
+    });
     (c, d, o)
 }
 
@@ -71,9 +97,9 @@ fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
         return;
     }
     let (c, d, o) = six_pcs();
-    let prefix = o.prefix.clone();
     let result = emulate(&c, &d, &o);
     let (summary, testbed) = result.unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    let prefix = testbed.prefix.clone();
     assert!(!leftovers(&prefix).is_empty(), "the testbed exists while held");
     drop(testbed);
     assert_eq!((summary.pairs, summary.answered), (30, 30), "{}", summary.text());
@@ -121,10 +147,10 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
     let mut e = fnn_tui::ga::Engine::new(c.clone());
     common::run(&mut e, 200);
     assert!(e.is_valid());
-    let prefix = run_prefix();
     let ifaces = Interfaces::parse("1,2,4,3").unwrap();
-    let (summary, testbed) = emulate(&c, &e.best_design(), &Options::new(prefix.clone(), ifaces))
+    let (summary, testbed) = emulate(&c, &e.best_design(), &Options::new(ifaces))
         .unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    let prefix = testbed.prefix.clone();
     drop(testbed);
     assert!(summary.ok(), "{}", summary.text());
     assert!(
@@ -156,11 +182,10 @@ fn a_kept_testbed_that_fails_half_way_is_removed_all_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let not_a_folder = dir.path().join("file");
     std::fs::write(&not_a_folder, "x").unwrap();
-    let prefix = o.prefix.clone();
     o.keep = true;
     o.probe_results = Some(not_a_folder.join("probes"));
     assert!(emulate(&c, &d, &o).is_err(), "the probe results cannot be written");
-    assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
+    assert!(orphans().is_empty(), "left behind: {:?}", orphans());
 }
 
 /// A kept testbed says how to remove itself, and those commands do.
@@ -169,10 +194,11 @@ fn a_kept_testbed_is_removed_by_the_commands_it_prints() {
     if !common::machine_has("emulate::a_kept_testbed_is_removed_by_the_commands_it_prints", NETWORK) {
         return;
     }
+    let _turn = KEPT_OR_CLEAN.lock().unwrap_or_else(|e| e.into_inner());
     let (c, d, mut o) = six_pcs();
-    let prefix = o.prefix.clone();
     o.keep = true;
     let (_, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    let prefix = testbed.prefix.clone();
     let commands = testbed.removal_commands();
     drop(testbed);
     assert!(!leftovers(&prefix).is_empty(), "--keep keeps them");
@@ -279,14 +305,14 @@ fn rehearse(
     let (c, d) = sixteen();
     let ifaces = Interfaces::parse("1,2,3,4").unwrap();
     let results = tempfile::tempdir().unwrap();
-    let prefix = run_prefix();
-    let mut o = Options::new(prefix.clone(), ifaces.clone());
+    let mut o = Options::new(ifaces.clone());
     o.faults = faults
         .iter()
         .map(|f| fnn_tui::emulate::Fault::parse(f, &c, &d).unwrap())
         .collect();
     o.probe_results = Some(results.path().to_path_buf());
     let (summary, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    let prefix = testbed.prefix.clone();
     drop(testbed);
     assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
     let read = fnn_tui::verify::read_results(results.path(), &c, &d, &ifaces).unwrap();
@@ -454,4 +480,169 @@ fn the_emulate_and_verify_commands_find_a_swapped_cable() {
         .assert()
         .failure()
         .stderr(predicates::str::contains("no probe results (fnn-probe-*.txt) in empty"));
+}
+
+/// `emulate --clean` removes kept testbeds too: the tests that keep one,
+/// or that run it, take turns.
+static KEPT_OR_CLEAN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Sixteen PCs on one switch with n00's only cable pulled: n00's round
+/// of pings to its fifteen peers times out one by one (15 s), so the run
+/// spends long enough pinging to be killed there.
+fn slow_sixteen(dir: &std::path::Path) -> std::process::Command {
+    let table: Vec<String> = (0..16).map(|pc| pc.to_string()).collect();
+    std::fs::write(dir.join("one.txt"), format!("0: {}\n", table.join(" "))).unwrap();
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("fnn-tui"));
+    c.current_dir(dir)
+        .args(["emulate", "--table", "one.txt", "--miswire", "pull:n00:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    c
+}
+
+/// Waits (up to a minute) until a run not among `before` pings inside its
+/// namespaces; returns its prefix.
+fn pinging_run(before: &[String]) -> String {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        let records = records();
+        for r in records.iter().filter(|r| !before.contains(r) && r.ends_with(".run")) {
+            let prefix = &r[..6];
+            let pinging = leftovers(prefix)
+                .iter()
+                .filter(|n| n.starts_with(&format!("{prefix}-")))
+                .any(|ns| {
+                    let pids = std::process::Command::new("ip")
+                        .args(["netns", "pids", ns])
+                        .output()
+                        .unwrap();
+                    // The round of pings runs `ping -q` (the setup scripts'
+                    // own pings at boot do not).
+                    String::from_utf8_lossy(&pids.stdout).split_whitespace().any(|pid| {
+                        std::fs::read(format!("/proc/{pid}/cmdline"))
+                            .is_ok_and(|c| c.starts_with(b"ping\0-c\x001\0-W\x001\0-q\0"))
+                    })
+                });
+            if pinging {
+                return prefix.to_string();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("no new emulate run started pinging within a minute");
+}
+
+/// `kill -9` leaves namespaces, links and folders that no signal handler
+/// removed: the next run removes them and says so, and so does
+/// `emulate --clean`.
+#[test]
+fn what_a_killed_run_left_is_removed_by_the_next_run_and_by_clean() {
+    if !common::machine_has(
+        "emulate::what_a_killed_run_left_is_removed_by_the_next_run_and_by_clean",
+        NETWORK,
+    ) {
+        return;
+    }
+    let _turn = KEPT_OR_CLEAN.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    for then in ["the next run", "emulate --clean"] {
+        let before = records();
+        let mut child = slow_sixteen(d.path()).spawn().unwrap();
+        let prefix = pinging_run(&before);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!leftovers(&prefix).is_empty(), "kill -9 left the testbed");
+        let args: &[&str] = if then == "the next run" {
+            &["emulate", "--table", "one.txt"]
+        } else {
+            &["emulate", "--clean"]
+        };
+        let out = assert_cmd::Command::cargo_bin("fnn-tui")
+            .unwrap()
+            .current_dir(d.path())
+            .args(args)
+            .assert()
+            .success();
+        let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        assert!(
+            text.contains("removed what") && text.contains(&prefix),
+            "{then}: {text}"
+        );
+        assert!(
+            leftovers(&prefix).is_empty(),
+            "{then}: left behind: {:?}",
+            leftovers(&prefix)
+        );
+        assert!(
+            !records().iter().any(|r| r.starts_with(&prefix)),
+            "{then}: the record is gone"
+        );
+    }
+}
+
+/// SIGTERM while the PCs ping (as a container runtime stops a run): the
+/// run stops, removes everything and exits, well before a runtime's
+/// SIGKILL (BENCHMARKS.md has how long it takes).
+#[test]
+fn sigterm_while_pinging_stops_the_run_and_removes_everything() {
+    if !common::machine_has(
+        "emulate::sigterm_while_pinging_stops_the_run_and_removes_everything",
+        NETWORK,
+    ) {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let before = records();
+    let mut child = slow_sixteen(d.path()).spawn().unwrap();
+    let prefix = pinging_run(&before);
+    let sent = std::time::Instant::now();
+    // SAFETY: kill has no memory preconditions.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    // A hang check, not a speed test: ten seconds is the usual grace
+    // before a runtime's SIGKILL (a ping round alone used to take a minute).
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("still running 10 s after SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    eprintln!("emulate exited {:.2} s after SIGTERM", sent.elapsed().as_secs_f64());
+    assert!(!status.success() && err.contains("interrupted"), "{status}: {err}");
+    assert!(leftovers(&prefix).is_empty(), "left behind: {:?}", leftovers(&prefix));
+    assert!(!records().iter().any(|r| r.starts_with(&prefix)), "the record is gone");
+}
+
+/// In a PID namespace every run is process 1, so names made from the
+/// process id collided; two such runs at once both succeed.
+#[test]
+fn runs_in_separate_pid_namespaces_never_collide() {
+    let needs = [NETWORK, &[Need::Program("unshare", Source::Apt("util-linux"))]].concat();
+    if !common::machine_has("emulate::runs_in_separate_pid_namespaces_never_collide", &needs) {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("six.txt"), "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n").unwrap();
+    let start = || {
+        std::process::Command::new("unshare")
+            .args(["--pid", "--fork"])
+            .arg(assert_cmd::cargo::cargo_bin("fnn-tui"))
+            .args(["emulate", "--table", "six.txt"])
+            .current_dir(d.path())
+            .output()
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(start);
+        let b = s.spawn(start);
+        (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
+    });
+    for o in [a, b] {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("30 answered, 0 failed"));
+    }
 }

@@ -1049,13 +1049,27 @@ fn the_worker_runs_emulate_and_reports_its_summary() {
         summary.contains("30 answered, 0 failed") && summary.contains("OK:"),
         "{summary}"
     );
-    let prefix = format!("fe{:x}", std::process::id() % 0xffff);
+    // Every emulate namespace belongs to a run whose record is still
+    // there (a live one): nothing was left behind.
     let namespaces = std::process::Command::new("ip")
         .args(["netns", "list"])
         .output()
         .unwrap();
     let left = String::from_utf8_lossy(&namespaces.stdout).into_owned();
-    assert!(!left.lines().any(|l| l.starts_with(&prefix)), "left behind: {left}");
+    let records: Vec<String> = std::fs::read_dir(fnn_tui::emulate::RUN_DIR)
+        .map(|it| {
+            it.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let orphan = |ns: &str| {
+        ns.len() > 7
+            && ns.starts_with("fe")
+            && ns.as_bytes()[6] == b'-'
+            && !records.iter().any(|r| r.starts_with(&ns[..6]))
+    };
+    assert!(!left.lines().any(orphan), "left behind: {left}");
 }
 
 /// Emulate's summary shows in a popup line by line, and its progress in

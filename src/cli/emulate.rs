@@ -2,7 +2,7 @@
 
 use super::EmulateArgs;
 use anyhow::anyhow;
-use fnn_tui::emulate::{Fault, Options, emulate, run_prefix};
+use fnn_tui::emulate::{Fault, Options, RUN_DIR, Sweep, emulate, sweep};
 use fnn_tui::routing::Interfaces;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
@@ -20,6 +20,15 @@ pub fn interfaces(probe_order: Option<&str>, cluster: &fnn_tui::spec::Cluster) -
 }
 
 pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
+    if args.clean {
+        let removed = sweep(Sweep::DeadAndKept)?;
+        if removed.is_empty() {
+            println!("nothing to remove: no earlier emulate run left anything in {RUN_DIR}");
+        } else {
+            println!("{}", removed.text());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let (cluster, design, _) = super::export::design_source(&args.source)?;
     let ifaces = interfaces(args.probe_order.as_deref(), &cluster)?;
     let faults = args
@@ -47,7 +56,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         bar.set_length(of as u64);
         bar.set_position(done as u64);
     };
-    let mut o = Options::new(run_prefix(), ifaces);
+    let mut o = Options::new(ifaces);
     o.keep = args.keep;
     o.faults = faults;
     o.probe_results = args.probe_results.clone();
@@ -83,7 +92,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if args.keep {
-        eprintln!("kept for inspection; remove with:");
+        eprintln!("kept for inspection; remove with `fnn-tui emulate --clean`, or by hand:");
         for c in testbed.removal_commands() {
             eprintln!("  {c}");
         }

@@ -91,6 +91,9 @@ pub struct EmulateArgs {
     /// Leave the namespaces and bridges for inspection (and print how to remove them).
     #[arg(long)]
     pub keep: bool,
+    /// Remove what earlier runs left (killed ones, and those kept with --keep), then exit; nothing is built.
+    #[arg(long, conflicts_with_all = ["keep", "miswire", "probe_results", "macs", "json"])]
+    pub clean: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,

@@ -14,13 +14,15 @@
 //! the cancel flag (set by Ctrl-C) stops the run.
 
 mod capture;
+mod registry;
 mod summary;
 mod testbed;
 mod wiring;
 
 pub use capture::Frames;
+pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;
-pub use testbed::{Testbed, run_prefix};
+pub use testbed::Testbed;
 pub use wiring::{Fault, Wiring};
 
 use crate::design::Design;
@@ -30,11 +32,11 @@ use capture::{Capture, Port};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use testbed::run;
+use testbed::{run, run_until};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EmulateError {
-    #[error("emulate needs root (or CAP_NET_ADMIN) and iproute2: `{command}` failed: {reason}")]
+    #[error("`{command}` failed: {reason}{}", root_hint(reason))]
     Setup { command: String, reason: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
@@ -48,13 +50,21 @@ pub enum EmulateError {
     Interrupted,
 }
 
+/// Why a command may have failed, when the reason is the usual one.
+fn root_hint(reason: &str) -> &'static str {
+    let denied = ["not permitted", "Permission denied", "No such file", "not found"];
+    if denied.iter().any(|d| reason.contains(d)) {
+        " (emulate needs root, or CAP_NET_ADMIN, and iproute2)"
+    } else {
+        ""
+    }
+}
+
 /// A progress callback: (what, done, of).
 pub type Progress<'a> = &'a (dyn Fn(&str, usize, usize) + Sync);
 
 /// How to run a rehearsal.
 pub struct Options<'a> {
-    /// Names of everything created start with this (see [`run_prefix`]).
-    pub prefix: String,
     /// Leave the testbed in place when it is dropped.
     pub keep: bool,
     /// The PCI probe order the scripts are generated for.
@@ -72,9 +82,8 @@ pub struct Options<'a> {
 }
 
 impl Options<'_> {
-    pub fn new(prefix: String, ifaces: Interfaces) -> Self {
+    pub fn new(ifaces: Interfaces) -> Self {
         Options {
-            prefix,
             keep: false,
             ifaces,
             faults: Vec::new(),
@@ -140,9 +149,14 @@ const WORKERS: usize = 8;
 /// goes (dropping it removes everything).
 pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed), EmulateError> {
     hosts_file(Path::new(HOSTS))?;
-    let mut tb = Testbed::new(&o.prefix, o.keep);
+    // What killed runs left goes first, and the summary says so.
+    let removed = registry::sweep(Sweep::Dead)?;
+    let mut tb = Testbed::new(o.keep)?;
     match rehearse(c, d, o, &mut tb) {
-        Ok(summary) => Ok((summary, tb)),
+        Ok(mut summary) => {
+            summary.removed_before = removed;
+            Ok((summary, tb))
+        }
         Err(e) => {
             // `--keep` is for inspecting a finished run; a run that failed
             // half-way never prints its removal commands, so what it built
@@ -194,7 +208,7 @@ fn build(
     tb: &mut Testbed,
     o: &Options,
 ) -> Result<HashMap<i32, Port>, EmulateError> {
-    let prefix = &o.prefix;
+    let prefix = tb.prefix.clone();
     let mut ports = HashMap::new();
     let bridge = |s: usize| format!("{prefix}b{s}");
     for s in 0..d.switches() {
@@ -295,7 +309,10 @@ fn boot(
         write(&etc.join("hosts"), &scripts::hosts(c, d, r, pc))?;
         let script = work.join(format!("fnn-setup-{}.sh", c.pc_name(pc)));
         write(&script, &scripts::setup_script(c, d, r, pc, &o.ifaces, macs))?;
-        run(&["ip", "netns", "exec", &ns, "sh", &script.display().to_string()])?;
+        run_until(
+            &["ip", "netns", "exec", &ns, "sh", &script.display().to_string()],
+            o.cancel,
+        )?;
     }
     Ok(())
 }
@@ -349,7 +366,7 @@ fn ping_pairs(
             args.push(scripts::address_for(r, a, b).to_string());
         }
         let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-        let text = run(&argv)?;
+        let text = run_until(&argv, o.cancel)?;
         let n = done.fetch_add(targets.len(), Ordering::Relaxed) + targets.len();
         o.report("pinging", n, pairs.len());
         let mut lines = text.lines();
@@ -382,7 +399,7 @@ fn probe_all(
 ) -> Result<(), EmulateError> {
     if c.uplink.mode != UplinkMode::None {
         for s in 0..d.switches() {
-            run(&["ip", "link", "set", &format!("{}u{s}", o.prefix), "down"])?;
+            run(&["ip", "link", "set", &format!("{}u{s}", tb.prefix), "down"])?;
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
@@ -392,7 +409,10 @@ fn probe_all(
         let script = work.join(format!("fnn-probe-{name}.sh"));
         write(&script, &probe::probe_script(c, d, r, pc, &o.ifaces, macs))?;
         let ns = tb.namespace(c, pc);
-        let text = run(&["ip", "netns", "exec", &ns, "sh", &script.display().to_string()])?;
+        let text = run_until(
+            &["ip", "netns", "exec", &ns, "sh", &script.display().to_string()],
+            o.cancel,
+        )?;
         // The results folder is the user's and may be shared: written
         // through an exclusive temporary, never through a planted link.
         let out = dir.join(format!("fnn-probe-{name}.txt"));

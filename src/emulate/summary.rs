@@ -32,6 +32,8 @@ pub struct Summary {
     /// Frames the capture could not keep up with (counts are then a lower bound).
     pub frames_dropped: u64,
     pub seconds: f64,
+    /// What earlier, killed runs had left and this run removed first.
+    pub removed_before: super::Removed,
 }
 
 impl Summary {
@@ -90,6 +92,7 @@ impl Summary {
             probe_frames: None,
             frames_dropped: seen.dropped,
             seconds: 0.0,
+            removed_before: super::Removed::default(),
         }
     }
 
@@ -106,7 +109,12 @@ impl Summary {
 
     pub fn text(&self) -> String {
         let f = &self.frames;
-        let mut s = format!(
+        let mut s = if self.removed_before.is_empty() {
+            String::new()
+        } else {
+            format!("{}\n", self.removed_before.text())
+        };
+        s += &format!(
             "{} PCs, {} ordered pairs pinged: {} answered, {} failed; {} by the wrong NIC, {} not across their shared switch ({:.1} s)\n\
              frames: {} ARP, {} broadcast, {} multicast, {} flooded (unknown unicast delivered to other NICs){}\n",
             self.pcs,

@@ -2,26 +2,93 @@
 //! per-run prefix and removed when the [`Testbed`] is dropped.
 
 use super::EmulateError;
+use super::registry::Registration;
 use crate::spec::Cluster;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Runs `ip` (or another command) and returns its stdout, or why not.
 pub fn run(args: &[&str]) -> Result<String, EmulateError> {
-    let out = Command::new(args[0])
+    run_until(args, None)
+}
+
+/// [`run`] for a command that may take long (a script, a round of pings):
+/// when `cancel` is set it is killed, with everything it started, within
+/// a few milliseconds.
+pub fn run_until(args: &[&str], cancel: Option<&AtomicBool>) -> Result<String, EmulateError> {
+    let failed = |reason: String| EmulateError::Setup {
+        command: args.join(" "),
+        reason,
+    };
+    let mut child = Command::new(args[0])
         .args(&args[1..])
-        .output()
-        .map_err(|e| EmulateError::Setup {
-            command: args.join(" "),
-            reason: e.to_string(),
-        })?;
-    if !out.status.success() {
-        return Err(EmulateError::Setup {
-            command: args.join(" "),
-            reason: String::from_utf8_lossy(&out.stderr).trim().to_string(),
-        });
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own process group: the whole group is killed on cancel.
+        .process_group(0)
+        .spawn()
+        .map_err(|e| failed(e.to_string()))?;
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| failed(e.to_string()))? {
+            break status;
+        }
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            // SAFETY: kill has no memory preconditions; the group is the child's own.
+            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            let _ = child.wait();
+            return Err(EmulateError::Interrupted);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
+    if !status.success() {
+        return Err(failed(String::from_utf8_lossy(&err).trim().to_string()));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Reads a child's pipe to its end on a thread of its own.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Deletes namespaces (and with them the veth ends inside) and then links,
+/// in one `ip -batch` (one process, not one per name: a cancelled run of
+/// thousands of links still goes within its two seconds).
+pub(super) fn remove_links(namespaces: &[String], links: &[String]) {
+    let script: String = namespaces
+        .iter()
+        .map(|ns| format!("netns del {ns}\n"))
+        .chain(links.iter().map(|l| format!("link del {l}\n")))
+        .collect();
+    if script.is_empty() {
+        return;
+    }
+    let Ok(mut child) = Command::new("ip")
+        .args(["-force", "-batch", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(script.as_bytes());
+    }
+    let _ = child.wait();
 }
 
 /// The namespaces, bridges and files of one rehearsal; dropping it
@@ -34,37 +101,43 @@ pub struct Testbed {
     pub(super) links: Vec<String>,
     pub(super) dirs: Vec<PathBuf>,
     pub keep: bool,
+    registration: Registration,
 }
 
 impl Drop for Testbed {
     fn drop(&mut self) {
         if self.keep {
+            self.registration.keep();
             return;
         }
         // Deleting a namespace deletes the veth ends in it and so their
-        // peers on the bridges.
-        for ns in &self.namespaces {
-            let _ = run(&["ip", "netns", "del", ns]);
-        }
-        // A bridge's ports outlive it; deleting one end of a veth deletes both.
-        for link in self.links.iter().chain(&self.bridges) {
-            let _ = run(&["ip", "link", "del", link]);
-        }
+        // peers on the bridges; a bridge's ports outlive it, and deleting
+        // one end of a veth deletes both.
+        let links: Vec<String> = self.links.iter().chain(&self.bridges).cloned().collect();
+        remove_links(&self.namespaces, &links);
         for d in self.dirs.iter().chain(&self.etc_dirs()) {
             let _ = std::fs::remove_dir_all(d);
         }
+        // The registration goes last (it drops after this), so a run
+        // killed during the removal is still found by the next one.
     }
 }
 
 impl Testbed {
-    pub(super) fn new(prefix: &str, keep: bool) -> Testbed {
+    /// A testbed under a freshly registered prefix (see [`Registration`]).
+    pub(super) fn new(keep: bool) -> Result<Testbed, EmulateError> {
+        Ok(Testbed::registered(Registration::new()?, keep))
+    }
+
+    fn registered(registration: Registration, keep: bool) -> Testbed {
         Testbed {
-            prefix: prefix.to_string(),
+            prefix: registration.prefix.clone(),
             namespaces: Vec::new(),
             bridges: Vec::new(),
             links: Vec::new(),
             dirs: Vec::new(),
             keep,
+            registration,
         }
     }
 
@@ -113,6 +186,7 @@ impl Testbed {
     pub(super) fn work_dir(&mut self) -> Result<PathBuf, EmulateError> {
         let prefix = format!("{}-scripts-", self.prefix);
         let work = crate::atomic::private_dir(&prefix).map_err(|e| super::io(Path::new(&prefix), e))?;
+        self.registration.note_folder(&work)?;
         self.dirs.push(work.clone());
         Ok(work)
     }
@@ -136,6 +210,14 @@ impl Testbed {
                 .chain(&self.etc_dirs())
                 .map(|d| format!("rm -rf {}", d.display())),
         );
+        // A kept testbed's record is renamed `.kept` when the testbed drops.
+        let record = self.registration.path();
+        let record = if self.keep {
+            record.with_extension("kept")
+        } else {
+            record.to_path_buf()
+        };
+        v.push(format!("rm -f {}", record.display()));
         v
     }
 
@@ -195,14 +277,6 @@ pub(super) fn mac(ns: &str, dev: &str) -> Result<[u8; 6], EmulateError> {
     })
 }
 
-/// A short prefix unique to this process and call (interface names are
-/// at most 15 characters): `fe`, the process id, a counter.
-pub fn run_prefix() -> String {
-    static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    format!("fe{:x}{}", std::process::id() % 0xffff, (b'a' + (n % 26) as u8) as char)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,15 +284,22 @@ mod tests {
 
     #[test]
     fn the_scratch_folder_is_new_private_and_never_the_same_name() {
-        let prefix = run_prefix();
-        let mut tb = Testbed::new(&prefix, false);
-        let mut other = Testbed::new(&prefix, false);
-        let (work, twin) = (tb.work_dir().unwrap(), other.work_dir().unwrap());
-        // The same run prefix never gives a name anyone could make first.
-        assert_ne!(work, twin);
+        let reg = tempfile::tempdir().unwrap();
+        let mut tb = Testbed::registered(Registration::new_in(reg.path()).unwrap(), false);
+        let work = tb.work_dir().unwrap();
+        // Never a name anyone could make first.
+        assert!(work.file_name().unwrap().len() > format!("{}-scripts-", tb.prefix).len());
         let mode = std::fs::metadata(&work).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o700, "{}", work.display());
-        drop((tb, other));
-        assert!(!work.exists() && !twin.exists(), "removed with the testbeds");
+        // The run's record names the folder, for a sweep after a kill.
+        let record = std::fs::read_to_string(reg.path().join(format!("{}.run", tb.prefix))).unwrap();
+        assert!(record.contains(&format!("folder {}", work.display())), "{record}");
+        drop(tb);
+        assert!(!work.exists(), "removed with the testbed");
+        assert_eq!(
+            std::fs::read_dir(reg.path()).unwrap().count(),
+            0,
+            "and so is the record"
+        );
     }
 }

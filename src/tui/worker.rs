@@ -489,7 +489,7 @@ fn run_emulate(
     cancel: &std::sync::atomic::AtomicBool,
     tx: &Sender<Event>,
 ) -> Result<String, String> {
-    use crate::emulate::{Options, emulate, run_prefix};
+    use crate::emulate::{Options, emulate};
     let ifaces = match probe_order {
         Some(p) => crate::routing::Interfaces::parse(p).map_err(|e| format!("probe order: {e}"))?,
         None => crate::routing::Interfaces {
@@ -499,7 +499,7 @@ fn run_emulate(
     let progress = |what: &str, done: usize, of: usize| {
         let _ = tx.send(Event::EmulateProgress(what.to_string(), done, of));
     };
-    let mut o = Options::new(run_prefix(), ifaces);
+    let mut o = Options::new(ifaces);
     o.cancel = Some(cancel);
     o.progress = Some(&progress);
     // The testbed is dropped here, removing everything, before the summary is shown.

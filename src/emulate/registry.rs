@@ -1,0 +1,332 @@
+//! The run registry: one record per emulate run under `/run/fnn-tui`,
+//! locked for as long as the run lives, so that whatever a killed run left
+//! (namespaces, links, `/etc/netns` folders, its scratch folder) is found
+//! and removed by the next run or by `fnn-tui emulate --clean`.
+//!
+//! A run's names all start with its prefix: `fe` and four random
+//! characters, taken by creating the record exclusively, so two runs never
+//! share one, even in separate PID namespaces (where process ids repeat).
+//! The record is held with `flock`, which the kernel drops when the
+//! process dies however it dies: an unlocked record is a dead run.
+
+use super::EmulateError;
+use rand::RngExt;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Where the records live: root's, on a tmpfs, emptied at boot.
+pub const RUN_DIR: &str = "/run/fnn-tui";
+
+/// How long a prefix is: `fe` and four characters from [a-z0-9].
+const PREFIX_LEN: usize = 6;
+
+/// A live run's record, locked until it is dropped (which removes it,
+/// unless the run's testbed is kept for inspection).
+#[derive(Debug)]
+pub struct Registration {
+    pub prefix: String,
+    path: PathBuf,
+    file: File,
+    kept: bool,
+}
+
+/// What an earlier run left and this one removed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Removed {
+    /// The prefixes of the runs whose leftovers were removed.
+    pub runs: Vec<String>,
+    pub namespaces: usize,
+    pub links: usize,
+    pub folders: usize,
+}
+
+impl Removed {
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// One line for a person.
+    pub fn text(&self) -> String {
+        format!(
+            "removed what {} earlier emulate run(s) left ({}): {} namespace(s), {} link(s), {} folder(s)",
+            self.runs.len(),
+            self.runs.join(", "),
+            self.namespaces,
+            self.links,
+            self.folders
+        )
+    }
+}
+
+/// Which records a sweep removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sweep {
+    /// Only runs that died (before every run).
+    Dead,
+    /// Those and the testbeds kept with `--keep` (`emulate --clean`).
+    DeadAndKept,
+}
+
+impl Registration {
+    /// Registers a new run under a fresh prefix.
+    pub fn new() -> Result<Registration, EmulateError> {
+        Registration::new_in(Path::new(RUN_DIR))
+    }
+
+    pub(super) fn new_in(dir: &Path) -> Result<Registration, EmulateError> {
+        own_dir(dir)?;
+        let mut rng = rand::rng();
+        for _ in 0..100 {
+            let prefix: String = std::iter::once("fe".to_string())
+                .chain((0..PREFIX_LEN - 2).map(|_| {
+                    let c = b"abcdefghijklmnopqrstuvwxyz0123456789"[rng.random_range(0..36)];
+                    (c as char).to_string()
+                }))
+                .collect();
+            if in_use(&prefix) {
+                continue;
+            }
+            let path = dir.join(format!("{prefix}.run"));
+            let file = match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&path)
+            {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(super::io(&path, e)),
+            };
+            if !try_lock(&file) {
+                continue;
+            }
+            let mut r = Registration {
+                prefix,
+                path,
+                file,
+                kept: false,
+            };
+            r.note(&format!("pid {}", std::process::id()))?;
+            return Ok(r);
+        }
+        Err(EmulateError::Io {
+            path: dir.display().to_string(),
+            reason: "no free run prefix after 100 tries".into(),
+        })
+    }
+
+    /// Records a folder the run made outside the names its prefix covers.
+    pub fn note_folder(&mut self, dir: &Path) -> Result<(), EmulateError> {
+        self.note(&format!("folder {}", dir.display()))
+    }
+
+    fn note(&mut self, line: &str) -> Result<(), EmulateError> {
+        writeln!(self.file, "{line}")
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| super::io(&self.path, e))
+    }
+
+    /// The record's file (`PREFIX.run`, or `PREFIX.kept` once kept).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The testbed stays for inspection: the record stays, marked kept, so
+    /// that later runs leave it alone and `emulate --clean` removes it.
+    pub fn keep(&mut self) {
+        let kept = self.path.with_extension("kept");
+        if std::fs::rename(&self.path, &kept).is_ok() {
+            self.path = kept;
+            self.kept = true;
+        }
+    }
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        // Removed while still locked: a sweep never sees it half-gone.
+        if !self.kept {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Removes what dead runs (and, for `--clean`, kept ones) left.
+pub fn sweep(which: Sweep) -> Result<Removed, EmulateError> {
+    sweep_in(Path::new(RUN_DIR), which)
+}
+
+pub(super) fn sweep_in(dir: &Path, which: Sweep) -> Result<Removed, EmulateError> {
+    let mut removed = Removed::default();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(removed),
+        Err(e) => return Err(super::io(dir, e)),
+    };
+    own_dir(dir)?;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some((prefix, kind)) = name.split_once('.') else {
+            continue;
+        };
+        if !valid_prefix(prefix) || !(kind == "run" || (kind == "kept" && which == Sweep::DeadAndKept)) {
+            continue;
+        }
+        let path = e.path();
+        let Ok(file) = OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(&path) else {
+            continue;
+        };
+        // Locked: its run is alive.
+        if !try_lock(&file) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        remove_leftovers(prefix, &text, &mut removed);
+        let _ = std::fs::remove_file(&path);
+        removed.runs.push(prefix.to_string());
+    }
+    removed.runs.sort();
+    Ok(removed)
+}
+
+/// Removes everything named with `prefix`, and the folders its record lists.
+fn remove_leftovers(prefix: &str, record: &str, removed: &mut Removed) {
+    let namespaces: Vec<String> = names_in("/run/netns")
+        .into_iter()
+        .filter(|n| n.starts_with(&format!("{prefix}-")))
+        .collect();
+    let links: Vec<String> = names_in("/sys/class/net")
+        .into_iter()
+        .filter(|n| n.len() > prefix.len() && n.starts_with(prefix))
+        .collect();
+    super::testbed::remove_links(&namespaces, &links);
+    removed.namespaces += namespaces.len();
+    removed.links += links.len();
+    for ns in names_in("/etc/netns")
+        .into_iter()
+        .filter(|n| n.starts_with(&format!("{prefix}-")))
+    {
+        if std::fs::remove_dir_all(Path::new("/etc/netns").join(ns)).is_ok() {
+            removed.folders += 1;
+        }
+    }
+    for dir in record.lines().filter_map(|l| l.strip_prefix("folder ")) {
+        let dir = Path::new(dir);
+        // Only a scratch folder of this run, whatever the record says.
+        let ours = dir
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{prefix}-scripts-")));
+        if ours && std::fs::remove_dir_all(dir).is_ok() {
+            removed.folders += 1;
+        }
+    }
+}
+
+fn names_in(dir: &str) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|it| {
+            it.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether any namespace, link or `/etc/netns` folder already has a name
+/// with this prefix (made by a run under another `/run`, say).
+fn in_use(prefix: &str) -> bool {
+    ["/run/netns", "/sys/class/net", "/etc/netns"]
+        .iter()
+        .flat_map(|d| names_in(d))
+        .any(|n| n.starts_with(prefix))
+}
+
+fn valid_prefix(p: &str) -> bool {
+    p.len() == PREFIX_LEN && p.starts_with("fe") && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+fn try_lock(f: &File) -> bool {
+    // SAFETY: flock on a descriptor we own; no memory is involved.
+    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(f), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// Makes the registry folder, or checks the one there is ours: a real
+/// folder (not a link), owned by this user, writable by nobody else.
+fn own_dir(dir: &Path) -> Result<(), EmulateError> {
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            return Err(EmulateError::Setup {
+                command: format!("creating {}", dir.display()),
+                reason: "Permission denied".into(),
+            });
+        }
+        Err(e) => return Err(super::io(dir, e)),
+    }
+    let m = std::fs::symlink_metadata(dir).map_err(|e| super::io(dir, e))?;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    if !m.file_type().is_dir() || m.uid() != me || m.permissions().mode() & 0o022 != 0 {
+        return Err(EmulateError::Io {
+            path: dir.display().to_string(),
+            reason: format!(
+                "not a folder of user {me} that only it may write (a link, another owner, or group/world-writable): \
+                 emulate keeps its run records there and will not trust it; remove it"
+            ),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_are_fresh_and_a_live_run_is_never_swept() {
+        let d = tempfile::tempdir().unwrap();
+        let reg = d.path().join("reg");
+        let a = Registration::new_in(&reg).unwrap();
+        let b = Registration::new_in(&reg).unwrap();
+        assert_ne!(a.prefix, b.prefix);
+        assert!(valid_prefix(&a.prefix), "{}", a.prefix);
+        assert_eq!(std::fs::metadata(&reg).unwrap().permissions().mode() & 0o777, 0o700);
+        // Both alive (locked through their own descriptors): left alone.
+        assert!(sweep_in(&reg, Sweep::DeadAndKept).unwrap().is_empty());
+        assert!(a.path.exists());
+        drop(a);
+        assert_eq!(std::fs::read_dir(&reg).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_dead_runs_record_is_swept_and_a_kept_one_only_by_clean() {
+        let d = tempfile::tempdir().unwrap();
+        let reg = d.path().join("reg");
+        own_dir(&reg).unwrap();
+        // Records no process holds: a killed run, a kept testbed.
+        std::fs::write(reg.join("fezz01.run"), "pid 1\n").unwrap();
+        std::fs::write(reg.join("fezz02.kept"), "pid 2\n").unwrap();
+        std::fs::write(reg.join("notours.run"), "").unwrap();
+        assert_eq!(sweep_in(&reg, Sweep::Dead).unwrap().runs, ["fezz01"]);
+        assert!(reg.join("fezz02.kept").exists());
+        assert_eq!(sweep_in(&reg, Sweep::DeadAndKept).unwrap().runs, ["fezz02"]);
+        assert!(reg.join("notours.run").exists());
+    }
+
+    #[test]
+    fn a_registry_folder_others_may_write_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let reg = d.path().join("reg");
+        std::fs::create_dir(&reg).unwrap();
+        std::fs::set_permissions(&reg, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = Registration::new_in(&reg).unwrap_err().to_string();
+        assert!(e.contains("will not trust it"), "{e}");
+        let link = d.path().join("link");
+        std::os::unix::fs::symlink(d.path(), &link).unwrap();
+        assert!(Registration::new_in(&link).is_err());
+    }
+}

@@ -66,7 +66,7 @@ pub fn private_dir(prefix: &str) -> std::io::Result<std::path::PathBuf> {
 /// The process's umask, read once: from /proc/self/status, which reads it
 /// without changing it (setting and restoring it would, for a moment,
 /// give other threads' new files another mask).
-fn umask() -> u32 {
+pub(crate) fn umask() -> u32 {
     static UMASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *UMASK.get_or_init(|| {
         let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

@@ -56,7 +56,7 @@ fn size_words(bytes: Option<u64>) -> String {
 fn unreadable(path: &Path, e: &std::io::Error) -> InputError {
     InputError::Unreadable {
         path: path.display().to_string(),
-        reason: reason(e),
+        reason: os_reason(e),
     }
 }
 
@@ -146,7 +146,7 @@ pub fn for_each_line(
 }
 
 /// The OS reason without Rust's "(os error 2)" suffix.
-fn reason(e: &std::io::Error) -> String {
+pub fn os_reason(e: &std::io::Error) -> String {
     let s = e.to_string();
     match s.find(" (os error") {
         Some(i) => s[..i].to_lowercase(),

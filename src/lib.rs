@@ -14,6 +14,7 @@ pub mod ga;
 pub mod hard_specs;
 pub mod hardware;
 pub mod input;
+pub mod output;
 pub mod patterns;
 pub mod report;
 pub mod routing;

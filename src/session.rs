@@ -26,14 +26,17 @@ pub enum SessionError {
     #[error(
         "{path}: written by a newer fnn-tui (session version {found}; this one reads up to {VERSION}); not opened, and it will not be overwritten"
     )]
-    Future { path: String, found: u32 },
+    Future { path: String, found: i64 },
     #[error("{path}: not an fnn-tui session ({message}); not opened, and it will not be overwritten")]
     Corrupt { path: String, message: String },
     #[error("{path}: cannot save: {message}")]
     Write { path: String, message: String },
 }
 
+/// Unknown keys are refused: a session is fnn-tui's own file, and a key
+/// it does not know is damage (or megabytes of junk), not a newer field.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Session {
     pub version: u32,
     pub name: String,
@@ -91,7 +94,7 @@ impl Session {
         if version > VERSION as i64 {
             return Err(SessionError::Future {
                 path: path.to_string(),
-                found: version as u32,
+                found: version,
             });
         }
         if version < 1 {

@@ -53,7 +53,7 @@ pub fn parse_results(
     d: &Design,
     ifaces: &Interfaces,
 ) -> Result<ProbeResults, VerifyError> {
-    let pc_named = |s: &str| (0..d.pcs()).find(|&p| crate::escape::host_name(&c.pc_name(p)) == s);
+    let pc_named = |s: &str| c.pc_host_named(s).filter(|&p| p < d.pcs());
     let err = |line: usize, problem: String| VerifyError::Line {
         at: format!("{source}:{line}"),
         problem,

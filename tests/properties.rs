@@ -87,6 +87,28 @@ fn pins_held(problem: &Problem, start: &Genome, g: &Genome) {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
+    /// Finding a PC by name directly (the readers of probe results and MAC
+    /// files, millions of lines at thousands of PCs) answers exactly as
+    /// comparing with every PC's name would.
+    #[test]
+    fn a_pc_is_found_by_name_as_by_comparing_every_name(
+        pcs in 1usize..1200,
+        prefix in "[a-z][a-z0-9-]{0,3}",
+        probe in "[a-z0-9+ _-]{0,4}[0-9]{0,5}",
+        digits in "[0-9]{0,5}",
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let c = common::quick_with(pcs, 1, &format!("{}x1", pcs + 1), |s: &mut Spec| s.pcs.name_prefix = prefix.clone());
+        let linear = |s: &str| (0..pcs).find(|&p| c.pc_name(p) == s);
+        let host_linear = |s: &str| (0..pcs).find(|&p| fnn_tui::escape::host_name(&c.pc_name(p)) == s);
+        let named = c.pc_name(pick.index(pcs));
+        let numbered = format!("{prefix}{digits}");
+        for s in [named.as_str(), probe.as_str(), numbered.as_str()] {
+            prop_assert_eq!(c.pc_named(s), linear(s), "{:?}", s);
+            prop_assert_eq!(c.pc_host_named(s), host_linear(s), "{:?}", s);
+        }
+    }
+
     #[test]
     fn operators_are_closed_and_incremental_eval_matches_full(cluster in arb_cluster(), seed in any::<u64>(), ops in 1usize..60) {
         let problem = Problem::new(cluster);

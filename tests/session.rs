@@ -86,6 +86,16 @@ fn corrupt_truncated_and_future_sessions_are_refused_and_never_overwritten() {
         ("garbage", "this is not toml at all [[[".to_string()),
         ("spec", "[pcs]\ncount = 4\n".to_string()),
         ("bad-genome", good.replacen("entries = \"", "entries = \"9999 ", 1)),
+        (
+            "wrapped-version",
+            good.replacen(&format!("version = {VERSION}"), "version = 4294967297", 1),
+        ),
+        // A key fnn-tui never writes (megabytes of junk, or damage).
+        ("unknown-key", good.replacen("name = ", "junk = [1, 2, 3]\nname = ", 1)),
+        (
+            "unknown-engine-key",
+            good.replacen("[engine]\n", "[engine]\njunk = 1\n", 1),
+        ),
     ];
     for (name, text) in cases {
         let path = dir.path().join(format!("{name}.toml"));
@@ -95,6 +105,12 @@ fn corrupt_truncated_and_future_sessions_are_refused_and_never_overwritten() {
         assert!(msg.contains(&format!("{name}.toml")), "{name}: {msg}");
         if name == "future" {
             assert!(msg.contains("newer fnn-tui"), "{msg}");
+        }
+        if name == "wrapped-version" {
+            assert!(msg.contains("session version 4294967297"), "not wrapped to 1: {msg}");
+        }
+        if name.starts_with("unknown") {
+            assert!(msg.contains("unknown field `junk`"), "{msg}");
         }
         // Saving over it is refused and the file is untouched.
         let session = Session::from_toml(&good, "x.toml").unwrap();

@@ -4,7 +4,6 @@
 use super::CheapestArgs;
 use super::inputs;
 use anyhow::Context;
-use fnn_tui::atomic::write_atomic;
 use fnn_tui::design::format_table;
 use fnn_tui::hardware::{self, Budget, PriceList};
 use fnn_tui::report::{Report, RunInfo};
@@ -55,15 +54,12 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     });
     let candidates = fnn_tui::escape::csv(std::iter::once(header).chain(rows));
     let files = [
-        ("spec.toml", best.spec.to_toml()),
-        ("switches.txt", format_table(&best.design)),
-        ("report.json", report.to_json()),
-        ("candidates.csv", candidates),
+        ("spec.toml".to_string(), best.spec.to_toml()),
+        ("switches.txt".to_string(), format_table(&best.design)),
+        ("report.json".to_string(), report.to_json()),
+        ("candidates.csv".to_string(), candidates),
     ];
-    for (name, text) in &files {
-        let path = args.out.join(name);
-        write_atomic(&path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
-    }
+    fnn_tui::export::write_files(&args.out, "cheapest", &files)?;
     if !args.quiet {
         print!("{}", summary(&spec, &best));
         println!(

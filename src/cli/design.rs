@@ -2,14 +2,13 @@
 
 use super::DesignArgs;
 use super::inputs;
-use anyhow::Context;
-use fnn_tui::atomic::write_atomic;
 use fnn_tui::design::format_table;
 use fnn_tui::ga::{Engine, Limits, Phase, Run, StopReason};
 use fnn_tui::report::Report;
 use fnn_tui::spec::{Cluster, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,17 +23,22 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     }
     let cluster = inputs::cluster(&spec)?;
     let (report, table) = search(spec, cluster, !args.quiet)?;
-    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-    let table_path = args.out.join("switches.txt");
-    let report_path = args.out.join("report.json");
-    write_atomic(&table_path, table.as_bytes()).with_context(|| format!("cannot write {}", table_path.display()))?;
-    write_atomic(&report_path, report.to_json().as_bytes())
-        .with_context(|| format!("cannot write {}", report_path.display()))?;
+    let (table_path, report_path) = write_design(&args.out, &table, &report)?;
     if !args.quiet {
         print!("{}", report.text());
         println!("wrote {} and {}", table_path.display(), report_path.display());
     }
     Ok(exit_code(&report))
+}
+
+/// The switch table and the report, as one output (both or neither).
+pub fn write_design(out: &Path, table: &str, report: &Report) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let files = [
+        ("switches.txt".to_string(), table.to_string()),
+        ("report.json".to_string(), report.to_json()),
+    ];
+    fnn_tui::export::write_files(out, "design", &files)?;
+    Ok((out.join("switches.txt"), out.join("report.json")))
 }
 
 fn exit_code(report: &Report) -> ExitCode {

@@ -2,8 +2,6 @@
 //! honest "unknown" when the time limit runs out.
 
 use super::DesignArgs;
-use anyhow::Context;
-use fnn_tui::atomic::write_atomic;
 use fnn_tui::design::{Metrics, format_table};
 use fnn_tui::exact::{self, Model, Options, Verdict};
 use fnn_tui::report::{Report, RunInfo};
@@ -34,13 +32,7 @@ pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
     match out.verdict {
         Verdict::Found(design) => {
             let report = Report::new(cluster, Metrics::compute(&design, cluster), RunInfo::default());
-            std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-            let table_path = args.out.join("switches.txt");
-            let report_path = args.out.join("report.json");
-            write_atomic(&table_path, format_table(&design).as_bytes())
-                .with_context(|| format!("cannot write {}", table_path.display()))?;
-            write_atomic(&report_path, report.to_json().as_bytes())
-                .with_context(|| format!("cannot write {}", report_path.display()))?;
+            let (table_path, report_path) = super::design::write_design(&args.out, &format_table(&design), &report)?;
             if !args.quiet {
                 print!("{}", report.text());
                 println!("exact: found a design by {how}");

@@ -282,7 +282,7 @@ fn discover_macs(c: &Cluster, d: &Design, w: &Wiring, tb: &Testbed, o: &Options)
     if let Some(path) = &o.macs_out {
         write(path, &text)?;
     }
-    let names = |s: &str| (0..c.pcs()).find(|&pc| c.pc_name(pc) == s);
+    let names = |s: &str| c.pc_named(s);
     MacTable::parse(&text, "discovered", &names, &o.ifaces).map_err(|e| EmulateError::Setup {
         command: "reading the veths' MACs".into(),
         reason: e.to_string(),

@@ -33,7 +33,7 @@ impl Fault {
         };
         let pc = f
             .get(1)
-            .and_then(|p| p.parse().ok().or_else(|| (0..d.pcs()).find(|&i| c.pc_name(i) == *p)))
+            .and_then(|p| p.parse().ok().or_else(|| c.pc_named(p)))
             .filter(|&p| p < d.pcs())
             .ok_or_else(|| format!("`{text}`: no PC `{}` in the design", f.get(1).unwrap_or(&"")))?;
         let nics = d.nics_used(pc) as usize;

@@ -51,7 +51,7 @@ impl Choices {
         let macs = match &self.macs {
             Some(path) => {
                 let text = read_text(path).map_err(|e| format!("MAC file: {e}"))?;
-                let names = |s: &str| (0..c.pcs()).find(|&pc| c.pc_name(pc) == s);
+                let names = |s: &str| c.pc_named(s);
                 Some(
                     MacTable::parse(&text, &path.display().to_string(), &names, &ifaces)
                         .map_err(|e| format!("MAC file: {e}"))?,

@@ -11,10 +11,11 @@ pub mod racks;
 pub mod rewire;
 
 use crate::design::{Design, format_table};
+pub use crate::output::{INCOMPLETE_MARKER, is_plain_relative};
 use crate::report::Report;
 use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, scripts};
 use crate::spec::Cluster;
-pub use files::{ExportError, INCOMPLETE_MARKER, is_plain_relative, write_files};
+pub use files::{ExportError, write_files};
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).
@@ -32,7 +33,22 @@ pub struct Options {
     pub from: Option<Design>,
 }
 
-/// Writes the artifacts; returns the files written.
+/// Writes a file too big to hold whole (P² lines) straight to its place.
+fn stream(
+    out: &mut crate::output::Staged,
+    rel: &str,
+    f: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), ExportError> {
+    let mut w = out.create(rel)?;
+    f(&mut w)
+        .and_then(|_| std::io::Write::flush(&mut w))
+        .map_err(|e| out.failed(rel, e))?;
+    Ok(())
+}
+
+/// Writes the artifacts, each as soon as it is made (memory does not grow
+/// with the number of files), as one output swapped in whole; returns the
+/// files written.
 pub fn write_all(
     dir: &Path,
     c: &Cluster,
@@ -41,17 +57,19 @@ pub fn write_all(
     o: &Options,
 ) -> Result<Vec<PathBuf>, ExportError> {
     let want = |a: &str| o.only.is_empty() || o.only.iter().any(|x| x == a);
-    let mut files: Vec<(String, String)> = Vec::new();
-    let mut add = |rel: &str, text: String| files.push((rel.to_string(), text));
+    // What can fail for want of room is tried before anything is written.
+    let placement = if want("racks") { Some(racks::place(c, d)?) } else { None };
+    let mut out = crate::output::Staged::new(dir, "export")?;
+    let add = |out: &mut crate::output::Staged, rel: &str, text: String| out.write(rel, text.as_bytes());
     if want("table") {
-        add("switches.txt", format_table(d));
+        add(&mut out, "switches.txt", format_table(d))?;
     }
     if want("report") {
-        add("report.json", report.to_json());
+        add(&mut out, "report.json", report.to_json())?;
     }
     if want("labels") {
-        add("labels.html", labels::html(c, d));
-        add("labels.txt", labels::text(c, d));
+        add(&mut out, "labels.html", labels::html(c, d))?;
+        add(&mut out, "labels.txt", labels::text(c, d))?;
     }
     let max_nics = (0..d.pcs()).map(|p| d.nics_used(p) as usize).max().unwrap_or(1).max(1);
     let ifaces = o.interfaces.clone().unwrap_or(Interfaces {
@@ -63,20 +81,28 @@ pub fn write_all(
         }
         let r = BasicRouting::new(c, d);
         let macs = o.macs.clone().unwrap_or_default();
-        add("routing/subnet-matrix.txt", r.matrix());
-        add("routing/routes.txt", scripts::route_table(c, d, &r, &ifaces));
-        add("routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces));
+        stream(&mut out, "routing/subnet-matrix.txt", |w| r.write_matrix(w))?;
+        stream(&mut out, "routing/routes.txt", |w| {
+            scripts::write_route_table(w, c, d, &r, &ifaces)
+        })?;
+        add(&mut out, "routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces))?;
         for pc in 0..d.pcs() {
             let n = c.pc_name(pc);
             add(
+                &mut out,
                 &format!("routing/scripts/fnn-setup-{n}.sh"),
                 scripts::setup_script(c, d, &r, pc, &ifaces, &macs),
-            );
-            add(&format!("routing/hosts/hosts.{n}"), scripts::hosts(c, d, &r, pc));
+            )?;
             add(
+                &mut out,
+                &format!("routing/hosts/hosts.{n}"),
+                scripts::hosts(c, d, &r, pc),
+            )?;
+            add(
+                &mut out,
                 &format!("routing/probe/fnn-probe-{n}.sh"),
                 crate::routing::probe::probe_script(c, d, &r, pc, &ifaces, &macs),
-            );
+            )?;
         }
         if o.macs.is_some() {
             let problems = macs.check(d, &|p| c.pc_name(p));
@@ -85,44 +111,48 @@ pub fn write_all(
             } else {
                 problems.join("\n") + "\n"
             };
-            add("routing/macs-check.txt", text);
+            add(&mut out, "routing/macs-check.txt", text)?;
         }
     }
     if want("advanced") {
         let (words, mac_table) = advanced::sizes(d);
-        add("advanced/fnn_routes.h", advanced::c_header(d, &c.name));
-        add("advanced/fnn_routes.rs", advanced::rust_module(d, &c.name));
+        stream(&mut out, "advanced/fnn_routes.h", |w| {
+            advanced::write_c_header(w, d, &c.name)
+        })?;
+        stream(&mut out, "advanced/fnn_routes.rs", |w| {
+            advanced::write_rust_module(w, d, &c.name)
+        })?;
+        let macs = o.macs.clone().unwrap_or_default();
+        stream(&mut out, "advanced/fnn_mac_routes.h", |w| {
+            advanced::write_mac_header(w, d, &c.name, &macs)
+        })?;
         add(
-            "advanced/fnn_mac_routes.h",
-            advanced::mac_header(d, &c.name, &o.macs.clone().unwrap_or_default()),
-        );
-        add(
+            &mut out,
             "advanced/sizes.txt",
             format!(
                 "per node: {words} bytes of NIC-number tuples ({} bits a field); {mac_table} bytes with MAC lookup\n",
                 advanced::field_bits(max_nics)
             ),
-        );
+        )?;
     }
-    if want("racks") {
-        let p = racks::place(c, d)?;
-        add("racks/racks.svg", racks::svg(&p, c));
-        add("racks/cables.csv", racks::cable_list(&p, c));
-        add("racks/totals.txt", racks::totals(&p));
+    if let Some(p) = placement {
+        add(&mut out, "racks/racks.svg", racks::svg(&p, c))?;
+        add(&mut out, "racks/cables.csv", racks::cable_list(&p, c))?;
+        add(&mut out, "racks/totals.txt", racks::totals(&p))?;
     }
     if want("dot") {
-        add("design.dot", formats::dot(c, d));
+        add(&mut out, "design.dot", formats::dot(c, d))?;
     }
     if want("csv") {
-        add("cables.csv", formats::csv(c, d));
+        add(&mut out, "cables.csv", formats::csv(c, d))?;
     }
     if want("json") {
-        add("design.json", formats::json(c, d, &report.metrics));
+        add(&mut out, "design.json", formats::json(c, d, &report.metrics))?;
     }
     if let Some(old) = &o.from {
         let p = rewire::plan(old, d)?;
         let cable = |s: usize| colors::cable(&c.cable_colors, s).name();
-        add("rewire.txt", rewire::text(&p, &|pc| c.pc_name(pc), &cable));
+        add(&mut out, "rewire.txt", rewire::text(&p, &|pc| c.pc_name(pc), &cable))?;
     }
-    write_files(dir, &files)
+    Ok(out.commit()?)
 }

@@ -55,6 +55,7 @@ pub enum Phase {
 
 /// One generation's figures, for the fitness curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GenStats {
     pub generation: u64,
     pub full: bool,
@@ -782,6 +783,7 @@ impl Engine {
 /// genomes (evaluations are recomputed, they are a function of the genome),
 /// the generator's state, the counters and the history.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EngineState {
     pub generation: u64,
     pub evaluations: u64,
@@ -799,6 +801,7 @@ pub struct EngineState {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ScaledProgress {
     pub width: u32,
     pub attempt: u32,
@@ -812,6 +815,7 @@ pub struct ScaledProgress {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MemberState {
     pub age: u64,
     /// The genome's entries, space separated, `-` for a free port.

@@ -63,26 +63,32 @@ impl BasicRouting {
     /// The P x P subnet matrix of the KLAT2 paper §4: a row per PC, the switch
     /// (subnet) used for each destination; `.` itself, `U` the uplink.
     pub fn matrix(&self) -> String {
-        let w = self
+        let mut out = Vec::new();
+        let _ = self.write_matrix(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`BasicRouting::matrix`] written row by row (P² entries).
+    pub fn write_matrix(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let width = self
             .via
             .iter()
             .flatten()
             .max()
             .map_or(1, |m| m.to_string().len())
             .max(1);
-        let mut out = String::new();
         for a in 0..self.pcs {
-            let row: Vec<String> = (0..self.pcs)
-                .map(|b| match (a == b, self.via(a, b)) {
-                    (true, _) => format!("{:>w$}", "."),
-                    (false, Some(s)) => format!("{s:>w$}"),
-                    (false, None) => format!("{:>w$}", "U"),
-                })
-                .collect();
-            out.push_str(&row.join(" "));
-            out.push('\n');
+            for b in 0..self.pcs {
+                let sep = if b == 0 { "" } else { " " };
+                match (a == b, self.via(a, b)) {
+                    (true, _) => write!(w, "{sep}{:>width$}", ".")?,
+                    (false, Some(s)) => write!(w, "{sep}{s:>width$}")?,
+                    (false, None) => write!(w, "{sep}{:>width$}", "U")?,
+                }
+            }
+            writeln!(w)?;
         }
-        out
+        Ok(())
     }
 }
 

@@ -181,27 +181,40 @@ pub fn ip_plan(c: &Cluster, d: &Design, ifaces: &Interfaces) -> String {
 
 /// Per-PC routing table: destination, local NIC, destination address.
 pub fn route_table(c: &Cluster, d: &Design, r: &BasicRouting, ifaces: &Interfaces) -> String {
-    let mut s = String::new();
+    let mut out = Vec::new();
+    let _ = write_route_table(&mut out, c, d, r, ifaces);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`route_table`] written as it is made: P² lines, too many to hold at
+/// thousands of PCs.
+pub fn write_route_table(
+    w: &mut dyn std::io::Write,
+    c: &Cluster,
+    d: &Design,
+    r: &BasicRouting,
+    ifaces: &Interfaces,
+) -> std::io::Result<()> {
     for a in 0..d.pcs() {
-        let _ = writeln!(s, "{} (PC {a})", one_line(&c.pc_name(a)));
+        writeln!(w, "{} (PC {a})", one_line(&c.pc_name(a)))?;
         for b in (0..d.pcs()).filter(|&b| b != a) {
-            let line = match r.via(a, b) {
-                Some(sw) => format!(
+            match r.via(a, b) {
+                Some(sw) => writeln!(
+                    w,
                     "  {:<8} switch {sw:<3} {} -> {}",
                     one_line(&c.pc_name(b)),
                     ifaces.name(d.nic_on(a, sw).unwrap_or(0)),
                     switch_ip(sw, b)
-                ),
-                None => format!(
+                )?,
+                None => writeln!(
+                    w,
                     "  {:<8} uplink     {} -> {}",
                     one_line(&c.pc_name(b)),
                     ifaces.name(0),
                     uplink_ip(b)
-                ),
-            };
-            s.push_str(&line);
-            s.push('\n');
+                )?,
+            }
         }
     }
-    s
+    Ok(())
 }

@@ -162,8 +162,36 @@ impl Cluster {
     /// Host name of a PC: prefix and a number zero-padded to the width of
     /// the largest number (KLAT2: k00 .. k63).
     pub fn pc_name(&self, pc: usize) -> String {
-        let width = (self.pcs().max(2) - 1).to_string().len();
-        format!("{}{:0width$}", self.name_prefix, pc)
+        format!("{}{:0width$}", self.name_prefix, pc, width = self.pc_digits())
+    }
+
+    /// How many digits a PC's number takes in its name.
+    fn pc_digits(&self) -> usize {
+        (self.pcs().max(2) - 1).to_string().len()
+    }
+
+    /// The PC named `s` ([`Cluster::pc_name`] read back), found directly
+    /// rather than by comparing with every name (files from thousands of
+    /// PCs have millions of lines).
+    pub fn pc_named(&self, s: &str) -> Option<usize> {
+        self.pc_numbered(s.strip_prefix(self.name_prefix.as_str())?)
+    }
+
+    /// The PC whose host name (its name as `/etc/hosts` has it) is `s`.
+    pub fn pc_host_named(&self, s: &str) -> Option<usize> {
+        let prefix = if self.name_prefix.is_empty() {
+            String::new()
+        } else {
+            crate::escape::host_name(&self.name_prefix)
+        };
+        self.pc_numbered(s.strip_prefix(prefix.as_str())?)
+    }
+
+    fn pc_numbered(&self, digits: &str) -> Option<usize> {
+        if digits.len() != self.pc_digits() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok().filter(|&pc| pc < self.pcs())
     }
 
     /// Whether the user asked for more than plain connectivity: then the

@@ -245,5 +245,5 @@ pub fn write_all(
     let (plan, tables) = stack_mesh(c);
     files.push(("stack-mesh/ip-plan.txt".into(), plan));
     files.push(("stack-mesh/forwarding.txt".into(), tables));
-    crate::export::write_files(dir, &files)
+    crate::export::write_files(dir, "compare", &files)
 }

@@ -24,14 +24,23 @@ fn temp_pid(file_name: &str) -> Option<u32> {
     tail.split('-').next()?.parse().ok()
 }
 
-/// Writes `bytes` to a temporary file beside `path`, syncs it, renames it
-/// over `path`, then syncs the directory.
-///
-/// The temporary is created exclusively (`O_CREAT | O_EXCL`, which never
-/// follows a symlink) under a random name, so a file or link someone
-/// planted in a shared folder is never written through. It gets the mode
-/// a new file would get (0666 less the umask), not tempfile's 0600.
+/// Writes `bytes` to a [`temp_beside`] file, syncs it, renames it over
+/// `path`, then syncs the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = temp_beside(path)?;
+    tmp.write_all(bytes)?;
+    // On failure the temporary is removed when `tmp` drops.
+    persist(tmp, path)
+}
+
+/// A new temporary file beside `path`, to be [`persist`]ed over it once
+/// complete (and removed if dropped first).
+///
+/// Created exclusively (`O_CREAT | O_EXCL`, which never follows a
+/// symlink) under a random name, so a file or link someone planted in a
+/// shared folder is never written through. It gets the mode a new file
+/// would get (0666 less the umask), not tempfile's 0600.
+pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -40,15 +49,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    let mut tmp = tempfile::Builder::new()
+    tempfile::Builder::new()
         .prefix(&temp_prefix(&name, std::process::id()))
         .permissions(std::fs::Permissions::from_mode(0o666 & !umask()))
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
+        .tempfile_in(dir)
+}
+
+/// Syncs a [`temp_beside`] file, renames it over `path`, then syncs the
+/// directory so the rename itself survives a power cut.
+pub fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
-    // On failure the temporary is removed when `tmp` drops.
     tmp.persist(path).map_err(|e| e.error)?;
-    sync_dir(dir)
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => sync_dir(d),
+        _ => sync_dir(Path::new(".")),
+    }
 }
 
 /// A new folder of our own in the system's temporary folder: created

@@ -5,6 +5,7 @@
 //! the only module that uses ratatui.
 
 pub mod atomic;
+pub mod budget;
 pub mod design;
 pub mod emulate;
 pub mod escape;

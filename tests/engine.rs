@@ -133,3 +133,74 @@ fn the_rack_crossings_weight_keeps_cables_in_their_rack() {
     let (free, steered) = (run(0.0), run(50.0));
     assert!(steered < free, "crossings {steered} with the weight, {free} without");
 }
+
+/// Past its deadline the first population is not copied out to its full
+/// size (thousands of copies took seconds at 16384 PCs, after the limit):
+/// it holds what was made, and the next generation fills it up again.
+#[test]
+fn a_population_cut_short_by_the_deadline_is_filled_by_the_next_generation() {
+    let mut c = common::quick(24, 3, "12x8");
+    c.ga.population = 60;
+    c.ga.scale_down = false;
+    let passed = std::time::Instant::now();
+    let mut e = Engine::new_until(c.clone(), Some(passed));
+    assert_eq!(
+        e.population().len(),
+        1,
+        "only the first member is made after the deadline"
+    );
+    e.step();
+    assert_eq!(e.population().len(), 60, "the next generation is full size");
+    let whole = Engine::new_until(c, None);
+    assert_eq!(whole.population().len(), 60);
+}
+
+/// The report's pass over every pair, spread over the cores, counts the
+/// same as pair by pair: histogram, required and uncovered pairs (the
+/// first ones, in order), hops.
+#[test]
+fn the_report_counts_every_pair_as_one_by_one() {
+    use fnn_tui::design::{Design, Metrics};
+    use fnn_tui::spec::Coverage;
+    for sparse in [false, true] {
+        let c = common::quick_with(300, 2, "40x15", |s| {
+            if sparse {
+                s.coverage = Coverage::Sparse;
+                s.patterns = vec![PatternSpec::Ring { k: 7, weight: 1.0 }];
+            }
+        });
+        // A deliberately poor wiring: PC i on switches i % 15 and (i / 20) % 15.
+        let mut d = Design::new(300, 15);
+        for pc in 0..300 {
+            d.connect(pc, pc % 15);
+            d.connect(pc, (pc / 20) % 15);
+        }
+        let m = Metrics::compute(&d, &c);
+        let (mut hist, mut required, mut uncovered) = (vec![0u64; 3], 0u64, Vec::new());
+        for a in 0..300 {
+            for b in a + 1..300 {
+                let l = d.links(a, b) as usize;
+                hist[l] += 1;
+                if c.is_required(a, b) {
+                    required += 1;
+                    if l == 0 {
+                        uncovered.push((a, b));
+                    }
+                }
+            }
+        }
+        while hist.last() == Some(&0) {
+            hist.pop();
+        }
+        assert_eq!(m.link_histogram, hist, "sparse {sparse}");
+        assert_eq!(m.required_pairs, required);
+        assert_eq!(m.uncovered_pairs, uncovered.len() as u64);
+        uncovered.truncate(1000);
+        assert_eq!(m.uncovered, uncovered, "the first uncovered pairs, in order");
+        let l = &m.latency;
+        assert_eq!(
+            l.single_switch_pairs + l.via_uplink_pairs + l.via_pc_pairs + l.unreachable_pairs,
+            300 * 299 / 2
+        );
+    }
+}

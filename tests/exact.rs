@@ -6,7 +6,7 @@ mod common;
 
 use assert_cmd::Command;
 use fnn_tui::design::Metrics;
-use fnn_tui::exact::{Model, Options, Outcome, Verdict, solve, solve_until};
+use fnn_tui::exact::{Model, Options, Outcome, Verdict, estimates, solve, solve_until};
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -344,4 +344,66 @@ fn the_command_exits_by_what_it_settled() {
         .assert()
         .code(2)
         .stdout(predicates::str::contains("exact: unknown"));
+}
+
+/// The estimate the memory budget is checked against follows the model
+/// as built: the per-PC model's variables and clauses within a few
+/// percent, the by-set one never under what it builds (it counts every
+/// cut and a pessimistic size for each pseudo-Boolean sum).
+#[test]
+fn model_estimates_follow_what_is_built() {
+    let ring = common::quick_with(40, 2, "3x30", |s| {
+        s.coverage = Coverage::Sparse;
+        s.patterns = vec![PatternSpec::Ring { k: 1, weight: 1.0 }];
+    });
+    let mut mixed = common::quick(20, 3, "8x9");
+    mixed.nics[3] = 2;
+    for c in [
+        common::quick(64, 4, "31x8,8"),
+        common::quick(100, 4, "40x12"),
+        ring,
+        mixed,
+    ] {
+        for (model, est) in estimates(&c) {
+            let opts = Options {
+                only: Some(model),
+                // Sizes are counted once built: no need to wait for an answer.
+                time_limit: Some(Duration::from_secs(1)),
+                ..Options::default()
+            };
+            let out = solve(&c, &opts).expect("the solver runs");
+            assert_eq!(out.model, model);
+            let why = out.unknown_because.unwrap_or_default();
+            assert!(!why.contains("being built"), "{why}");
+            let (vars, clauses) = (out.variables as f64, out.clauses as f64);
+            let (ev, ec) = (est.variables as f64, est.clauses as f64);
+            let (low, high) = match model {
+                Model::PerPc => (0.9, 1.4),
+                _ => (1.0, 6.0),
+            };
+            assert!(
+                ec >= low * clauses && ec <= high * clauses,
+                "{model:?} on {} PCs: {clauses} clauses built, {ec} estimated",
+                c.pcs()
+            );
+            if model == Model::PerPc {
+                assert!(
+                    ev >= 0.9 * vars && ev <= 1.4 * vars,
+                    "{vars} variables built, {ev} estimated"
+                );
+            }
+        }
+    }
+}
+
+/// Stopped while the model is still being built (here: before it is
+/// begun), the answer is an honest unknown that says so, not a wait for
+/// the build to finish.
+#[test]
+fn a_stop_during_the_build_is_an_unknown_that_says_so() {
+    let c = common::quick(256, 6, "60x32");
+    let out = solve_until(&c, &Options::default(), &std::sync::atomic::AtomicBool::new(true)).expect("runs");
+    assert_eq!(out.verdict, Verdict::Unknown);
+    let why = out.unknown_because.expect("a reason");
+    assert!(why.contains("while the model was being built"), "{why}");
 }

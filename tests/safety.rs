@@ -568,3 +568,126 @@ fn a_spec_reads_pair_files_only_from_its_own_folder() {
         .assert()
         .success();
 }
+
+/// The exact mode plans its model before building it: one that would not
+/// fit in the memory the machine has (or the budget it is given) is not
+/// built, and the answer says how big it would have been. (Before: 1024
+/// PCs took 15 GB and ran 120 s past a 5 s limit; 16384 PCs 24 GB.)
+#[test]
+fn an_exact_model_too_big_for_memory_is_refused_with_its_estimate() {
+    let d = tempfile::tempdir().unwrap();
+    for (args, budget) in [
+        ("--pcs 4096 --nics 8 --switches 600x64", None),
+        ("--pcs 256 --nics 6 --switches 60x32", Some("64M")),
+    ] {
+        let mut cmd = fnn();
+        cmd.current_dir(d.path())
+            .args(["design", "--exact", "--time-limit", "5", "-o", "out"]);
+        cmd.args(args.split(' '));
+        if let Some(b) = budget {
+            cmd.env("FNN_TUI_MEMORY_BUDGET", b);
+        }
+        let out = cmd.assert().code(2).get_output().stdout.clone();
+        let text = String::from_utf8_lossy(&out);
+        assert!(
+            text.contains("exact: unknown: a SAT model")
+                && text.contains("would need about")
+                && text.contains("no model built"),
+            "{args}: {text}"
+        );
+        if budget.is_some() {
+            assert!(text.contains("more than the 64 MB"), "{text}");
+        }
+        assert!(!d.path().join("out").exists(), "nothing written for an unknown");
+    }
+}
+
+/// The proof and its CNF are written to temporaries created exclusively
+/// and renamed over the names given: links planted at those names are
+/// replaced, never written through (before: the solver opened the proof
+/// with fopen, which follows them).
+#[test]
+fn proof_files_replace_planted_links_instead_of_writing_through_them() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let victim = p.join("victim");
+    std::fs::write(&victim, "secret").unwrap();
+    for name in ["five.drat", "five.drat.cnf"] {
+        std::os::unix::fs::symlink(&victim, p.join(name)).unwrap();
+    }
+    fnn()
+        .current_dir(p)
+        .args("design --exact --pcs 8 --nics 3 --switches 4x5 -o five --proof five.drat".split(' '))
+        .assert()
+        .code(1);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "secret");
+    for name in ["five.drat", "five.drat.cnf"] {
+        let meta = std::fs::symlink_metadata(p.join(name)).unwrap();
+        assert!(meta.file_type().is_file(), "{name} is a regular file now");
+    }
+    let cnf = std::fs::read_to_string(p.join("five.drat.cnf")).unwrap();
+    assert!(cnf.lines().any(|l| l.starts_with("p cnf ")), "{cnf:.200}");
+    let leftovers: Vec<_> = std::fs::read_dir(p)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// A population is capped by the memory it implies at the spec's size:
+/// one that would not fit the budget is refused naming the field, with
+/// the largest that fits, and that one runs. Commands that do not search
+/// (check) are not held to it.
+#[test]
+fn a_population_too_big_for_memory_is_refused_with_the_largest_that_fits() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let spec = |population: u64| {
+        let text = format!(
+            "[pcs]\ncount = 2048\nnics = 4\n[[switches]]\nmodel = \"s\"\nports = 700\ncount = 13\n\
+             [ga]\npopulation = {population}\nlocal_search = 0\ntime_limit_s = 0.5\n"
+        );
+        std::fs::write(p.join("big.toml"), text).unwrap();
+    };
+    spec(50_000);
+    let out = fnn()
+        .current_dir(p)
+        .env("FNN_TUI_MEMORY_BUDGET", "64M")
+        .args(["design", "big.toml", "-q", "-o", "out"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("big.toml") && err.contains("ga.population") && err.contains("64 MB"),
+        "{err}"
+    );
+    let fits: u64 = err
+        .rsplit("use at most ")
+        .next()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no largest population in {err}"));
+    assert!((2..50_000).contains(&fits), "{fits}");
+    spec(fits);
+    fnn()
+        .current_dir(p)
+        .env("FNN_TUI_MEMORY_BUDGET", "64M")
+        .args(["design", "big.toml", "-q", "-o", "out"])
+        .assert()
+        .code(predicates::prelude::predicate::in_iter([0, 1]));
+    spec(fits + 1);
+    fnn()
+        .current_dir(p)
+        .env("FNN_TUI_MEMORY_BUDGET", "64M")
+        .args(["design", "big.toml", "-q", "-o", "out"])
+        .assert()
+        .code(2);
+    spec(50_000);
+    fnn()
+        .current_dir(p)
+        .env("FNN_TUI_MEMORY_BUDGET", "64M")
+        .args(["check", "big.toml", "--table", "out/switches.txt"])
+        .assert()
+        .code(predicates::prelude::predicate::in_iter([0, 1]));
+}

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
@@ -22,6 +21,7 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
         return super::exact::run(args, &spec.resolve()?);
     }
     let cluster = inputs::cluster(&spec)?;
+    cluster.check_search_memory()?;
     let (report, table) = search(spec, cluster, !args.quiet)?;
     let (table_path, report_path) = write_design(&args.out, &table, &report)?;
     if !args.quiet {
@@ -50,7 +50,7 @@ fn exit_code(report: &Report) -> ExitCode {
 }
 
 /// Runs the GA to its stopping rule (a [`Run`]: the spec's limits, from
-/// this moment) and returns the report and the table.
+/// the moment the command started) and returns the report and the table.
 pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
     let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
@@ -65,8 +65,8 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
         (limits.generations, "{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}")
     };
     let bar = progress_bar(show_progress, len, template);
-    let start = Instant::now();
-    let mut run = Run::of_cluster(spec, cluster);
+    let start = super::started();
+    let mut run = Run::of_cluster_since(spec, cluster, start);
     let stop = run.run(&interrupted, |r| {
         let e = r.engine();
         bar.set_position(if by_time {

@@ -13,14 +13,17 @@ use std::time::Duration;
 /// 2 unknown (or an error).
 pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
     let limit = cluster.ga.time_limit_s;
+    // Counted from the command's start, reading the spec included.
+    let left = (limit - super::started().elapsed().as_secs_f64()).max(0.0);
     let opts = Options {
-        time_limit: (limit > 0.0).then(|| Duration::from_secs_f64(limit)),
+        time_limit: (limit > 0.0).then(|| Duration::from_secs_f64(left)),
         proof: args.proof.clone(),
         only: None,
     };
     let out = exact::solve(cluster, &opts)?;
     let how = match out.model {
         Model::Bounds => format!("{}, {:.2} s", out.model.words(), out.seconds),
+        _ if out.clauses == 0 => format!("no model built, {:.2} s", out.seconds),
         _ => format!(
             "{} ({} variables, {} clauses), {:.2} s",
             out.model.words(),
@@ -58,7 +61,8 @@ pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
         }
         Verdict::Unknown => {
             if !args.quiet {
-                println!("exact: unknown: the time limit ({limit} s) ran out first; {how}");
+                let why = out.unknown_because.as_deref().unwrap_or("the time limit ran out first");
+                println!("exact: unknown: {why} (time limit {limit} s); {how}");
             }
             Ok(ExitCode::from(2))
         }

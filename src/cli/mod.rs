@@ -316,7 +316,15 @@ fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// When the command started: time limits count from here, so reading a
+/// large spec is inside them.
+pub fn started() -> std::time::Instant {
+    static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    *STARTED.get_or_init(std::time::Instant::now)
+}
+
 pub fn run(cli: Cli) -> ExitCode {
+    started();
     if let Err(e) = start_log(cli.log.as_deref()) {
         eprintln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
         return ExitCode::from(2);

@@ -105,30 +105,15 @@ impl Metrics {
         let violations = violations(design, c);
         let ports_used = design.ports_used();
         let max_links = design.switches().min(64 * 64);
-        let mut hist = vec![0u64; max_links + 1];
-        let mut required = 0u64;
-        let mut uncovered = Vec::new();
-        let mut uncovered_count = 0u64;
-        let mut redundant = 0u64;
-        let mut min_req = u32::MAX;
-        for a in 0..p {
-            for b in a + 1..p {
-                let l = design.links(a, b);
-                hist[(l as usize).min(max_links)] += 1;
-                if c.is_required(a, b) {
-                    required += 1;
-                    min_req = min_req.min(l);
-                    if l == 0 {
-                        uncovered_count += 1;
-                        if uncovered.len() < LISTED_UNCOVERED {
-                            uncovered.push((a, b));
-                        }
-                    } else if l >= 2 {
-                        redundant += 1;
-                    }
-                }
-            }
-        }
+        let PairStats {
+            mut hist,
+            required,
+            uncovered,
+            uncovered_count,
+            redundant,
+            min_req,
+            latency,
+        } = pair_stats(design, c, max_links);
         while hist.len() > 1 && hist[hist.len() - 1] == 0 {
             hist.pop();
         }
@@ -174,7 +159,7 @@ impl Metrics {
                 random_permutation_mbps: avg * 2.0 * speed * p as f64 / 2.0,
                 uplink_mbps: uplinks as f64 * 2.0 * c.uplink.speed_mbps,
             },
-            latency: latency(design, c),
+            latency: latency.summary(),
             cost: cost(design, c, nics_used, uplinks as u64),
         }
     }
@@ -241,14 +226,139 @@ fn pattern_links(design: &Design, c: &Cluster) -> (Option<f64>, Option<u32>) {
     (Some(sum as f64 / weight as f64), Some(min))
 }
 
-/// Hops between every pair: one switch when they share one; otherwise the
-/// uplink switch (three switches) when there is one, or a forwarding PC.
-fn latency(design: &Design, c: &Cluster) -> Latency {
+/// What one pass over every pair of PCs counts.
+struct PairStats {
+    hist: Vec<u64>,
+    required: u64,
+    uncovered: Vec<(usize, usize)>,
+    uncovered_count: u64,
+    redundant: u64,
+    min_req: u32,
+    latency: Hops,
+}
+
+/// Pairs by how many switch hops join them.
+#[derive(Clone, Copy, Default)]
+struct Hops {
+    single: u64,
+    up: u64,
+    via_pc: u64,
+    none: u64,
+}
+
+impl PairStats {
+    fn new(max_links: usize) -> PairStats {
+        PairStats {
+            hist: vec![0; max_links + 1],
+            required: 0,
+            uncovered: Vec::new(),
+            uncovered_count: 0,
+            redundant: 0,
+            min_req: u32::MAX,
+            latency: Hops::default(),
+        }
+    }
+
+    /// Both counts together; `later` holds pairs after this one's, so the
+    /// listed uncovered pairs stay the first ones in order.
+    fn merge(mut self, later: PairStats) -> PairStats {
+        for (h, l) in self.hist.iter_mut().zip(&later.hist) {
+            *h += l;
+        }
+        self.required += later.required;
+        let room = LISTED_UNCOVERED.saturating_sub(self.uncovered.len());
+        self.uncovered.extend(later.uncovered.into_iter().take(room));
+        self.uncovered_count += later.uncovered_count;
+        self.redundant += later.redundant;
+        self.min_req = self.min_req.min(later.min_req);
+        let (a, b) = (&mut self.latency, later.latency);
+        (a.single, a.up, a.via_pc, a.none) = (a.single + b.single, a.up + b.up, a.via_pc + b.via_pc, a.none + b.none);
+        self
+    }
+}
+
+/// Every pair of PCs once, rows spread over the cores (two full passes
+/// over 134M pairs took a second at 16384 PCs, after the time limit).
+fn pair_stats(design: &Design, c: &Cluster, max_links: usize) -> PairStats {
+    use rayon::prelude::*;
     let p = design.pcs();
+    let adj = reach_through_a_pc(design);
+    // A pair without a shared switch goes through the uplink when there
+    // is one and both PCs are cabled.
+    let cabled: Vec<bool> = (0..p).map(|pc| design.nics_used(pc) > 0).collect();
+    let uplinked = (c.uplink.mode != UplinkMode::None).then_some(cabled.as_slice());
+    (0..p)
+        .into_par_iter()
+        .fold(
+            || PairStats::new(max_links),
+            |mut st, a| {
+                row_stats(design, c, &adj, uplinked, a, &mut st);
+                st
+            },
+        )
+        .reduce(|| PairStats::new(max_links), PairStats::merge)
+}
+
+/// The pairs `(a, b)`, `b > a`, added to `st`.
+fn row_stats(design: &Design, c: &Cluster, adj: &[u64], uplinked: Option<&[bool]>, a: usize, st: &mut PairStats) {
     let w = design.words();
-    // Switches reachable from each switch through one PC on both.
+    let max_links = st.hist.len() - 1;
+    // The switches `a` reaches through one PC, made only if some pair
+    // in its row needs them.
+    let mut reach: Option<Vec<u64>> = None;
+    let mut links = Vec::with_capacity(design.pcs() - a);
+    bits::and_counts(design.mask(a), &design.masks()[(a + 1) * w..], w, &mut links);
+    // A sparse pattern's partners of `a` above it, in order: walked beside
+    // `b` instead of searched for every pair.
+    let universal = c.coverage == Coverage::Universal;
+    let (partners, _) = c.pattern.row(a);
+    let mut next = partners.partition_point(|&q| q as usize <= a);
+    for (b, &l) in (a + 1..design.pcs()).zip(&links) {
+        st.hist[(l as usize).min(max_links)] += 1;
+        let partner = next < partners.len() && partners[next] as usize == b;
+        next += usize::from(partner);
+        if universal || partner {
+            st.required += 1;
+            st.min_req = st.min_req.min(l);
+            if l == 0 {
+                st.uncovered_count += 1;
+                if st.uncovered.len() < LISTED_UNCOVERED {
+                    st.uncovered.push((a, b));
+                }
+            } else if l >= 2 {
+                st.redundant += 1;
+            }
+        }
+        let hops = &mut st.latency;
+        if l > 0 {
+            hops.single += 1;
+        } else if uplinked.is_some_and(|cabled| cabled[a] && cabled[b]) {
+            hops.up += 1;
+        } else {
+            let reach = reach.get_or_insert_with(|| {
+                let mut r = vec![0u64; w];
+                for s in bits::ones(design.mask(a)) {
+                    for k in 0..w {
+                        r[k] |= adj[s * w + k];
+                    }
+                }
+                r
+            });
+            if bits::meet(reach, design.mask(b)) {
+                hops.via_pc += 1;
+            } else {
+                hops.none += 1;
+            }
+        }
+    }
+}
+
+/// For each switch, the switches reachable from it through one PC on
+/// both (`words` per switch).
+fn reach_through_a_pc(design: &Design) -> Vec<u64> {
+    let w = design.words();
     let mut adj = vec![0u64; design.switches() * w];
-    for pc in 0..p {
+    for pc in 0..design.pcs() {
         let m = design.mask(pc);
         for s in bits::ones(m) {
             for (k, word) in m.iter().enumerate() {
@@ -256,47 +366,40 @@ fn latency(design: &Design, c: &Cluster) -> Latency {
             }
         }
     }
-    let has_uplink = c.uplink.mode != UplinkMode::None;
-    let (mut single, mut up, mut via_pc, mut none) = (0u64, 0u64, 0u64, 0u64);
-    let mut reach = vec![0u64; w];
-    for a in 0..p {
-        reach.iter_mut().for_each(|x| *x = 0);
-        for s in bits::ones(design.mask(a)) {
-            for k in 0..w {
-                reach[k] |= adj[s * w + k];
-            }
-        }
-        for b in a + 1..p {
-            if design.links(a, b) > 0 {
-                single += 1;
-            } else if has_uplink && design.nics_used(a) > 0 && design.nics_used(b) > 0 {
-                up += 1;
-            } else if bits::and_count(&reach, design.mask(b)) > 0 {
-                via_pc += 1;
+    adj
+}
+
+impl Hops {
+    /// Hops between every pair: one switch when they share one; otherwise
+    /// the uplink switch (three switches) when there is one, or a
+    /// forwarding PC.
+    fn summary(self) -> Latency {
+        let Hops {
+            single,
+            up,
+            via_pc,
+            none,
+        } = self;
+        let reachable = single + up + via_pc;
+        let hops = single + 3 * up + 2 * via_pc;
+        Latency {
+            single_switch_pairs: single,
+            via_uplink_pairs: up,
+            via_pc_pairs: via_pc,
+            unreachable_pairs: none,
+            avg_switch_hops: if reachable > 0 {
+                hops as f64 / reachable as f64
             } else {
-                none += 1;
-            }
+                0.0
+            },
+            max_switch_hops: if up > 0 {
+                3
+            } else if via_pc > 0 {
+                2
+            } else {
+                u32::from(single > 0)
+            },
         }
-    }
-    let reachable = single + up + via_pc;
-    let hops = single + 3 * up + 2 * via_pc;
-    Latency {
-        single_switch_pairs: single,
-        via_uplink_pairs: up,
-        via_pc_pairs: via_pc,
-        unreachable_pairs: none,
-        avg_switch_hops: if reachable > 0 {
-            hops as f64 / reachable as f64
-        } else {
-            0.0
-        },
-        max_switch_hops: if up > 0 {
-            3
-        } else if via_pc > 0 {
-            2
-        } else {
-            u32::from(single > 0)
-        },
     }
 }
 

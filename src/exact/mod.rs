@@ -19,8 +19,10 @@
 
 mod cadical;
 mod per_pc;
+mod size;
 mod solve;
 mod types;
 
 pub use cadical::SolverError;
-pub use solve::{Model, Options, Outcome, Verdict, solve, solve_until};
+pub use size::Size;
+pub use solve::{Model, Options, Outcome, Verdict, estimates, solve, solve_until};

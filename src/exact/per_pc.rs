@@ -6,14 +6,65 @@
 //! switch). When nothing is pinned and the switches are interchangeable,
 //! PC 0's switches are the first ones.
 
-use super::solve::{Built, Model, is_true};
+use super::size::{self, Size};
+use super::solve::{Built, Interrupted, Model, is_true};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage};
 use rustsat::instances::SatInstance;
 use rustsat::types::Lit;
 use rustsat::types::constraints::CardConstraint;
 
-pub(super) fn build(c: &Cluster) -> Built {
+/// What [`build`] will make for `c`, from its sizes alone.
+pub(super) fn estimate(c: &Cluster) -> Size {
+    let (p, s) = (c.pcs() as u64, c.switch_count() as u64);
+    let mut total = Size::variables(p.saturating_mul(s));
+    for pc in 0..c.pcs() {
+        total += size::at_most(s, c.nics[pc].into()) + size::at_least(s, least_nics(c, pc) as u64);
+    }
+    for (sw, least) in least_loads(c).into_iter().enumerate() {
+        total += size::at_most(p, c.switches[sw].ports.into()) + size::at_least(p, least as u64);
+    }
+    let top = (0..c.pcs()).map(|pc| least_company(c, pc)).max().unwrap_or(1) as u64;
+    if top >= 2 {
+        let cells = s.saturating_mul(p);
+        total += (Size::variables(1) + Size::clauses(2, 3)).times(cells.saturating_mul(top)) + Size::clauses(cells, 2);
+    }
+    let pairs = match c.coverage {
+        Coverage::Universal => p.saturating_mul(p.saturating_sub(1)) / 2,
+        Coverage::Sparse => c.pattern.pairs().filter(|&(a, b, w)| w > 0 && a != b).count() as u64,
+    };
+    total += (Size::variables(1) + Size::clauses(2, 2)).times(pairs.saturating_mul(s)) + Size::clauses(pairs, s);
+    // Lex ordering: per compared cell a variable and three short clauses.
+    let (columns, rows) = lex_orders(c);
+    let cells = (columns as u64)
+        .saturating_mul(p)
+        .saturating_add((rows as u64).saturating_mul(s));
+    total += (Size::variables(1) + Size::clauses(3, 4)).times(cells);
+    total
+}
+
+/// How many pairs of neighbouring columns and of neighbouring rows
+/// [`break_symmetry`] orders.
+fn lex_orders(c: &Cluster) -> (usize, usize) {
+    let (p, s) = (c.pcs(), c.switch_count());
+    let free = c.pins.is_empty();
+    let pcs_alike = free && c.coverage == Coverage::Universal && c.nics.iter().all(|&k| k == c.nics[0]);
+    let columns = if free {
+        (1..s)
+            .filter(|&sw| c.switches[sw].ports == c.switches[sw - 1].ports)
+            .count()
+    } else {
+        0
+    };
+    (columns, if pcs_alike { p.saturating_sub(1) } else { 0 })
+}
+
+/// How often the long loops look at the clock: often enough to stop
+/// within milliseconds, rarely enough to cost nothing.
+const CHECK_EVERY: usize = 1024;
+
+/// The model for `c`, or [`Interrupted`] as soon as `stop` says so.
+pub(super) fn build(c: &Cluster, stop: &dyn Fn() -> bool) -> Result<Built, Interrupted> {
     let (p, s) = (c.pcs(), c.switch_count());
     let mut inst = SatInstance::new();
     let x: Vec<Vec<Lit>> = (0..p).map(|_| (0..s).map(|_| inst.new_lit()).collect()).collect();
@@ -39,8 +90,11 @@ pub(super) fn build(c: &Cluster) -> Built {
             inst.add_card_constr(CardConstraint::new_lb(column(), least));
         }
     }
-    used_switches_are_busy(c, &x, &mut inst);
-    for (a, b) in required_pairs(c) {
+    used_switches_are_busy(c, &x, &mut inst, stop)?;
+    for (i, (a, b)) in required_pairs(c).enumerate() {
+        if i % CHECK_EVERY == 0 && stop() {
+            return Err(Interrupted);
+        }
         let meet: Vec<Lit> = (0..s)
             .map(|sw| {
                 let m = inst.new_lit();
@@ -52,6 +106,9 @@ pub(super) fn build(c: &Cluster) -> Built {
         inst.add_nary(&meet);
     }
     break_symmetry(c, &x, &mut inst);
+    if stop() {
+        return Err(Interrupted);
+    }
     let decode = Box::new(move |a: &rustsat::types::Assignment| {
         let mut d = Design::new(p, s);
         for (pc, row) in x.iter().enumerate() {
@@ -63,11 +120,11 @@ pub(super) fn build(c: &Cluster) -> Built {
         }
         d
     });
-    Built {
+    Ok(Built {
         instance: inst,
         model: Model::PerPc,
         decode,
-    }
+    })
 }
 
 /// Double lex: switches of the same width are interchangeable, so within
@@ -79,16 +136,15 @@ pub(super) fn build(c: &Cluster) -> Built {
 /// and the solver never explores relabellings.
 fn break_symmetry(c: &Cluster, x: &[Vec<Lit>], inst: &mut SatInstance) {
     let (p, s) = (c.pcs(), c.switch_count());
-    let free = c.pins.is_empty();
-    let pcs_alike = free && c.coverage == Coverage::Universal && c.nics.iter().all(|&k| k == c.nics[0]);
-    if free {
+    let (columns, rows) = lex_orders(c);
+    if columns > 0 {
         for sw in (1..s).filter(|&sw| c.switches[sw].ports == c.switches[sw - 1].ports) {
             let a: Vec<Lit> = (0..p).map(|pc| x[pc][sw - 1]).collect();
             let b: Vec<Lit> = (0..p).map(|pc| x[pc][sw]).collect();
             lex_geq(inst, &a, &b);
         }
     }
-    if pcs_alike {
+    if rows > 0 {
         for pc in 1..p {
             lex_geq(inst, &x[pc - 1], &x[pc]);
         }
@@ -163,13 +219,21 @@ pub(super) fn least_company(c: &Cluster, pc: usize) -> usize {
 /// requiring each PC's switches' loads to add up to its partners made 18
 /// PCs with 6 NICs on 27 four-port switches unknown after 100 s; this
 /// alone finds it in 8 s, against 34 s without.)
-fn used_switches_are_busy(c: &Cluster, x: &[Vec<Lit>], inst: &mut SatInstance) {
+fn used_switches_are_busy(
+    c: &Cluster,
+    x: &[Vec<Lit>],
+    inst: &mut SatInstance,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), Interrupted> {
     let least: Vec<usize> = (0..c.pcs()).map(|pc| least_company(c, pc)).collect();
     let top = least.iter().copied().max().unwrap_or(1);
     if top < 2 {
-        return;
+        return Ok(());
     }
     for sw in 0..c.switch_count() {
+        if stop() {
+            return Err(Interrupted);
+        }
         let at_least = counter(inst, x.iter().map(|row| row[sw]), top);
         for (pc, row) in x.iter().enumerate() {
             if least[pc] >= 2 {
@@ -177,6 +241,7 @@ fn used_switches_are_busy(c: &Cluster, x: &[Vec<Lit>], inst: &mut SatInstance) {
             }
         }
     }
+    Ok(())
 }
 
 /// Literals `r[k]` (k < `top`) that can only be true when at least k + 1
@@ -213,16 +278,17 @@ fn counter(inst: &mut SatInstance, lits: impl Iterator<Item = Lit>, top: usize) 
         .collect()
 }
 
-/// Every pair that must share a switch, each once (a < b).
-fn required_pairs(c: &Cluster) -> Vec<(usize, usize)> {
+/// Every pair that must share a switch (a < b), made as needed: a
+/// universal cluster's P²/2 pairs are never held at once.
+fn required_pairs(c: &Cluster) -> Box<dyn Iterator<Item = (usize, usize)> + '_> {
     let p = c.pcs();
     match c.coverage {
-        Coverage::Universal => (0..p).flat_map(|a| (a + 1..p).map(move |b| (a, b))).collect(),
-        Coverage::Sparse => c
-            .pattern
-            .pairs()
-            .filter(|&(a, b, w)| w > 0 && a != b)
-            .map(|(a, b, _)| (a.min(b), a.max(b)))
-            .collect(),
+        Coverage::Universal => Box::new((0..p).flat_map(move |a| (a + 1..p).map(move |b| (a, b)))),
+        Coverage::Sparse => Box::new(
+            c.pattern
+                .pairs()
+                .filter(|&(a, b, w)| w > 0 && a != b)
+                .map(|(a, b, _)| (a.min(b), a.max(b))),
+        ),
     }
 }

@@ -2,6 +2,7 @@
 //! check of a found design.
 
 use super::cadical::{self, Answer};
+use super::size::Size;
 use super::{per_pc, types};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, check_feasible};
@@ -10,6 +11,7 @@ use rustsat::types::{Assignment, Lit};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use tempfile::NamedTempFile;
 
 /// What the exact search was asked.
 #[derive(Clone, Debug, Default)]
@@ -63,6 +65,9 @@ pub struct Outcome {
     pub seconds: f64,
     /// The CNF and proof written, when asked and the answer is impossible.
     pub proof: Option<(PathBuf, PathBuf)>,
+    /// Why the answer is unknown, in words (the time limit ran out while
+    /// solving or building, or the model would not fit in memory).
+    pub unknown_because: Option<String>,
 }
 
 /// A model ready for the solver: its instance and how to read a design
@@ -72,6 +77,10 @@ pub(super) struct Built {
     pub model: Model,
     pub decode: Box<dyn Fn(&Assignment) -> Design + Send>,
 }
+
+/// Building a model stopped early: the deadline passed or a flag was set.
+#[derive(Debug)]
+pub(super) struct Interrupted;
 
 /// The value of `l` in `a` (unassigned counts as false).
 pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
@@ -88,8 +97,57 @@ pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
     solve_until(cluster, opts, &AtomicBool::new(false))
 }
 
+/// A model to run and what it is estimated to cost.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Plan {
+    model: Model,
+    size: Size,
+}
+
+/// The models that apply (or the one asked for), each with its estimate.
+fn plans(cluster: &Cluster, only: Option<Model>) -> Vec<Plan> {
+    let mut plans = Vec::new();
+    if only != Some(Model::PerPc)
+        && let Some(size) = types::estimate(cluster)
+    {
+        plans.push(Plan {
+            model: Model::Types,
+            size,
+        });
+    }
+    if only != Some(Model::Types) || plans.is_empty() {
+        plans.push(Plan {
+            model: Model::PerPc,
+            size: per_pc::estimate(cluster),
+        });
+    }
+    plans
+}
+
+/// Each model that applies to `cluster`, with its estimated size: what
+/// is checked against the memory budget before anything is built.
+pub fn estimates(cluster: &Cluster) -> Vec<(Model, Size)> {
+    plans(cluster, None).into_iter().map(|p| (p.model, p.size)).collect()
+}
+
+/// The plans that fit in `budget` bytes together (dropping the largest
+/// first), and the smallest one refused, if any.
+fn within(mut plans: Vec<Plan>, budget: u64) -> (Vec<Plan>, Option<Plan>) {
+    plans.sort_by_key(|p| p.size.bytes());
+    let mut refused = None;
+    while plans.iter().map(|p| p.size.bytes()).fold(0u64, u64::saturating_add) > budget {
+        refused = plans.pop();
+    }
+    (plans, refused)
+}
+
 /// [`solve`], giving up (an honest unknown) as soon as `interrupt` is set:
 /// Ctrl-C in a sweep stops the solver instead of waiting out its budget.
+///
+/// Bounded: a model whose estimated size is over the machine's memory
+/// budget is not built (the answer is unknown, with the estimate), and
+/// the time limit holds while a model is built and loaded, not only
+/// while it is solved.
 pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) -> anyhow::Result<Outcome> {
     let start = Instant::now();
     // A proof asked for, or one model asked for by name, means the SAT
@@ -105,61 +163,66 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
             clauses: 0,
             seconds: start.elapsed().as_secs_f64(),
             proof: None,
+            unknown_because: None,
         });
     }
     let deadline = opts.time_limit.map(|l| start + l);
     let stop = AtomicBool::new(false);
-    // The models to run: the by-set one where it applies, the per-PC one
-    // unless only the by-set one was asked for and applies.
-    let mut models: Vec<Built> = Vec::new();
-    if opts.only != Some(Model::PerPc) {
-        models.extend(types::build(cluster));
+    let budget = crate::budget::memory();
+    let (plans, refused) = within(plans(cluster, opts.only), budget);
+    if plans.is_empty() {
+        let big = refused.expect("a model was planned");
+        return Ok(Outcome {
+            verdict: Verdict::Unknown,
+            model: big.model,
+            // Nothing was built: the sizes are in the reason, as estimates.
+            variables: 0,
+            clauses: 0,
+            seconds: start.elapsed().as_secs_f64(),
+            proof: None,
+            unknown_because: Some(too_big(big, budget)),
+        });
     }
-    if opts.only != Some(Model::Types) || models.is_empty() {
-        models.push(per_pc::build(cluster));
-    }
-    let attempts: Vec<Attempt> = match <[Built; 2]>::try_from(models) {
-        Err(mut one) => {
-            let only = one.pop().expect("at least one model");
-            vec![attempt(
-                cluster,
-                only,
-                opts.proof.clone(),
-                deadline,
-                [&stop, interrupt],
-            )?]
-        }
-        Ok([by_set, per_pc]) => {
-            // Each racer writes its own proof; the winner's is renamed.
-            let racer = |m: &str| opts.proof.as_ref().map(|p| with_suffix(p, &format!(".{m}")));
-            let (a, b) = std::thread::scope(|sc| {
-                let other = sc.spawn(|| attempt(cluster, per_pc, racer("per-pc"), deadline, [&stop, interrupt]));
-                let mine = attempt(cluster, by_set, racer("by-set"), deadline, [&stop, interrupt]);
-                (mine, other.join().expect("the solver thread does not panic"))
-            });
-            vec![a?, b?]
-        }
-    };
+    let flags = [&stop, interrupt];
+    let proof_of = |m: Model| opts.proof.as_ref().map(|p| (p.clone(), m));
+    let mut attempts: Vec<Attempt> = std::thread::scope(|sc| {
+        let others: Vec<_> = plans[1..]
+            .iter()
+            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof_of(plan.model), deadline, flags)))
+            .collect();
+        let mut all = vec![attempt(cluster, plans[0], proof_of(plans[0].model), deadline, flags)];
+        all.extend(
+            others
+                .into_iter()
+                .map(|h| h.join().expect("the solver thread does not panic")),
+        );
+        all.into_iter().collect::<anyhow::Result<Vec<_>>>()
+    })?;
     let winner = attempts.iter().position(|a| a.verdict != Verdict::Unknown).unwrap_or(0);
+    let a = attempts.swap_remove(winner);
     let mut proof = None;
-    for (i, a) in attempts.iter().enumerate() {
-        let Some((cnf, drat)) = &a.files else { continue };
-        let keep = i == winner && matches!(a.verdict, Verdict::Impossible(_));
-        match (&opts.proof, keep) {
-            (Some(path), true) if drat != path => {
-                let cnf_to = cnf_path_of(path);
-                std::fs::rename(drat, path).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-                std::fs::rename(cnf, &cnf_to).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", cnf_to.display()))?;
-                proof = Some((cnf_to, path.clone()));
-            }
-            (_, true) => proof = Some((cnf.clone(), drat.clone())),
-            (_, false) => {
-                let _ = std::fs::remove_file(cnf);
-                let _ = std::fs::remove_file(drat);
-            }
-        }
+    if let (Some(path), Some((cnf_tmp, drat_tmp)), Verdict::Impossible(_)) = (&opts.proof, a.files, &a.verdict) {
+        let cnf_path = cnf_path_of(path);
+        let saved = |tmp: NamedTempFile, to: &Path| {
+            crate::atomic::persist(tmp, to).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", to.display()))
+        };
+        saved(cnf_tmp, &cnf_path)?;
+        saved(drat_tmp, path)?;
+        proof = Some((cnf_path, path.clone()));
     }
-    let a = attempts.into_iter().nth(winner).expect("at least one attempt");
+    let unknown_because = (a.verdict == Verdict::Unknown).then(|| {
+        let mut why = a
+            .unknown_because
+            .unwrap_or_else(|| "the time limit ran out first".to_string());
+        if let Some(big) = refused {
+            why.push_str(&format!(
+                "; {} was not run: {}",
+                big.model.words(),
+                too_big(big, budget)
+            ));
+        }
+        why
+    });
     Ok(Outcome {
         verdict: a.verdict,
         model: a.model,
@@ -167,46 +230,101 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
         clauses: a.clauses,
         seconds: start.elapsed().as_secs_f64(),
         proof,
+        unknown_because,
     })
 }
 
-/// One model's run: its answer, its size and the proof files it wrote.
+/// Why a model was not built, with its estimate.
+fn too_big(plan: Plan, budget: u64) -> String {
+    format!(
+        "{} would need about {} ({} variables, {} clauses), more than the {} this machine can give it \
+         (free memory, or {}); the GA (design without --exact) handles clusters this size",
+        plan.model.words(),
+        crate::budget::human(plan.size.bytes()),
+        plan.size.variables,
+        plan.size.clauses,
+        crate::budget::human(budget),
+        crate::budget::ENV
+    )
+}
+
+/// One model's run: its answer, its size and the proof files it wrote
+/// (temporaries beside the proof, kept only if this answer is used).
 struct Attempt {
     verdict: Verdict,
     model: Model,
     variables: u32,
     clauses: usize,
-    files: Option<(PathBuf, PathBuf)>,
+    files: Option<(NamedTempFile, NamedTempFile)>,
+    unknown_because: Option<String>,
 }
 
-/// Solves one model until it answers, the deadline passes or either flag
-/// is set (`stop`: another model answered first; `interrupt`: the user);
-/// an answer sets `stop`.
+impl Attempt {
+    fn stopped(plan: Plan, why: &str) -> Attempt {
+        Attempt {
+            verdict: Verdict::Unknown,
+            model: plan.model,
+            // Not finished: nothing to count.
+            variables: 0,
+            clauses: 0,
+            files: None,
+            unknown_because: Some(why.to_string()),
+        }
+    }
+}
+
+/// Builds and solves one model until it answers, the deadline passes or
+/// either flag is set (`stop`: another model answered first; `interrupt`:
+/// the user); an answer sets `stop`. With a proof asked for, the CNF and
+/// the DRAT proof go to temporaries beside `FILE`.
 fn attempt(
     cluster: &Cluster,
-    built: Built,
-    proof: Option<PathBuf>,
+    plan: Plan,
+    proof: Option<(PathBuf, Model)>,
     deadline: Option<Instant>,
     [stop, interrupt]: [&AtomicBool; 2],
 ) -> anyhow::Result<Attempt> {
-    let Built {
+    let halt = || {
+        stop.load(Ordering::Relaxed)
+            || interrupt.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d)
+    };
+    let built = match plan.model {
+        Model::Types => types::build(cluster, &halt).map(|b| b.expect("planned only where it applies")),
+        _ => per_pc::build(cluster, &halt),
+    };
+    let Ok(Built {
         instance,
         model,
         decode,
-    } = built;
+    }) = built
+    else {
+        return Ok(Attempt::stopped(
+            plan,
+            "the time limit ran out while the model was being built",
+        ));
+    };
     let (cnf, vm) = instance.into_cnf();
     let variables = rustsat::instances::ManageVars::n_used(&vm);
     let clauses = cnf.len();
     let files = match &proof {
-        Some(path) => {
+        Some((path, _)) => {
             let cnf_path = cnf_path_of(path);
-            cnf.write_dimacs_path(&cnf_path, variables)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", cnf_path.display()))?;
-            Some((cnf_path, path.clone()))
+            let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
+            let mut cnf_tmp = crate::atomic::temp_beside(&cnf_path).map_err(|e| cannot(&cnf_path, e))?;
+            let mut w = std::io::BufWriter::new(cnf_tmp.as_file_mut());
+            cnf.write_dimacs(&mut w, variables).map_err(|e| cannot(&cnf_path, e))?;
+            w.into_inner().map_err(|e| cannot(&cnf_path, e.into_error()))?;
+            let drat_tmp = crate::atomic::temp_beside(path).map_err(|e| cannot(path, e))?;
+            Some((cnf_tmp, drat_tmp))
         }
         None => None,
     };
-    let answer = cadical::solve(cnf, variables, proof.as_deref(), deadline, [stop, interrupt])?;
+    let proof_file = files
+        .as_ref()
+        .zip(proof.as_ref())
+        .map(|((_, d), (p, _))| (d.as_file(), p.as_path()));
+    let answer = cadical::solve(cnf, variables, proof_file, deadline, [stop, interrupt])?;
     let verdict = match answer {
         Answer::Sat(a) => {
             let design = decode(&a);
@@ -225,6 +343,7 @@ fn attempt(
         variables,
         clauses,
         files,
+        unknown_because: None,
     })
 }
 

@@ -10,7 +10,8 @@
 //! first switches when the switches are interchangeable.
 
 use super::per_pc;
-use super::solve::{Built, Model, is_true};
+use super::size::Size;
+use super::solve::{Built, Interrupted, Model, is_true};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage};
 use rustsat::instances::SatInstance;
@@ -22,8 +23,10 @@ const MAX_TYPES: usize = 5000;
 /// The most covers of one size tried for cuts.
 const MAX_CUTS: usize = 2000;
 
-/// The model, if the cluster is one it applies to.
-pub(super) fn build(c: &Cluster) -> Option<Built> {
+/// The candidate NIC sets, if the model applies to the cluster: every
+/// NIC cabled means sets of exactly n switches, else as few as can still
+/// reach every other PC.
+fn candidate_sets(c: &Cluster) -> Option<Vec<u64>> {
     let p = c.pcs();
     let n = *c.nics.first()? as usize;
     let s = c.switch_count();
@@ -32,13 +35,70 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
     if !fits || s > 63 || n == 0 {
         return None;
     }
-    // Every NIC cabled: sets of exactly n switches; else as few as can
-    // still reach every other PC.
     let lo = per_pc::least_nics(c, 0).max(1);
-    let sets = sets_of(s, lo, n.min(s), MAX_TYPES)?;
-    let mut inst = SatInstance::new();
+    sets_of(s, lo, n.min(s), MAX_TYPES)
+}
+
+/// The bits of each set's binary count.
+fn count_bits(c: &Cluster) -> usize {
     let widest = c.switches.iter().map(|x| x.ports as usize).max().unwrap_or(0);
-    let bits = (usize::BITS - p.min(widest).leading_zeros()) as usize;
+    (usize::BITS - c.pcs().min(widest).leading_zeros()) as usize
+}
+
+/// What [`build`] will make for `c`, if the model applies: the clauses
+/// counted as the build makes them, each pseudo-Boolean constraint
+/// estimated as its terms times its bound (the generalized totalizer's
+/// size on these sums of powers of two, measured).
+pub(super) fn estimate(c: &Cluster) -> Option<Size> {
+    let sets = candidate_sets(c)?;
+    let t = sets.len() as u64;
+    let bits = count_bits(c) as u64;
+    let p = c.pcs() as u64;
+    let mut total = Size::variables(t * (1 + bits)) + Size::clauses(t * bits, 2) + Size::clauses(t, bits + 1);
+    let disjoint: u64 = (0..sets.len())
+        .map(|a| sets[a + 1..].iter().filter(|&&b| sets[a] & b == 0).count() as u64)
+        .sum();
+    total += Size::clauses(disjoint, 2);
+    let pb = |keep: &dyn Fn(u64) -> bool, bound: u64| {
+        let terms = sets.iter().filter(|&&set| keep(set)).count() as u64 * bits;
+        let cells = terms.saturating_mul(bound.saturating_add(1));
+        Size::variables(cells / 2) + Size::clauses(cells, 3)
+    };
+    total += pb(&|_| true, p).times(2);
+    for (sw, least) in per_pc::least_loads(c).into_iter().enumerate() {
+        let on = |set: u64| set >> sw & 1 == 1;
+        total += pb(&on, c.switches[sw].ports.into());
+        if least > 0 {
+            total += pb(&on, least as u64);
+        }
+    }
+    let s = c.switch_count();
+    let n = c.nics[0] as usize;
+    for cover in (1..n).filter_map(|k| sets_of(s, k, k, MAX_CUTS)).flatten() {
+        let ports: u64 = (0..s)
+            .filter(|&x| cover >> x & 1 == 1)
+            .map(|x| u64::from(c.switches[x].ports))
+            .sum();
+        if ports < p {
+            total += Size::clauses(1, t);
+            if cover.count_ones() <= 2 {
+                total += pb(&|set| set & cover == 0, p - ports);
+            }
+        }
+    }
+    Some(total)
+}
+
+/// The model, if the cluster is one it applies to; [`Interrupted`] as
+/// soon as `stop` says so.
+pub(super) fn build(c: &Cluster, stop: &dyn Fn() -> bool) -> Result<Option<Built>, Interrupted> {
+    let p = c.pcs();
+    let s = c.switch_count();
+    let Some(sets) = candidate_sets(c) else { return Ok(None) };
+    let n = c.nics[0] as usize;
+    let lo = per_pc::least_nics(c, 0).max(1);
+    let mut inst = SatInstance::new();
+    let bits = count_bits(c);
     let used: Vec<Lit> = sets.iter().map(|_| inst.new_lit()).collect();
     let count: Vec<Vec<Lit>> = sets
         .iter()
@@ -51,6 +111,9 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
         inst.add_lit_impl_clause(used[t], bits);
     }
     for a in 0..sets.len() {
+        if stop() {
+            return Err(Interrupted);
+        }
         for b in a + 1..sets.len() {
             if sets[a] & sets[b] == 0 {
                 inst.add_binary(!used[a], !used[b]);
@@ -105,11 +168,11 @@ pub(super) fn build(c: &Cluster) -> Option<Built> {
         }
         d
     });
-    Some(Built {
+    Ok(Some(Built {
         instance: inst,
         model: Model::Types,
         decode,
-    })
+    }))
 }
 
 /// The weighted count literals of the sets a predicate keeps.

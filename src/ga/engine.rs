@@ -155,6 +155,16 @@ impl Engine {
     /// `deadline`: the members not spread by then are copies of the first.
     /// The search spreads them later; a run whose time is up stops at once.
     pub fn new_until(cluster: Cluster, deadline: Option<std::time::Instant>) -> Engine {
+        let mut engine = Engine::without_population(cluster);
+        engine.population = engine.initial_population(deadline);
+        engine.note_best();
+        engine
+    }
+
+    /// Everything but the population: for a saved state, whose population
+    /// replaces it (building one first cost seconds and gigabytes at
+    /// 16384 PCs).
+    fn without_population(cluster: Cluster) -> Engine {
         let ga = cluster.ga.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
@@ -184,7 +194,7 @@ impl Engine {
             .flatten()
             .filter(|_| ga.scale_attempts > 0)
             .map(|scaled| ScaledState::new(scaled, 1));
-        let mut engine = Engine {
+        Engine {
             full,
             scaled,
             population: Vec::new(),
@@ -201,10 +211,7 @@ impl Engine {
             deadline: Deadline::default(),
             found_full: None,
             pool,
-        };
-        engine.population = engine.initial_population(deadline);
-        engine.note_best();
-        engine
+        }
     }
 
     /// The problem the population currently solves.
@@ -299,8 +306,10 @@ impl Engine {
         self.note_best();
     }
 
-    /// The first population; past `deadline` the members not yet spread
-    /// stay copies of the first (a time limit holds from the start).
+    /// The first population; past `deadline` the members not yet made are
+    /// left out (a time limit holds from the start, and even copying
+    /// thousands of members takes seconds at 16384 PCs): the next
+    /// generation fills the population up again.
     fn initial_population(&mut self, deadline: Option<std::time::Instant>) -> Vec<Member> {
         let problem = self.active().clone();
         let n = self.full.cluster.ga.population;
@@ -317,10 +326,13 @@ impl Engine {
             seeds
                 .par_iter()
                 .enumerate()
-                .map(|(k, &seed)| {
-                    let mut m = first.clone();
+                .filter_map(|(k, &seed)| {
                     let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
-                    if k > 0 && !late {
+                    if k > 0 && late {
+                        return None;
+                    }
+                    let mut m = first.clone();
+                    if k > 0 {
                         // Spread the rest of the population by mutation.
                         let mut rng = Rng::seed_from_u64(seed);
                         // Up to 64 moves: enough to spread the population, and
@@ -330,11 +342,11 @@ impl Engine {
                             operators::swap_connection(&problem, &mut m.genome, &mut m.eval, &mut rng, 0.0);
                         }
                     }
-                    m
+                    Some(m)
                 })
                 .collect()
         });
-        self.evaluations += n as u64;
+        self.evaluations += pop.len() as u64;
         sort(&mut pop);
         pop
     }
@@ -342,11 +354,13 @@ impl Engine {
     fn next_generation(&mut self) -> Vec<Member> {
         let problem = self.active().clone();
         let ga = self.full.cluster.ga.clone();
-        let n = self.population.len();
-        let keep = ga.keep.min(n);
+        // The population's size, even when the first one was cut short.
+        let have = self.population.len();
+        let n = ga.population.max(have);
+        let keep = ga.keep.min(have);
         for k in keep.saturating_sub(ga.fudge)..keep {
-            if n > keep {
-                let u = self.rng.random_range(keep..n);
+            if have > keep {
+                let u = self.rng.random_range(keep..have);
                 self.population.swap(k, u);
             }
         }
@@ -360,6 +374,7 @@ impl Engine {
                 ..m.clone()
             })
             .collect();
+        let deadline = self.deadline;
         let children: Vec<Member> = self.pool.install(|| {
             seeds[..cross]
                 .par_iter()
@@ -367,6 +382,12 @@ impl Engine {
                     let mut rng = Rng::seed_from_u64(seed);
                     let a = rng.random_range(0..keep);
                     let b = (a + rng.random_range(1..keep.max(2))) % keep;
+                    // A child is one full evaluation (0.1 s at 16384 PCs,
+                    // dozens a generation): past the deadline this
+                    // generation is the last, and a parent stands in.
+                    if deadline.passed() {
+                        return kept[a].clone();
+                    }
                     Member::new(
                         &problem,
                         operators::crossover(&problem, &kept[a].genome, &kept[b].genome, &mut rng),
@@ -566,14 +587,24 @@ impl Engine {
         let Some(state) = self.scaled.take() else { return };
         let small = &state.scaled.problem;
         let full = &self.full;
+        let deadline = self.deadline;
+        // Each member scaled up is one full evaluation (about 0.1 s at
+        // 16384 PCs): past the deadline the rest are copies of the best,
+        // as in the first population, so the time limit holds.
+        let Some(best) = self.population.first() else { return };
+        let first = Member::new(full, scale::scale_up(full, small, &best.genome));
         let mut pop: Vec<Member> = self.pool.install(|| {
-            self.population
+            self.population[1..]
                 .par_iter()
-                .map(|m| Member::new(full, scale::scale_up(full, small, &m.genome)))
+                .map(|m| match deadline.passed() {
+                    true => first.clone(),
+                    false => Member::new(full, scale::scale_up(full, small, &m.genome)),
+                })
                 .collect()
         });
+        pop.insert(0, first);
         self.evaluations += pop.len() as u64;
-        if let (Some(seed), Some(last)) = (&self.seed, pop.last_mut()) {
+        if let (Some(seed), Some(last), false) = (&self.seed, pop.last_mut(), deadline.passed()) {
             *last = Member::new(full, seed.clone());
             self.evaluations += 1;
         }
@@ -888,7 +919,7 @@ impl Engine {
     /// Rebuilds an engine from a saved state; every genome is checked
     /// against the cluster, so a state that does not fit is refused.
     pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
-        let mut engine = Engine::new(cluster);
+        let mut engine = Engine::without_population(cluster);
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
             None => None,

@@ -110,6 +110,9 @@ struct Search<'a> {
     /// Iteration until which PC `pc` may not join switch `s` (`pc * S + s`).
     tabu: Vec<u64>,
     iteration: u64,
+    /// When to stop, looked at inside a move's scan too: one scan covers
+    /// millions of pairs at 16384 PCs.
+    deadline: Deadline,
 }
 
 /// How long one run of the local search may go on.
@@ -129,12 +132,15 @@ pub struct Budget {
 /// finding better designs goes on: its pair weights are what it learnt.
 pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Budget, rng: &mut Rng) -> Outcome {
     let mut s = Search::new(problem, req, g.clone());
+    s.deadline = budget.deadline;
     let before = s.uncovered;
     let mut best = (s.uncovered, s.g.clone());
     let mut best_at = 0;
     while s.uncovered > 0 && s.iteration < budget.max && s.iteration - best_at < budget.patience {
         s.iteration += 1;
-        if s.iteration.is_multiple_of(64) && budget.deadline.passed() {
+        // One move can scan millions of pairs at 16384 PCs: the clock is
+        // read before each (a read is tens of nanoseconds).
+        if budget.deadline.passed() {
             break;
         }
         let Some((pair, m)) = s.choose(rng, best.0) else {
@@ -172,6 +178,7 @@ impl<'a> Search<'a> {
             uncovered: 0,
             tabu: vec![0; p * problem.switches()],
             iteration: 0,
+            deadline: Deadline::default(),
         };
         for a in 0..p {
             let ma = s.g.mask(problem, a);
@@ -270,7 +277,10 @@ impl<'a> Search<'a> {
         let u_tabu = self.tabu[u * switches + y] > self.iteration;
         let mut only_y: Vec<(usize, i64)> = Vec::new();
         let mut zero: Vec<(usize, i64)> = Vec::new();
-        for ek in p.range(y) {
+        for (i, ek) in p.range(y).enumerate() {
+            if i % 64 == 63 && self.deadline.passed() {
+                return;
+            }
             let k = self.g.entries()[ek];
             if k == FREE {
                 for &(eu, _, (du, pu)) in &gives {

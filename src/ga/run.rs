@@ -49,12 +49,19 @@ impl Run {
     pub fn new(spec: Spec) -> Result<Run, SpecError> {
         let cluster = spec.resolve()?;
         check_feasible(&cluster)?;
+        cluster.check_search_memory()?;
         Ok(Run::of_cluster(spec, cluster))
     }
 
     /// A run of an already resolved and checked cluster of `spec`.
     pub fn of_cluster(spec: Spec, cluster: Cluster) -> Run {
-        let started = Instant::now();
+        Run::of_cluster_since(spec, cluster, Instant::now())
+    }
+
+    /// [`Run::of_cluster`] with its time limit counted from `started`: a
+    /// command's limit holds from the moment it started, reading the spec
+    /// included (its millions of pairs can take a second).
+    pub fn of_cluster_since(spec: Spec, cluster: Cluster, started: Instant) -> Run {
         let limits = Limits::from_params(&cluster.ga);
         let deadline = limits.deadline(started);
         tracing::info!(

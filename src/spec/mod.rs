@@ -6,6 +6,7 @@
 mod cluster;
 mod error;
 mod feasibility;
+mod memory;
 mod model;
 mod quick;
 mod resolve;
@@ -15,6 +16,7 @@ pub mod text;
 pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
 pub use error::SpecError;
 pub use feasibility::check_feasible;
+pub use memory::SearchMemory;
 pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
     Spec, SwitchModel, UplinkMode, UplinkSpec, Weights,

@@ -67,6 +67,7 @@ pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result
     };
     let cluster = spec.resolve()?;
     check_feasible(&cluster)?;
+    cluster.check_search_memory()?;
     let name = if spec.name.is_empty() {
         "session".to_string()
     } else {

@@ -691,3 +691,37 @@ fn a_population_too_big_for_memory_is_refused_with_the_largest_that_fits() {
         .assert()
         .code(predicates::prelude::predicate::in_iter([0, 1]));
 }
+
+/// `--log` to a FIFO nobody reads used to hang the command (opening it
+/// for writing waits for a reader): it is refused at once, as is anything
+/// else that is not a regular file.
+#[test]
+fn a_log_that_is_not_a_regular_file_is_refused_without_hanging() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("log.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let logged_to = |target: &Path| {
+        fnn()
+            .arg("--log")
+            .arg(target)
+            .args("check --pcs 8 --nics 3 --switches 4x6 --table none.txt".split(' '))
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .expect("runs")
+    };
+    let folder = logged_to(d.path());
+    assert_eq!(folder.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&folder.stderr).contains("is a folder"));
+    let out = logged_to(&fifo);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a hang is killed by the timeout, with no code"
+    );
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("is a FIFO; the log must be a regular file"), "{text}");
+}

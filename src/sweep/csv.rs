@@ -45,6 +45,7 @@ pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, super::SweepErr
     let complete = text.ends_with('\n');
     let rows: Vec<_> = reader.records().collect();
     let mut points = Vec::with_capacity(rows.len());
+    let mut seen = std::collections::HashMap::new();
     for (k, row) in rows.iter().enumerate() {
         let line = row
             .as_ref()
@@ -57,7 +58,18 @@ pub fn parse_csv(text: &str, source: &str) -> Result<Vec<Point>, super::SweepErr
             Err(_) => Err("pcs"),
         };
         match parsed {
-            Ok(p) => points.push(p),
+            Ok(p) => {
+                if let Some(first) = seen.insert((p.pcs, p.nics), line) {
+                    return Err(super::SweepError::Duplicate {
+                        file: source.into(),
+                        line,
+                        pcs: p.pcs,
+                        nics: p.nics,
+                        first,
+                    });
+                }
+                points.push(p)
+            }
             Err(_) if k + 1 == rows.len() && !complete => break,
             Err(field) => {
                 return Err(super::SweepError::Field {
@@ -98,8 +110,41 @@ fn parse_row(f: &csv::StringRecord, old: bool) -> Result<Point, &'static str> {
         p.mark = Mark::parse(f[9].trim()).ok_or("mark")?;
         p.proof = f[10].to_string();
     }
+    check_ranges(&p)?;
     p.rebound();
     Ok(p)
+}
+
+/// The most PCs (and ports) a sweep row may name: what a spec takes.
+const MOST: usize = 1 << 16;
+
+/// A row that could not have been written by a sweep: sizes past what a
+/// spec takes, a width under its own lower bound (a gap below zero), a
+/// switch count under its bound, a time that is not a time.
+fn check_ranges(p: &Point) -> Result<(), &'static str> {
+    let fits = |v: u64| v >= 1 && v <= MOST as u64;
+    if !(3..=MOST).contains(&p.pcs) {
+        return Err("pcs");
+    }
+    if !(1..=64).contains(&p.nics) {
+        return Err("nics");
+    }
+    if !fits(p.bound) {
+        return Err("bound");
+    }
+    if !fits(p.width.into()) || u64::from(p.width) < p.bound {
+        return Err("width");
+    }
+    if !fits(p.switch_bound) {
+        return Err("switch_bound");
+    }
+    if !fits(p.switches as u64) || (p.switches as u64) < p.switch_bound {
+        return Err("switches");
+    }
+    if !p.seconds.is_finite() || p.seconds < 0.0 {
+        return Err("seconds");
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -153,6 +198,22 @@ mod tests {
             "s.csv: line 4: field `mark` is not valid"
         );
         assert!(parse_csv("a,b\n", "s.csv").unwrap_err().to_string().contains("header"));
+        let again = format!("{text}10,5,3,3,0,17,17,GA,0.1,optimal,\n");
+        assert_eq!(
+            parse_csv(&again, "s.csv").unwrap_err().to_string(),
+            "s.csv: line 4: a second row for 10 PCs with 5 NICs (the first is on line 2)"
+        );
+        for (row, field) in [
+            ("11,5,4,1,-3,1,1,GA,0.1,open,", "width"),
+            ("99999999999,5,4,4,0,1,1,GA,0.1,open,", "pcs"),
+            ("11,5,4,4,0,1,2,GA,0.1,open,", "switches"),
+            ("11,5,4,4,0,1,1,GA,NaN,open,", "seconds"),
+            ("11,0,4,4,0,1,1,GA,0.1,open,", "nics"),
+        ] {
+            let bad = format!("{text}{row}\n");
+            let err = parse_csv(&bad, "s.csv").unwrap_err().to_string();
+            assert_eq!(err, format!("s.csv: line 4: field `{field}` is not valid"), "{row}");
+        }
     }
 
     #[test]

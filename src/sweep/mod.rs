@@ -264,6 +264,14 @@ pub enum SweepError {
         line: usize,
         field: &'static str,
     },
+    #[error("{file}: line {line}: a second row for {pcs} PCs with {nics} NICs (the first is on line {first})")]
+    Duplicate {
+        file: String,
+        line: usize,
+        pcs: usize,
+        nics: u32,
+        first: usize,
+    },
 }
 
 /// Parses `3..1024`, `3..1024:8` (every 8th) or `8,16,64` into sizes.

@@ -49,10 +49,23 @@ pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
+    // With its prefix and suffix the temporary's name must still fit the
+    // file system's 255 bytes: a long name is cut (it is renamed anyway).
+    let name = cut_to_bytes(&name, 128);
     tempfile::Builder::new()
-        .prefix(&temp_prefix(&name, std::process::id()))
+        .prefix(&temp_prefix(name, std::process::id()))
         .permissions(std::fs::Permissions::from_mode(0o666 & !umask()))
         .tempfile_in(dir)
+}
+
+/// The longest start of `text` of at most `most` bytes, on a character
+/// boundary.
+pub fn cut_to_bytes(text: &str, most: usize) -> &str {
+    let mut end = most.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// Syncs a [`temp_beside`] file, renames it over `path`, then syncs the
@@ -134,6 +147,20 @@ mod tests {
         write_atomic(&p, b"two").unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// A name of 250 bytes fits the file system, but with a temporary's
+    /// prefix and suffix it did not ("File name too long").
+    #[test]
+    fn a_long_name_is_written_through_a_shorter_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = format!("{}.toml", "é".repeat(123));
+        assert_eq!(long.len(), 251);
+        let p = dir.path().join(&long);
+        write_atomic(&p, b"x").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "x");
+        assert_eq!(cut_to_bytes("aé", 2), "a");
+        assert_eq!(cut_to_bytes("ab", 9), "ab");
     }
 
     #[test]

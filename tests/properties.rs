@@ -210,3 +210,84 @@ proptest! {
         }
     }
 }
+
+/// Every float field of a spec, as (table header, key).
+const FLOAT_FIELDS: [(&str, &str); 18] = [
+    ("[nic]", "price"),
+    ("[nic]", "speed_mbps"),
+    ("[[switches]]\nmodel = \"s\"\nports = 8\ncount = 6", "price"),
+    ("[[switches]]\nmodel = \"s\"\nports = 8\ncount = 6", "power_w"),
+    ("[uplink]", "speed_mbps"),
+    ("[cables]", "price"),
+    ("[cables]", "length_m"),
+    ("[racks]", "width_m"),
+    ("[weights]", "uncovered"),
+    ("[weights]", "bandwidth"),
+    ("[weights]", "weakest"),
+    ("[weights]", "balance"),
+    ("[weights]", "cost"),
+    ("[weights]", "redundancy"),
+    ("[weights]", "rack_crossings"),
+    ("[ga]", "focus"),
+    ("[ga]", "time_limit_s"),
+    ("[[patterns]]\nkind = \"ring\"\nk = 1", "weight"),
+];
+
+/// A float as TOML writes it, specials included.
+fn toml_float(v: f64) -> String {
+    match v {
+        v if v.is_nan() => "nan".into(),
+        v if v == f64::INFINITY => "inf".into(),
+        v if v == f64::NEG_INFINITY => "-inf".into(),
+        v => format!("{v:e}"),
+    }
+}
+
+fn any_float() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(f64::NEG_INFINITY),
+        Just(1e308),
+        Just(-0.0),
+        Just(f64::MIN_POSITIVE),
+        any::<f64>(),
+        -10.0f64..1e10,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// Any float, finite or not, in any float field of a spec is refused
+    /// naming the field, or it is finite, not negative and at most 1e9 (the
+    /// README's largest range), and the evaluation of a design stays
+    /// finite: a price of 1e308 once made the cost infinite and the fitness
+    /// NaN.
+    #[test]
+    fn any_float_in_any_field_is_refused_or_in_range(field in 0..FLOAT_FIELDS.len(), v in any_float()) {
+        let (table, key) = FLOAT_FIELDS[field];
+        let switches = if table.starts_with("[[switches]]") {
+            String::new()
+        } else {
+            "[[switches]]\nmodel = \"s\"\nports = 8\ncount = 6\n".into()
+        };
+        let text = format!(
+            "[pcs]\ncount = 8\nnics = 3\n{switches}{table}\n{key} = {}\n",
+            toml_float(v)
+        );
+        match Spec::from_toml(&text, "f.toml").and_then(|s| s.resolve()) {
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(msg.contains("f.toml") && msg.contains(key), "{text}\n{msg}");
+            }
+            Ok(c) => {
+                prop_assert!(v.is_finite() && (0.0..=1e9).contains(&v), "{key} = {v} accepted");
+                let problem = Problem::new(c);
+                let g = Genome::straightforward(&problem);
+                let e = Eval::full(&problem, &g);
+                prop_assert!(e.total.is_finite(), "{key} = {v}: fitness {}", e.total);
+            }
+        }
+    }
+}

@@ -396,6 +396,21 @@ fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
     assert_ne!(other_path, path, "each run has its own recovery file");
 }
 
+/// A run named with 300 characters got a recovery file name past the
+/// file system's 255 bytes, so SIGTERM lost its work ("File name too
+/// long"); the name is cut and the file can be written.
+#[test]
+fn a_long_session_name_still_gets_a_recovery_file_that_can_be_written() {
+    let (mut app, _) = app_after(10);
+    app.session_name = "a very long name ".repeat(18);
+    assert!(app.session_name.len() >= 300);
+    let path = app.recovery_file();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.len() <= 255, "{} bytes: {name}", name.len());
+    let dir = tempfile::tempdir().unwrap();
+    fnn_tui::atomic::write_atomic(&dir.path().join(&name), b"saved").expect("the recovery file can be written");
+}
+
 /// A pin beyond a PC's NICs was accepted; now the
 /// run refuses it and the status says why.
 #[test]

@@ -956,7 +956,9 @@ impl App {
     /// This run's recovery file, named once per run: never another run's,
     /// never a session's.
     pub fn recovery_file(&mut self) -> PathBuf {
-        let name = slug(&self.session_name);
+        // Cut, so the file name (with its stamp) fits 255 bytes whatever
+        // the session is called (a 300-character name lost its work).
+        let name = crate::atomic::cut_to_bytes(&slug(&self.session_name), 64).to_string();
         self.recovery_path
             .get_or_insert_with(|| {
                 let stamp = std::time::SystemTime::now()

@@ -411,6 +411,26 @@ fn a_long_session_name_still_gets_a_recovery_file_that_can_be_written() {
     fnn_tui::atomic::write_atomic(&dir.path().join(&name), b"saved").expect("the recovery file can be written");
 }
 
+/// Messages quoting an input (an export's error naming a file, a
+/// session's offending line) show control characters as escapes and cut a
+/// long line, in popups and in the status line alike.
+#[test]
+fn messages_quoting_inputs_show_escapes_and_are_cut() {
+    let (mut app, _) = app_after(10);
+    let hostile = format!("cannot write out/\x1b[2J\x1b]0;pwned\x07{}", "x".repeat(50_000));
+    app.on_event(Event::Exported(Err(hostile.clone())));
+    let fnn_tui::tui::app::Mode::Message(text) = &app.mode else {
+        panic!("an error popup")
+    };
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:.200}");
+    assert!(text.contains("\\u{1b}[2J"), "{text:.200}");
+    assert!(text.len() < 2000, "cut: {} bytes", text.len());
+    app.set_status(format!("saved a\x1b[31mb\nnext line {}", "y".repeat(5000)), false);
+    let (status, _) = app.status.clone().unwrap();
+    assert!(!status.contains('\x1b') && !status.contains('\n'), "{status:.200}");
+    assert!(status.len() < 2000, "cut: {} bytes", status.len());
+}
+
 /// A pin beyond a PC's NICs was accepted; now the
 /// run refuses it and the status says why.
 #[test]

@@ -269,7 +269,7 @@ impl App {
             Event::Applied(Err(why)) => self.set_status(format!("refused: {why}"), true),
             Event::Saved(Err(e)) => {
                 self.after_save = None;
-                self.mode = Mode::Message(format!("Not saved: {e}"));
+                self.mode = message(format!("Not saved: {e}"));
             }
             Event::Exported(Ok(files)) => {
                 let dir = files
@@ -279,10 +279,10 @@ impl App {
                     .unwrap_or_default();
                 self.set_status(format!("exported {} files into {dir}", files.len()), false);
             }
-            Event::Exported(Err(e)) => self.mode = Mode::Message(format!("Export failed: {e}")),
+            Event::Exported(Err(e)) => self.mode = message(format!("Export failed: {e}")),
             Event::EmulateProgress(what, done, of) => self.set_status(format!("emulate: {what} {done}/{of}"), false),
-            Event::Emulated(Ok(summary)) => self.mode = Mode::Message(format!("Emulate\n\n{summary}")),
-            Event::Emulated(Err(e)) => self.mode = Mode::Message(format!("Emulate failed: {e}")),
+            Event::Emulated(Ok(summary)) => self.mode = message(format!("Emulate\n\n{summary}")),
+            Event::Emulated(Err(e)) => self.mode = message(format!("Emulate failed: {e}")),
             Event::Loaded(Ok(name)) => {
                 self.session_name = if std::mem::take(&mut self.opened_read_only) {
                     format!("{name}-copy")
@@ -298,18 +298,20 @@ impl App {
             }
             Event::Loaded(Err(e)) => {
                 self.pending_open = None;
-                self.mode = Mode::Message(format!("Not opened: {e}"));
+                self.mode = message(format!("Not opened: {e}"));
             }
             Event::Failed(e) => {
                 self.worker_error = Some(e.clone());
-                self.mode = Mode::Message(e);
+                self.mode = message(e);
             }
         }
         Vec::new()
     }
 
     pub fn set_status(&mut self, msg: String, error: bool) {
-        self.status = Some((msg, error));
+        // One line, control characters shown as escapes and cut to a
+        // readable length: the text may quote an input.
+        self.status = Some((crate::escape::terminal(&msg).replace('\n', " "), error));
         self.status_at = Some(Instant::now());
     }
 
@@ -884,7 +886,7 @@ impl App {
                         vec![Command::Load(Box::new(session))]
                     }
                     Err(e) => {
-                        self.mode = Mode::Message(format!("Not opened: {e}"));
+                        self.mode = message(format!("Not opened: {e}"));
                         Vec::new()
                     }
                 };
@@ -991,6 +993,12 @@ impl App {
             autosave: true,
         })
     }
+}
+
+/// A message popup for `text`, which may quote an input (a session's line,
+/// a file name): control characters shown as escapes, long lines cut.
+fn message(text: String) -> Mode {
+    Mode::Message(crate::escape::terminal(&text))
 }
 
 /// Moves an index in a list of `n` by one action.

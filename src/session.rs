@@ -156,10 +156,45 @@ impl Session {
                 message: e.to_string(),
             })?;
         }
-        write_atomic(path, self.to_toml().as_bytes()).map_err(|e| SessionError::Write {
+        let text = self
+            .fitting_toml(MAX_SESSION_BYTES)
+            .map_err(|message| SessionError::Write {
+                path: shown.clone(),
+                message,
+            })?;
+        write_atomic(path, text.as_bytes()).map_err(|e| SessionError::Write {
             path: shown,
             message: e.to_string(),
         })
+    }
+
+    /// The session as TOML of at most `limit` bytes, so it can be opened
+    /// again (a larger one was written and then refused on reading). At
+    /// thousands of PCs a member is hundreds of KB of TOML: only the best
+    /// members that fit are kept, and the resumed run fills its
+    /// population up again.
+    fn fitting_toml(&self, limit: u64) -> Result<String, String> {
+        let mut text = self.to_toml();
+        let all = self.engine.population.len();
+        let mut kept = all;
+        while text.len() as u64 > limit && kept > 1 {
+            let share = limit as f64 * 0.95 / text.len() as f64;
+            kept = ((kept as f64 * share) as usize).clamp(1, kept - 1);
+            let mut fewer = self.clone();
+            fewer.engine.population.truncate(kept);
+            text = fewer.to_toml();
+        }
+        if text.len() as u64 > limit {
+            return Err(format!(
+                "the session would be {} even with one member, more than the {} a session may be",
+                crate::budget::human(text.len() as u64),
+                crate::budget::human(limit)
+            ));
+        }
+        if kept < all {
+            tracing::warn!(kept, all, "session trimmed to its best members to stay readable");
+        }
+        Ok(text)
     }
 }
 
@@ -341,4 +376,45 @@ pub fn find_session(arg: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
         return Some(p.to_path_buf());
     }
     list_sessions(dirs).into_iter().find(|e| e.name == arg).map(|e| e.path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::QuickFlags;
+
+    /// A session past the size a session may be (written, then refused on
+    /// reading) keeps its best members that fit, and opens again with the
+    /// population filled up.
+    #[test]
+    fn a_session_too_big_to_read_back_keeps_its_best_members() {
+        let spec = QuickFlags {
+            pcs: Some(40),
+            nics: Some(3),
+            switches: Some("20x12".into()),
+            ..Default::default()
+        }
+        .apply(Spec::default())
+        .unwrap();
+        let engine = Engine::new(spec.resolve().unwrap());
+        let session = Session::capture("big", &spec, &engine);
+        let whole = session.to_toml();
+        let limit = whole.len() as u64 / 3;
+        let text = session.fitting_toml(limit).expect("fits with fewer members");
+        assert!(text.len() as u64 <= limit, "{} > {limit}", text.len());
+        let back = Session::from_toml(&text, "big.toml").expect("reads back");
+        let kept = back.engine.population.len();
+        assert!(kept > 1 && kept < session.engine.population.len(), "{kept}");
+        let best = |s: &Session| s.engine.population.first().map(|m| m.entries.clone());
+        assert_eq!(best(&back), best(&session), "the best member is kept");
+        let (_, resumed) = back.restore().expect("restores");
+        let mut resumed = resumed;
+        resumed.step();
+        assert_eq!(
+            resumed.population().len(),
+            session.engine.population.len(),
+            "filled up again"
+        );
+        assert!(session.fitting_toml(10).unwrap_err().contains("even with one member"));
+    }
 }

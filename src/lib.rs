@@ -25,3 +25,4 @@ pub mod sweep;
 pub mod topology;
 pub mod tui;
 pub mod verify;
+pub mod words;

@@ -16,7 +16,11 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let (rows, skipped) = compare(&cluster, &design);
     if let Some(dir) = &args.out {
         let files = fnn_tui::topology::artifacts::write_all(dir, &cluster, &design)?;
-        eprintln!("wrote {} files into {}", files.len(), dir.display());
+        eprintln!(
+            "wrote {} into {}",
+            fnn_tui::words::count(files.len(), "file"),
+            dir.display()
+        );
     }
     match args.format.as_str() {
         "csv" => print!("{}", csv(&rows)),

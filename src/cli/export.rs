@@ -32,7 +32,11 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         anyhow!(e)
     })?;
     let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
-    println!("wrote {} files into {}", files.len(), args.out.display());
+    println!(
+        "wrote {} into {}",
+        fnn_tui::words::count(files.len(), "file"),
+        args.out.display()
+    );
     if !report.valid {
         eprintln!(
             "note: the design is not valid ({} required pairs uncovered)",

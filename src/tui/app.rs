@@ -277,7 +277,10 @@ impl App {
                     .and_then(|f| f.parent())
                     .map(|d| d.display().to_string())
                     .unwrap_or_default();
-                self.set_status(format!("exported {} files into {dir}", files.len()), false);
+                self.set_status(
+                    format!("exported {} into {dir}", crate::words::count(files.len(), "file")),
+                    false,
+                );
             }
             Event::Exported(Err(e)) => self.mode = message(format!("Export failed: {e}")),
             Event::EmulateProgress(what, done, of) => self.set_status(format!("emulate: {what} {done}/{of}"), false),

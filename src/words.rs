@@ -1,0 +1,20 @@
+//! Counts in words: "1 file", "3 files".
+
+/// `n` and the noun, plural unless `n` is 1 (nouns that add an `s`).
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_is_singular_and_the_rest_plural() {
+        assert_eq!(super::count(1, "file"), "1 file");
+        assert_eq!(super::count(0, "file"), "0 files");
+        assert_eq!(super::count(2065, "file"), "2065 files");
+    }
+}

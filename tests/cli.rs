@@ -742,7 +742,11 @@ fn examples_from_anywhere_and_stop_reasons_in_words() {
 #[test]
 fn a_one_file_export_says_file() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("t.txt"), "0: 0 1 2 3\n1: 0 4 5 6\n2: 1 4 7\n3: 2 5 7\n4: 3 6\n5: 1 2 3 4 5 6 7\n").unwrap();
+    std::fs::write(
+        d.path().join("t.txt"),
+        "0: 0 1 2 3\n1: 0 4 5 6\n2: 1 4 7\n3: 2 5 7\n4: 3 6\n5: 1 2 3 4 5 6 7\n",
+    )
+    .unwrap();
     Command::cargo_bin("fnn-tui")
         .unwrap()
         .current_dir(d.path())

@@ -62,8 +62,14 @@ fn records() -> Vec<String> {
 /// left behind (a live run registers before it builds and unregisters
 /// after it removes, so other tests' testbeds are never counted).
 fn orphans() -> Vec<String> {
-    let records = records();
-    leftovers("fe")
+    // Records read before and after the links: a run that registers (and
+    // builds) between the two reads has its record in the second, one
+    // that finishes between them in the first. (Reading them only before
+    // counted a run started meanwhile as an orphan.)
+    let mut records = records();
+    let names = leftovers("fe");
+    records.extend(self::records());
+    names
         .into_iter()
         .filter(|n| {
             let prefix = n.get(..6).unwrap_or(n);

@@ -56,10 +56,7 @@ impl Cluster {
             Coverage::Universal => p * p,
             Coverage::Sparse => 2 * self.pattern.pair_count() as u64,
         };
-        let threads = match g.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            t => t,
-        };
+        let threads = super::model::threads_for(g.threads);
         let walks = if g.local_search > 0 {
             g.local_members.min(threads) as u64
         } else {

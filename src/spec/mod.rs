@@ -19,7 +19,7 @@ pub use feasibility::check_feasible;
 pub use memory::SearchMemory;
 pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
-    Spec, SwitchModel, UplinkMode, UplinkSpec, Weights,
+    Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,
 };
 pub use quick::{QuickFlags, parse_switch_groups, quick_cluster};
 

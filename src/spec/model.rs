@@ -320,6 +320,14 @@ impl Weights {
     }
 }
 
+/// The threads a `threads` setting stands for: 0 means all cores.
+pub fn threads_for(asked: usize) -> usize {
+    match asked {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
 /// GA parameters, named as in the FNN compiler paper ("The Genetic Algorithm Itself").
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]

@@ -198,10 +198,7 @@ pub fn run(
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut order = todo.to_vec();
     order.sort_by_key(|&(p, n)| (std::cmp::Reverse(p), n));
-    let threads = match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = crate::spec::threads_for(threads);
     // Plain threads, not rayon: each GA has its own one-thread pool, and a
     // rayon worker waiting on another pool steals more points meanwhile,
     // which would blur the per-point times.

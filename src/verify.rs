@@ -16,7 +16,7 @@ use crate::export::colors::cable;
 use crate::export::labels::port_of;
 use crate::routing::{Interfaces, probe, switch_ip};
 use crate::spec::Cluster;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
@@ -115,13 +115,15 @@ pub fn parse_results(
     Ok(r)
 }
 
-/// Reads every `fnn-probe-*.txt` in a folder.
-pub fn read_results(
+/// Calls `f` with every `fnn-probe-*.txt` in a folder, one file at a time,
+/// in name order: a cluster's results are read without holding them all.
+pub fn for_each_result(
     dir: &Path,
     c: &Cluster,
     d: &Design,
     ifaces: &Interfaces,
-) -> Result<Vec<ProbeResults>, VerifyError> {
+    mut f: impl FnMut(&ProbeResults),
+) -> Result<(), VerifyError> {
     let entries = std::fs::read_dir(dir).map_err(|e| VerifyError::Dir {
         path: dir.display().to_string(),
         reason: e.to_string(),
@@ -141,20 +143,42 @@ pub fn read_results(
     if paths.is_empty() {
         return Err(VerifyError::Empty(dir.display().to_string()));
     }
-    let mut seen = HashMap::new();
-    let mut out = Vec::new();
-    for p in paths {
-        let text = crate::input::read_text(&p)?;
+    let mut seen: Vec<Option<usize>> = vec![None; d.pcs()];
+    for (i, p) in paths.iter().enumerate() {
+        let text = crate::input::read_text(p)?;
         let r = parse_results(&text, &p.display().to_string(), c, d, ifaces)?;
-        if let Some(first) = seen.insert(r.pc, p.display().to_string()) {
+        if let Some(first) = seen[r.pc].replace(i) {
             return Err(VerifyError::File {
                 path: p.display().to_string(),
-                problem: format!("{} was already read from {first}", c.pc_name(r.pc)),
+                problem: format!("{} was already read from {}", c.pc_name(r.pc), paths[first].display()),
             });
         }
-        out.push(r);
+        f(&r);
     }
+    Ok(())
+}
+
+/// Every `fnn-probe-*.txt` in a folder, held in memory (small clusters and
+/// tests; `verify_dir` streams).
+pub fn read_results(
+    dir: &Path,
+    c: &Cluster,
+    d: &Design,
+    ifaces: &Interfaces,
+) -> Result<Vec<ProbeResults>, VerifyError> {
+    let mut out = Vec::new();
+    for_each_result(dir, c, d, ifaces, |r| out.push(r.clone()))?;
     Ok(out)
+}
+
+/// Reads a folder of probe results and names the faults they show, with
+/// memory that follows the cluster's NICs rather than its probes: files
+/// are folded in one at a time, and read a second time only when more
+/// probes failed than are kept.
+pub fn verify_dir(dir: &Path, c: &Cluster, d: &Design, ifaces: &Interfaces) -> Result<Report, VerifyError> {
+    let mut tally = Tally::new(c, d, ifaces);
+    for_each_result(dir, c, d, ifaces, |r| tally.add(r))?;
+    tally.finish(|f| for_each_result(dir, c, d, ifaces, f))
 }
 
 /// Where a cable must go: the label to look for and the port to use.
@@ -309,197 +333,320 @@ impl Report {
 /// A NIC: (PC, NIC number in the design).
 type End = (usize, usize);
 
-fn find(parent: &mut HashMap<End, End>, x: End) -> End {
-    let p = *parent.get(&x).unwrap_or(&x);
-    if p == x {
-        return x;
+/// Failed probes kept in memory (8 bytes each) before verify reads the
+/// results again instead: a dead switch at 16,384 PCs fails tens of
+/// millions of probes.
+const KEPT_FAILURES: usize = 1 << 22;
+
+/// Probe results folded in one PC at a time: groups of NICs that answered
+/// each other (a union-find over every NIC), the NICs with no link, and
+/// the failed probes.
+pub struct Tally<'a> {
+    c: &'a Cluster,
+    d: &'a Design,
+    ifaces: &'a Interfaces,
+    /// The id of each PC's NIC 0; NIC n of PC p is `first[p] + n`.
+    first: Vec<usize>,
+    parent: Vec<u32>,
+    no_link: Vec<End>,
+    dead: Vec<bool>,
+    probed: Vec<bool>,
+    joined: Vec<String>,
+    probes: usize,
+    probes_of: Vec<usize>,
+    failed: usize,
+    /// Failed probes as (prober NIC, target NIC) ids; None once there were
+    /// more than `keep`.
+    failures: Option<Vec<(u32, u32)>>,
+    keep: usize,
+}
+
+impl<'a> Tally<'a> {
+    pub fn new(c: &'a Cluster, d: &'a Design, ifaces: &'a Interfaces) -> Self {
+        let mut first = Vec::with_capacity(d.pcs() + 1);
+        let mut n = 0;
+        for pc in 0..d.pcs() {
+            first.push(n);
+            n += d.nics_used(pc) as usize;
+        }
+        first.push(n);
+        Tally {
+            c,
+            d,
+            ifaces,
+            first,
+            parent: (0..n as u32).collect(),
+            no_link: Vec::new(),
+            dead: vec![false; n],
+            probed: vec![false; d.pcs()],
+            joined: Vec::new(),
+            probes: 0,
+            probes_of: vec![0; d.pcs()],
+            failed: 0,
+            failures: Some(Vec::new()),
+            keep: KEPT_FAILURES,
+        }
     }
-    let root = find(parent, p);
-    parent.insert(x, root);
-    root
+
+    fn id(&self, (pc, nic): End) -> usize {
+        self.first[pc] + nic
+    }
+
+    fn root(&mut self, mut x: usize) -> usize {
+        while self.parent[x] as usize != x {
+            // Path halving keeps the trees flat without recursion.
+            let up = self.parent[self.parent[x] as usize];
+            self.parent[x] = up;
+            x = up as usize;
+        }
+        x
+    }
+
+    /// The NIC ends of one ping: the prober's NIC on its switch, and the
+    /// target's NIC on that same switch (None when the target is not there).
+    fn ping_ends(&self, pc: usize, iface: &str, target: usize) -> Option<(usize, usize)> {
+        let nic = iface_nic(iface, self.ifaces);
+        let sw = crate::design::bits::ones(self.d.mask(pc)).nth(nic)?;
+        let m = self.d.nic_on(target, sw)?;
+        Some((self.id((pc, nic)), self.id((target, m))))
+    }
+
+    /// Folds in one PC's results.
+    pub fn add(&mut self, r: &ProbeResults) {
+        self.probed[r.pc] = true;
+        if r.uplink_joined == Some(true) {
+            self.joined.push(self.c.pc_name(r.pc));
+        }
+        let nics = self.d.nics_used(r.pc) as usize;
+        for (iface, up) in &r.links {
+            let nic = iface_nic(iface, self.ifaces);
+            if !up && nic < nics && !self.dead[self.first[r.pc] + nic] {
+                self.dead[self.first[r.pc] + nic] = true;
+                self.no_link.push((r.pc, nic));
+            }
+        }
+        for (iface, b, ok) in &r.pings {
+            self.probes += 1;
+            self.probes_of[r.pc] += 1;
+            let Some((x, y)) = self.ping_ends(r.pc, iface, *b) else {
+                continue;
+            };
+            if *ok {
+                let (x, y) = (self.root(x), self.root(y));
+                self.parent[x] = y as u32;
+            } else {
+                self.failed += 1;
+                if let Some(f) = &mut self.failures {
+                    if f.len() < self.keep {
+                        f.push((x as u32, y as u32));
+                    } else {
+                        self.failures = None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The report, once every PC's results are in. `again` reads every
+    /// result once more, needed only when too many probes failed to keep.
+    pub fn finish<E>(
+        mut self,
+        again: impl FnOnce(&mut dyn FnMut(&ProbeResults)) -> Result<(), E>,
+    ) -> Result<Report, E> {
+        let (c, d, ifaces) = (self.c, self.d, self.ifaces);
+        let mut findings = Vec::new();
+        if !self.joined.is_empty() {
+            findings.push(Finding::UplinkJoined {
+                pcs: std::mem::take(&mut self.joined),
+            });
+        }
+        findings.extend(
+            (0..d.pcs())
+                .filter(|&pc| !self.probed[pc])
+                .map(|pc| Finding::NoResults { pc: c.pc_name(pc) }),
+        );
+        let fix = |(pc, nic): End| {
+            let sw = d.switches_of(pc)[nic];
+            CableMove {
+                pc: c.pc_name(pc),
+                nic,
+                iface: ifaces.name(nic),
+                colour: cable(&c.cable_colors, sw).name(),
+                switch: sw,
+                port: port_of(d, sw, pc).unwrap_or(0),
+            }
+        };
+        let mut misplaced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (sw, pcs) in d.pcs_on_switches().iter().enumerate() {
+            let ends: Vec<End> = pcs
+                .iter()
+                .filter_map(|&pc| d.nic_on(pc, sw).map(|n| (pc, n)))
+                .filter(|&e| !self.dead[self.id(e)])
+                .collect();
+            let mut groups: BTreeMap<usize, usize> = BTreeMap::new();
+            for &e in &ends {
+                let r = self.root(self.id(e));
+                *groups.entry(r).or_default() += 1;
+            }
+            let mut sizes: Vec<(usize, usize)> = groups.into_iter().map(|(r, n)| (n, r)).collect();
+            sizes.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
+            if sizes.len() < 2 {
+                continue;
+            }
+            if sizes[0].0 == sizes[1].0 {
+                // No majority: say so rather than pick.
+                findings.push(Finding::Ambiguous {
+                    switch: sw,
+                    suspects: ends.iter().map(|&e| fix(e)).collect(),
+                });
+                continue;
+            }
+            let main = sizes[0].1;
+            for &(pc, n) in &ends {
+                if self.root(self.id((pc, n))) != main {
+                    misplaced.entry(pc).or_default().push(n);
+                }
+            }
+        }
+        let mut moves = Vec::new();
+        for &e in &self.no_link {
+            moves.push(fix(e));
+            findings.push(Finding::NoLink { fix: fix(e) });
+        }
+        for (pc, mut nics) in misplaced {
+            nics.sort_unstable();
+            let fixes: Vec<CableMove> = nics.iter().map(|&n| fix((pc, n))).collect();
+            moves.extend(fixes.iter().cloned());
+            findings.extend(misplaced_findings(c, d, ifaces, pc, &nics, fixes));
+        }
+        let unexplained = self.unexplained(&findings, again)?;
+        findings.extend(unexplained);
+        Ok(Report {
+            pcs: d.pcs(),
+            pcs_probed: self.probed.iter().filter(|&&p| p).count(),
+            probes: self.probes,
+            probes_failed: self.failed,
+            findings,
+            moves,
+        })
+    }
+
+    /// Failed probes that no finding explains, by prober: verify never
+    /// calls a cluster OK while a probe failed. A probe is explained when
+    /// either of its NICs is one a finding names (or the uplink makes every
+    /// probe moot).
+    fn unexplained<E>(
+        &self,
+        findings: &[Finding],
+        again: impl FnOnce(&mut dyn FnMut(&ProbeResults)) -> Result<(), E>,
+    ) -> Result<Vec<Finding>, E> {
+        if self.failed == 0 || findings.iter().any(|f| matches!(f, Finding::UplinkJoined { .. })) {
+            return Ok(Vec::new());
+        }
+        let mut explained = self.dead.clone();
+        for f in findings {
+            let named = match f {
+                Finding::NoLink { fix } | Finding::WrongSwitch { fix } => std::slice::from_ref(fix),
+                Finding::Swapped { fixes, .. } | Finding::NicOrder { fixes, .. } => fixes.as_slice(),
+                Finding::Ambiguous { suspects, .. } => suspects.as_slice(),
+                _ => &[],
+            };
+            for m in named {
+                if let Some(pc) = self.c.pc_host_named(&m.pc) {
+                    explained[self.id((pc, m.nic))] = true;
+                }
+            }
+        }
+        let mut by_pc: BTreeMap<usize, usize> = BTreeMap::new();
+        let mut count = |x: usize, y: usize, pc: usize| {
+            if !explained[x] && !explained[y] {
+                *by_pc.entry(pc).or_default() += 1;
+            }
+        };
+        match &self.failures {
+            Some(kept) => {
+                for &(x, y) in kept {
+                    let pc = self.first.partition_point(|&f| f <= x as usize) - 1;
+                    count(x as usize, y as usize, pc);
+                }
+            }
+            None => again(&mut |r: &ProbeResults| {
+                for (iface, b, ok) in &r.pings {
+                    if let (false, Some((x, y))) = (*ok, self.ping_ends(r.pc, iface, *b)) {
+                        count(x, y, r.pc);
+                    }
+                }
+            })?,
+        }
+        Ok(by_pc
+            .into_iter()
+            .map(|(pc, failed)| Finding::Unexplained {
+                pc: self.c.pc_name(pc),
+                failed,
+                of: self.probes_of[pc],
+            })
+            .collect())
+    }
+}
+
+/// What the NICs of one PC that reach the wrong group mean: two swapped
+/// cables (or two NICs named the other way round), every NIC off (the
+/// kernel's order is not the one given), or cables on wrong switches.
+fn misplaced_findings(
+    c: &Cluster,
+    d: &Design,
+    ifaces: &Interfaces,
+    pc: usize,
+    nics: &[usize],
+    fixes: Vec<CableMove>,
+) -> Vec<Finding> {
+    let all = d.switches_of(pc).len();
+    match nics.len() {
+        2 => {
+            let mut order = ifaces.probe_order.clone();
+            order.resize(all.max(order.len()), 0);
+            for slot in order.iter_mut() {
+                if *slot == nics[0] + 1 {
+                    *slot = nics[1] + 1;
+                } else if *slot == nics[1] + 1 {
+                    *slot = nics[0] + 1;
+                }
+            }
+            let probe_order = order.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+            vec![Finding::Swapped {
+                pc: c.pc_name(pc),
+                fixes,
+                probe_order,
+            }]
+        }
+        n if n >= 3 && n == all => vec![Finding::NicOrder {
+            pc: c.pc_name(pc),
+            given: ifaces
+                .probe_order
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+            fixes,
+        }],
+        _ => fixes.into_iter().map(|fix| Finding::WrongSwitch { fix }).collect(),
+    }
 }
 
 /// Names the faults the probe results show.
 pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeResults]) -> Report {
-    let mut findings = Vec::new();
-    let joined: Vec<String> = results
-        .iter()
-        .filter(|r| r.uplink_joined == Some(true))
-        .map(|r| c.pc_name(r.pc))
-        .collect();
-    if !joined.is_empty() {
-        findings.push(Finding::UplinkJoined { pcs: joined });
-    }
-    let probed: Vec<bool> = (0..d.pcs()).map(|pc| results.iter().any(|r| r.pc == pc)).collect();
-    findings.extend(
-        (0..d.pcs())
-            .filter(|&pc| !probed[pc])
-            .map(|pc| Finding::NoResults { pc: c.pc_name(pc) }),
-    );
-    let fix = |pc: usize, nic: usize| {
-        let sw = d.switches_of(pc)[nic];
-        CableMove {
-            pc: c.pc_name(pc),
-            nic,
-            iface: ifaces.name(nic),
-            colour: cable(&c.cable_colors, sw).name(),
-            switch: sw,
-            port: port_of(d, sw, pc).unwrap_or(0),
-        }
-    };
-    // Groups of NICs that answered each other, and the NICs with no link.
-    let mut parent: HashMap<End, End> = HashMap::new();
-    let mut no_link = Vec::new();
-    let (mut probes, mut failed) = (0, 0);
-    // Failed probes by NIC ends (prober, its NIC, target, the target's NIC),
-    // and each prober's probe count.
-    let mut failures: Vec<(End, End)> = Vec::new();
-    let mut probes_of: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut tally = Tally::new(c, d, ifaces);
     for r in results {
-        let own = d.switches_of(r.pc);
-        for (iface, up) in &r.links {
-            let nic = iface_nic(iface, ifaces);
-            if !up && nic < own.len() {
-                no_link.push((r.pc, nic));
-            }
-        }
-        for (iface, b, ok) in &r.pings {
-            probes += 1;
-            *probes_of.entry(r.pc).or_default() += 1;
-            let nic = iface_nic(iface, ifaces);
-            let Some(m) = own.get(nic).and_then(|&sw| d.nic_on(*b, sw)) else {
-                continue;
-            };
-            if *ok {
-                let (x, y) = (find(&mut parent, (r.pc, nic)), find(&mut parent, (*b, m)));
-                parent.insert(x, y);
-            } else {
-                failed += 1;
-                failures.push(((r.pc, nic), (*b, m)));
-            }
-        }
+        tally.add(r);
     }
-    let mut misplaced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (sw, pcs) in d.pcs_on_switches().iter().enumerate() {
-        let ends: Vec<End> = pcs
-            .iter()
-            .filter_map(|&pc| d.nic_on(pc, sw).map(|n| (pc, n)))
-            .filter(|e| !no_link.contains(e))
-            .collect();
-        let mut groups: BTreeMap<End, Vec<End>> = BTreeMap::new();
-        for &e in &ends {
-            groups.entry(find(&mut parent, e)).or_default().push(e);
-        }
-        let mut sizes: Vec<usize> = groups.values().map(Vec::len).collect();
-        sizes.sort_unstable_by(|a, b| b.cmp(a));
-        if sizes.len() < 2 {
-            continue;
-        }
-        if sizes[0] == sizes[1] {
-            // No majority: say so rather than pick.
-            findings.push(Finding::Ambiguous {
-                switch: sw,
-                suspects: ends.iter().map(|&(pc, n)| fix(pc, n)).collect(),
-            });
-            continue;
-        }
-        let main = groups
-            .values()
-            .find(|g| g.len() == sizes[0])
-            .cloned()
-            .unwrap_or_default();
-        for &(pc, n) in ends.iter().filter(|e| !main.contains(e)) {
-            misplaced.entry(pc).or_default().push(n);
-        }
+    let again = |f: &mut dyn FnMut(&ProbeResults)| {
+        results.iter().for_each(f);
+        Ok::<(), std::convert::Infallible>(())
+    };
+    match tally.finish(again) {
+        Ok(report) => report,
+        Err(never) => match never {},
     }
-    let mut moves = Vec::new();
-    for &(pc, nic) in &no_link {
-        moves.push(fix(pc, nic));
-        findings.push(Finding::NoLink { fix: fix(pc, nic) });
-    }
-    for (pc, mut nics) in misplaced {
-        nics.sort_unstable();
-        let fixes: Vec<CableMove> = nics.iter().map(|&n| fix(pc, n)).collect();
-        moves.extend(fixes.iter().cloned());
-        let all = d.switches_of(pc).len();
-        match nics.len() {
-            2 => {
-                let mut order = ifaces.probe_order.clone();
-                order.resize(all.max(order.len()), 0);
-                for slot in order.iter_mut() {
-                    if *slot == nics[0] + 1 {
-                        *slot = nics[1] + 1;
-                    } else if *slot == nics[1] + 1 {
-                        *slot = nics[0] + 1;
-                    }
-                }
-                let probe_order = order.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-                findings.push(Finding::Swapped {
-                    pc: c.pc_name(pc),
-                    fixes,
-                    probe_order,
-                });
-            }
-            n if n >= 3 && n == all => findings.push(Finding::NicOrder {
-                pc: c.pc_name(pc),
-                given: ifaces
-                    .probe_order
-                    .iter()
-                    .map(usize::to_string)
-                    .collect::<Vec<_>>()
-                    .join(","),
-                fixes,
-            }),
-            _ => findings.extend(fixes.into_iter().map(|fix| Finding::WrongSwitch { fix })),
-        }
-    }
-    findings.extend(unexplained(c, &failures, &probes_of, &findings, &no_link));
-    Report {
-        pcs: d.pcs(),
-        pcs_probed: results.len(),
-        probes,
-        probes_failed: failed,
-        findings,
-        moves,
-    }
-}
-
-/// Failed probes that no finding explains, by prober: verify never calls
-/// a cluster OK while a probe failed. A probe is explained when either of
-/// its NICs is one a finding names (or the uplink makes every probe moot).
-fn unexplained(
-    c: &Cluster,
-    failures: &[(End, End)],
-    probes_of: &BTreeMap<usize, usize>,
-    findings: &[Finding],
-    no_link: &[End],
-) -> Vec<Finding> {
-    if findings.iter().any(|f| matches!(f, Finding::UplinkJoined { .. })) {
-        return Vec::new();
-    }
-    let named: Vec<(String, usize)> = findings
-        .iter()
-        .flat_map(|f| match f {
-            Finding::NoLink { fix } | Finding::WrongSwitch { fix } => std::slice::from_ref(fix),
-            Finding::Swapped { fixes, .. } | Finding::NicOrder { fixes, .. } => fixes.as_slice(),
-            Finding::Ambiguous { suspects, .. } => suspects.as_slice(),
-            _ => &[],
-        })
-        .map(|m| (m.pc.clone(), m.nic))
-        .collect();
-    let explained = |&(pc, nic): &End| no_link.contains(&(pc, nic)) || named.contains(&(c.pc_name(pc), nic));
-    let mut by_pc: BTreeMap<usize, usize> = BTreeMap::new();
-    for (from, _) in failures.iter().filter(|(a, b)| !explained(a) && !explained(b)) {
-        *by_pc.entry(from.0).or_default() += 1;
-    }
-    by_pc
-        .into_iter()
-        .map(|(pc, failed)| Finding::Unexplained {
-            pc: c.pc_name(pc),
-            failed,
-            of: probes_of.get(&pc).copied().unwrap_or(failed),
-        })
-        .collect()
 }
 
 fn iface_nic(iface: &str, ifaces: &Interfaces) -> usize {
@@ -595,6 +742,36 @@ mod tests {
                 .any(|f| matches!(f, Finding::Ambiguous { switch: 0, suspects } if suspects.len() == 2)),
             "{}",
             r2.text()
+        );
+    }
+
+    /// Whether the failed probes are kept or read again, the report is the
+    /// same: a pulled cable, a wrong switch and a PC that probed too early.
+    #[test]
+    fn reading_the_failures_again_gives_the_same_report() {
+        let (c, d) = six();
+        let i = Interfaces::parse("1,2").unwrap();
+        let results = probed(&d, &i, |pc, sw, b| pc != 4 && !(sw == 0 && (pc == 0 || b == 0)));
+        let kept = diagnose(&c, &d, &i, &results);
+        let mut tally = Tally::new(&c, &d, &i);
+        tally.keep = 1;
+        results.iter().for_each(|r| tally.add(r));
+        let mut read = 0;
+        let again = tally
+            .finish(|f| {
+                read += 1;
+                results.iter().for_each(f);
+                Ok::<_, ()>(())
+            })
+            .unwrap();
+        assert_eq!(read, 1, "the results were not read again");
+        assert_eq!(again, kept);
+        assert!(
+            kept.findings
+                .iter()
+                .any(|f| matches!(f, Finding::Unexplained { pc, .. } if pc == "n4")),
+            "{}",
+            kept.text()
         );
     }
 

@@ -383,7 +383,12 @@ fn a_sparse_design_exports_every_artifact() {
     let matrix = std::fs::read_to_string(dir.path().join("routing/subnet-matrix.txt")).unwrap();
     assert!(matrix.contains('U'));
     let script = std::fs::read_to_string(dir.path().join("routing/scripts/fnn-setup-k000.sh")).unwrap();
-    assert!(script.contains("unreachable in one hop"));
+    // One line says how many: a line per PC would be a megabyte a script
+    // at thousands of PCs.
+    assert_eq!(script.matches("unreachable in one hop").count(), 1, "{script}");
+    let routes = std::fs::read_to_string(dir.path().join("routing/routes.txt")).unwrap();
+    assert!(!routes.contains(" uplink "), "a route through an uplink there is not");
+    assert!(routes.contains("unreachable in one hop"));
 }
 
 #[test]

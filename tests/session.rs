@@ -49,6 +49,32 @@ fn a_resumed_run_matches_the_uninterrupted_one_generation_for_generation() {
     }
 }
 
+/// Commands that only read the design restore just the best member: the
+/// same design as a full restore, at any point of a run (before the first
+/// valid design the first member is the best), and a damaged member
+/// anywhere is still refused.
+#[test]
+fn restoring_only_the_best_gives_the_same_design_and_still_checks_every_member() {
+    let spec = spec();
+    let mut e = Engine::new(spec.resolve().unwrap());
+    for n in [0, 1, 5, 40] {
+        steps(&mut e, n);
+        let text = Session::capture("t", &spec, &e).to_toml();
+        let s = Session::from_toml(&text, "t.toml").unwrap();
+        let (_, full) = s.restore().unwrap();
+        let (_, best) = s.restore_best().unwrap();
+        assert_eq!(best.best_design(), full.best_design(), "after {n} more generations");
+        assert_eq!(best.is_valid(), full.is_valid());
+        assert_eq!(best.generation(), full.generation());
+        // The last member's wiring names a PC that does not exist.
+        let last = text.rfind("[[engine.population]]").unwrap();
+        let at = last + text[last..].find("entries = \"").unwrap() + "entries = \"".len();
+        let damaged = format!("{}9999 {}", &text[..at], &text[at..]);
+        let s = Session::from_toml(&damaged, "t.toml").unwrap();
+        assert!(s.restore_best().is_err(), "a damaged last member was not noticed");
+    }
+}
+
 #[test]
 fn a_session_keeps_live_weights_ga_parameters_and_pins() {
     let spec = spec();
@@ -103,6 +129,9 @@ fn corrupt_truncated_and_future_sessions_are_refused_and_never_overwritten() {
         let err = Session::load(&path).and_then(|s| s.restore().map(|_| ()));
         let msg = err.expect_err(name).to_string();
         assert!(msg.contains(&format!("{name}.toml")), "{name}: {msg}");
+        // The check a save makes, without evaluating the members, agrees.
+        let checked = Session::load(&path).and_then(|s| s.check());
+        assert!(checked.is_err(), "{name} passed the check that restore fails");
         if name == "future" {
             assert!(msg.contains("newer fnn-tui"), "{msg}");
         }

@@ -58,7 +58,7 @@ pub fn design_source(from: &super::DesignSource) -> anyhow::Result<(Cluster, Des
     let table = from.table.as_deref();
     if let Some(name) = &from.session {
         let (session, _) = open_session(name, &session_dirs())?;
-        let (cluster, engine) = session.restore()?;
+        let (cluster, engine) = session.restore_best()?;
         let run = RunInfo::of_engine(&engine, 0.0, None);
         return Ok((cluster, engine.best_design(), run));
     }

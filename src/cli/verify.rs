@@ -1,14 +1,13 @@
 //! `fnn-tui verify`: a cabled cluster's probe results against its design.
 
 use super::VerifyArgs;
-use fnn_tui::verify::{diagnose, read_results};
+use fnn_tui::verify::verify_dir;
 use std::process::ExitCode;
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let (cluster, design, _) = super::export::design_source(&args.source)?;
     let ifaces = super::emulate::interfaces(args.probe_order.as_deref(), &cluster)?;
-    let results = read_results(&args.results, &cluster, &design, &ifaces)?;
-    let report = diagnose(&cluster, &design, &ifaces, &results);
+    let report = verify_dir(&args.results, &cluster, &design, &ifaces)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -73,6 +73,13 @@ pub fn ones(mask: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// How many bits below `bit` are set: a set bit's place among the ones.
+pub fn rank(mask: &[u64], bit: usize) -> usize {
+    let (w, b) = (bit / 64, bit % 64);
+    let below: u32 = mask[..w].iter().map(|x| x.count_ones()).sum();
+    (below + (mask[w] & ((1u64 << b) - 1)).count_ones()) as usize
+}
+
 /// The `n`-th set bit (0-based), if there are that many.
 pub fn nth_one(mask: &[u64], n: usize) -> Option<usize> {
     ones(mask).nth(n)
@@ -81,6 +88,17 @@ pub fn nth_one(mask: &[u64], n: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rank_counts_the_ones_below_across_words() {
+        let mut m = vec![0u64; 3];
+        for b in [0, 63, 64, 130] {
+            set(&mut m, b);
+        }
+        let ranks: Vec<usize> = [0, 63, 64, 130].iter().map(|&b| rank(&m, b)).collect();
+        assert_eq!(ranks, vec![0, 1, 2, 3]);
+        assert_eq!(rank(&m, 129), 3);
+    }
 
     #[test]
     fn ones_crosses_word_boundaries() {

@@ -89,7 +89,8 @@ impl Design {
 
     /// The NIC (0-based) of `pc` that is cabled to `switch`, if any.
     pub fn nic_on(&self, pc: usize, switch: usize) -> Option<usize> {
-        self.switches_of(pc).iter().position(|&s| s == switch)
+        let m = self.mask(pc);
+        (switch < self.switches && bits::test(m, switch)).then(|| bits::rank(m, switch))
     }
 
     pub fn nics_used(&self, pc: usize) -> u32 {

@@ -72,7 +72,7 @@ impl Choices {
             Some(Rewire::Session(name)) => {
                 let (session, _) =
                     crate::session::open_session(name, session_dirs).map_err(|e| format!("rewire from: {e}"))?;
-                let (_, engine) = session.restore().map_err(|e| format!("rewire from: {e}"))?;
+                let (_, engine) = session.restore_best().map_err(|e| format!("rewire from: {e}"))?;
                 Some(engine.best_design())
             }
         };

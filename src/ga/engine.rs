@@ -874,6 +874,15 @@ impl MemberState {
     }
 
     fn member(&self, problem: &Problem) -> Result<Member, StateError> {
+        let genome = self.genome(problem)?;
+        Ok(Member {
+            eval: Eval::full(problem, &genome),
+            genome,
+            age: self.age,
+        })
+    }
+
+    fn genome(&self, problem: &Problem) -> Result<Genome, StateError> {
         let entries = self
             .entries
             .split_whitespace()
@@ -884,12 +893,7 @@ impl MemberState {
                     .map_err(|_| StateError(format!("`{n}` is not a PC number"))),
             })
             .collect::<Result<Vec<u32>, StateError>>()?;
-        let genome = Genome::from_entries(problem, entries)?;
-        Ok(Member {
-            eval: Eval::full(problem, &genome),
-            genome,
-            age: self.age,
-        })
+        Genome::from_entries(problem, entries)
     }
 }
 
@@ -919,6 +923,45 @@ impl Engine {
     /// Rebuilds an engine from a saved state; every genome is checked
     /// against the cluster, so a state that does not fit is refused.
     pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
+        let mut engine = Engine::state_without_members(cluster, state)?;
+        let active = engine.active().clone();
+        // Each member is one full evaluation (0.1 s at 16384 PCs): spread
+        // over the cores.
+        engine.population = engine.pool.install(|| {
+            state
+                .population
+                .par_iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    m.member(&active)
+                        .map_err(|e| StateError(format!("population[{i}]: {e}")))
+                })
+                .collect::<Result<_, _>>()
+        })?;
+        engine.best = match &state.best {
+            Some(b) => Some(b.member(&engine.full).map_err(|e| StateError(format!("best: {e}")))?),
+            None => None,
+        };
+        Ok(engine)
+    }
+
+    /// Whether `from_state` would accept a state, checking every member's
+    /// wiring without evaluating it (an evaluation is 0.1 s at 16384 PCs).
+    pub fn check_state(cluster: Cluster, state: &EngineState) -> Result<(), StateError> {
+        let engine = Engine::state_without_members(cluster, state)?;
+        let active = engine.active();
+        for (i, m) in state.population.iter().enumerate() {
+            m.genome(active)
+                .map_err(|e| StateError(format!("population[{i}]: {e}")))?;
+        }
+        if let Some(b) = &state.best {
+            b.genome(&engine.full).map_err(|e| StateError(format!("best: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// The engine a state describes, all but its members.
+    fn state_without_members(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
         let mut engine = Engine::without_population(cluster);
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
@@ -939,24 +982,6 @@ impl Engine {
         if state.population.is_empty() {
             return Err(StateError("the population is empty".into()));
         }
-        let active = engine.active().clone();
-        // Each member is one full evaluation (0.1 s at 16384 PCs): spread
-        // over the cores.
-        engine.population = engine.pool.install(|| {
-            state
-                .population
-                .par_iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    m.member(&active)
-                        .map_err(|e| StateError(format!("population[{i}]: {e}")))
-                })
-                .collect::<Result<_, _>>()
-        })?;
-        engine.best = match &state.best {
-            Some(b) => Some(b.member(&engine.full).map_err(|e| StateError(format!("best: {e}")))?),
-            None => None,
-        };
         engine.generation = state.generation;
         engine.evaluations = state.evaluations;
         engine.first_valid = state.first_valid;

@@ -61,6 +61,7 @@ pub fn setup_script(
     // ages out).
     s.push_str("\n# Neighbours: the address and MAC of each on every switch we share.\n");
     let mut placeholders = false;
+    let mut unreachable = 0usize;
     for b in (0..d.pcs()).filter(|&b| b != pc) {
         let route = r.via(pc, b);
         match route {
@@ -97,14 +98,16 @@ pub fn setup_script(
                     one_line(&c.pc_name(b))
                 );
             }
-            None => {
-                let _ = writeln!(
-                    s,
-                    "# {} shares no switch with {name} and there is no uplink: unreachable in one hop",
-                    one_line(&c.pc_name(b))
-                );
-            }
+            // One line for all of them: a sparse design at thousands of
+            // PCs would otherwise spend a megabyte of comments per script.
+            None => unreachable += 1,
         }
+    }
+    if unreachable > 0 {
+        let _ = writeln!(
+            s,
+            "# {unreachable} other PC(s) share no switch with {name} and there is no uplink: unreachable in one hop"
+        );
     }
     announce(&mut s, &switches, ifaces);
     if placeholders {
@@ -195,8 +198,10 @@ pub fn write_route_table(
     r: &BasicRouting,
     ifaces: &Interfaces,
 ) -> std::io::Result<()> {
+    let uplink = c.uplink.mode != UplinkMode::None;
     for a in 0..d.pcs() {
         writeln!(w, "{} (PC {a})", one_line(&c.pc_name(a)))?;
+        let mut unreachable = 0usize;
         for b in (0..d.pcs()).filter(|&b| b != a) {
             match r.via(a, b) {
                 Some(sw) => writeln!(
@@ -206,14 +211,21 @@ pub fn write_route_table(
                     ifaces.name(d.nic_on(a, sw).unwrap_or(0)),
                     switch_ip(sw, b)
                 )?,
-                None => writeln!(
+                None if uplink => writeln!(
                     w,
                     "  {:<8} uplink     {} -> {}",
                     one_line(&c.pc_name(b)),
                     ifaces.name(0),
                     uplink_ip(b)
                 )?,
+                None => unreachable += 1,
             }
+        }
+        if unreachable > 0 {
+            writeln!(
+                w,
+                "  ({unreachable} other PC(s): no shared switch and no uplink, unreachable in one hop)"
+            )?;
         }
     }
     Ok(())

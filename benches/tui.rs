@@ -56,7 +56,7 @@ fn frame_time(c: &mut Criterion) {
         engine.step();
         let mut app = App::new(s, label.into(), None, Keymap::default(), Theme::colored());
         app.size = Rect::new(0, 0, 200, 60);
-        app.on_event(Event::Snapshot(Box::new(snapshot(
+        let _ = app.on_event(Event::Snapshot(Box::new(snapshot(
             &engine,
             0,
             true,
@@ -89,7 +89,14 @@ fn key_latency(c: &mut Criterion) {
         let mut app = App::new(s, label.into(), None, Keymap::default(), Theme::colored());
         let handle = std::thread::spawn(move || {
             let mut terminal = Terminal::new(TestBackend::new(200, 60)).unwrap();
-            let _ = event_loop(&mut terminal, &mut app, &worker, &key_rx, Some(&frame_tx));
+            let _ = event_loop(
+                &mut terminal,
+                &mut app,
+                &worker.tx,
+                &worker.rx,
+                &key_rx,
+                Some(&frame_tx),
+            );
         });
         // Let the worker get going.
         std::thread::sleep(Duration::from_millis(300));

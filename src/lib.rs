@@ -2,7 +2,8 @@
 //!
 //! The core (spec, design, GA, evaluation, reports, sessions) never imports
 //! a terminal library; `tui` is the live designer, a thin layer over it and
-//! the only module that uses ratatui.
+//! the only module that uses ratatui. It is the `tui` feature (on by
+//! default): `cargo check --no-default-features` builds the core alone.
 
 pub mod atomic;
 pub mod budget;
@@ -23,6 +24,7 @@ pub mod session;
 pub mod spec;
 pub mod sweep;
 pub mod topology;
+#[cfg(feature = "tui")]
 pub mod tui;
 pub mod verify;
 pub mod words;

@@ -2,6 +2,8 @@
 //! user would, with the screen read through a VT100 emulator and the files
 //! it writes checked on disk.
 
+#![cfg(feature = "tui")]
+
 mod common;
 
 use common::pty::Tui;

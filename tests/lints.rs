@@ -70,3 +70,45 @@ fn clippy_finds_nothing_on_any_target() {
     ])
     .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// The core builds without the designer: no terminal library among its
+/// dependencies, and the library and the command line (every command but
+/// the designer) compile with `--no-default-features`.
+#[test]
+fn the_core_builds_without_the_terminal_libraries() {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "tree",
+            "--locked",
+            "--no-default-features",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .args(["--manifest-path", MANIFEST])
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(tree.contains("rayon "), "not a dependency tree:\n{tree}");
+    for terminal in ["ratatui ", "crossterm ", "tui-input "] {
+        assert!(
+            !tree.lines().any(|l| l.starts_with(terminal)),
+            "the core depends on {terminal}:\n{tree}"
+        );
+    }
+    let target = concat!(env!("CARGO_TARGET_TMPDIR"), "/core");
+    cargo(&[
+        "check",
+        "--locked",
+        "--no-default-features",
+        "--lib",
+        "--bins",
+        "--manifest-path",
+        MANIFEST,
+        "--target-dir",
+        target,
+    ])
+    .unwrap_or_else(|e| panic!("{e}"));
+}

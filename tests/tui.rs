@@ -2,6 +2,11 @@
 //! every mode (App::on_key / on_mouse return the worker commands), and
 //! TestBackend snapshots of the screens at fixed sizes and seeds.
 
+#![cfg(feature = "tui")]
+// Most tests step the app and look at its state; the commands it returns
+// are checked where they matter, and through the real event loop below.
+#![allow(unused_must_use)]
+
 use fnn_tui::ga::Engine;
 use fnn_tui::session::Session;
 use fnn_tui::spec::{PinKind, Spec};
@@ -1124,4 +1129,102 @@ fn emulate_progress_and_summary_reach_the_screen() {
     assert!(a.is_some() && b == a.map(|a| a + 1), "one summary line a row:\n{s}");
     app.on_event(Event::Emulated(Err("it needs root".into())));
     assert!(screen(&app, 120, 40).contains("Emulate failed: it needs root"));
+}
+
+/// The real event loop on a test terminal, with the test as the worker:
+/// keys go in as the input thread sends them, the commands the loop sends
+/// come out, and events go back in.
+struct Loop {
+    keys: crossbeam_channel::Sender<ratatui::crossterm::event::Event>,
+    commands: crossbeam_channel::Receiver<Command>,
+    events: crossbeam_channel::Sender<Event>,
+    handle: std::thread::JoinHandle<App>,
+}
+
+impl Loop {
+    fn start(mut app: App) -> Loop {
+        let (keys, input) = crossbeam_channel::unbounded();
+        let (cmd_tx, commands) = crossbeam_channel::unbounded();
+        let (events, ev_rx) = crossbeam_channel::unbounded();
+        let handle = std::thread::spawn(move || {
+            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+            fnn_tui::tui::event_loop(&mut terminal, &mut app, &cmd_tx, &ev_rx, &input, None).unwrap();
+            app
+        });
+        Loop {
+            keys,
+            commands,
+            events,
+            handle,
+        }
+    }
+
+    fn key(&self, k: KeyEvent) {
+        self.keys.send(ratatui::crossterm::event::Event::Key(k)).unwrap();
+    }
+
+    /// The next command the loop sends the worker (the autosave's aside).
+    fn command(&self) -> Command {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            match self.commands.recv_deadline(deadline) {
+                Ok(Command::Save { autosave: true, .. }) => {}
+                Ok(c) => return c,
+                Err(_) => panic!("the event loop sent the worker nothing"),
+            }
+        }
+    }
+
+    fn quit(self) -> App {
+        self.key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        self.handle.join().expect("the event loop ends")
+    }
+}
+
+/// The rack view follows the design: a snapshot 50 generations on makes
+/// the loop ask the worker for a new placement.
+#[test]
+fn the_event_loop_refreshes_the_rack_view_as_the_design_moves_on() {
+    let (app, mut engine) = app_after(60);
+    let ui = Loop::start(app);
+    ui.key(key('r'));
+    assert!(matches!(ui.command(), Command::PlaceRacks));
+    for _ in 0..50 {
+        engine.step();
+    }
+    let s = snapshot(&engine, 0, true, None, 0.0, Duration::ZERO);
+    let placed = fnn_tui::export::racks::place(&s.cluster, &s.design).map_err(|e| e.to_string());
+    ui.events.send(Event::RacksPlaced(placed, 60)).unwrap();
+    ui.events.send(Event::Snapshot(Box::new(s))).unwrap();
+    assert!(
+        matches!(ui.command(), Command::PlaceRacks),
+        "the rack view was not refreshed"
+    );
+    ui.quit();
+}
+
+/// "Save first" before a restart: once the worker says it saved, the loop
+/// sends the restart.
+#[test]
+fn the_event_loop_restarts_after_saving_first() {
+    let (mut app, _) = app_after(10);
+    app.session_path = Some("/tmp/r.toml".into());
+    let ui = Loop::start(app);
+    ui.key(key('R'));
+    ui.key(key('s'));
+    assert!(matches!(ui.command(), Command::Save { autosave: false, .. }));
+    ui.events.send(Event::Saved(Ok(("/tmp/r.toml".into(), 10)))).unwrap();
+    assert!(matches!(ui.command(), Command::Restart(_)), "saved but never restarted");
+    let app = ui.quit();
+    assert_eq!(app.session_path.as_deref(), Some(std::path::Path::new("/tmp/r.toml")));
+}
+
+/// A background job that panics is an error the UI can show, not a
+/// silence it waits on forever.
+#[test]
+fn a_background_job_that_panics_becomes_an_error_message() {
+    use fnn_tui::tui::worker::catching;
+    assert_eq!(catching(|| 7), Ok(7));
+    assert_eq!(catching(|| -> u8 { panic!("lost {}", 1) }), Err("lost 1".to_string()));
+    assert_eq!(catching(|| -> u8 { panic!("lost") }), Err("lost".to_string()));
 }

@@ -11,7 +11,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
@@ -88,10 +88,8 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
 /// A flag Ctrl-C sets, so long commands stop and write what they have.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = interrupted.clone();
-    // A second handler cannot be installed in the same process; the first
-    // one already sets a flag we do not see, so just carry on.
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    // Registering fails only for a signal that cannot be caught; SIGINT can.
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
     interrupted
 }
 

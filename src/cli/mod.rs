@@ -369,7 +369,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Cheapest(args)) => cheapest::run(&args),
         Some(Command::Emulate(args)) => emulate::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),
+        #[cfg(feature = "tui")]
         None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
+        #[cfg(not(feature = "tui"))]
+        None => Err(anyhow::anyhow!(
+            "this fnn-tui was built without the designer (cargo feature `tui`): give a command, or see --help"
+        )),
     };
     match result {
         Ok(code) => code,

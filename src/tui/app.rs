@@ -209,6 +209,7 @@ impl App {
                     .is_some_and(|s| Some(s.generation) != self.saved_generation)
     }
 
+    #[must_use = "the commands are the worker's to carry out"]
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
         match event {
             Event::Snapshot(s) => {
@@ -326,6 +327,7 @@ impl App {
         fresh.then_some(status)
     }
 
+    #[must_use = "the commands are the worker's to carry out"]
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Command> {
         if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
             self.quit = true;
@@ -363,6 +365,7 @@ impl App {
     }
 
     /// Applies one semantic action in normal mode.
+    #[must_use = "the commands are the worker's to carry out"]
     pub fn act(&mut self, action: Action) -> Vec<Command> {
         let running = self.snapshot.as_ref().is_some_and(|s| s.running);
         match action {
@@ -601,6 +604,7 @@ impl App {
         vec![Command::Pin { pc, switch, pin }]
     }
 
+    #[must_use = "the commands are the worker's to carry out"]
     pub fn on_mouse(&mut self, m: MouseEvent) -> Vec<Command> {
         // Clicks act on the designer's panes only, as the last frame drew them.
         if self.mode != Mode::Normal || self.view != View::Designer {
@@ -984,6 +988,7 @@ impl App {
 
     /// A save when unsaved work has waited long enough: to this run's
     /// recovery file (the session's own file is written only by a save).
+    #[must_use = "the command is the worker's to carry out"]
     pub fn autosave(&mut self, now: Instant) -> Option<Command> {
         if !self.unsaved() || now.duration_since(self.last_autosave) < AUTOSAVE_EVERY {
             return None;

@@ -107,7 +107,7 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     install_panic_hook();
     let mut terminal = setup_terminal().context("cannot set up the terminal")?;
     let input = spawn_input();
-    let result = event_loop(&mut terminal, &mut app, &worker, &input, None);
+    let result = event_loop(&mut terminal, &mut app, &worker.tx, &worker.rx, &input, None);
     restore_terminal();
     // A failed draw (a terminal hung up) ends the loop too: save then.
     let saved = if (app.interrupted || result.is_err()) && app.unsaved() {
@@ -214,16 +214,16 @@ pub fn restore_terminal() {
     let _ = execute!(std::io::stdout(), DisableMouseCapture, LeaveAlternateScreen);
 }
 
-/// Restores the terminal on a UI panic. A panic in the GA worker (or its
-/// pool) is caught there and shown in the UI instead, so it must not
-/// restore the terminal under the running UI.
+/// Restores the terminal when the UI thread (the one installing the hook)
+/// panics. Any other thread's panic is caught where it runs (the worker,
+/// its pool, the sweep and emulate jobs: `worker::catching`) and shown in
+/// the UI, so it must neither restore the terminal under the running UI
+/// nor print over it; thread names are not trusted for this.
 fn install_panic_hook() {
+    let ui = std::thread::current().id();
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if std::thread::current()
-            .name()
-            .is_some_and(|n| n.starts_with(worker::THREAD_NAME))
-        {
+        if std::thread::current().id() != ui {
             return;
         }
         restore_terminal();
@@ -262,12 +262,15 @@ fn spawn_input() -> Receiver<CtEvent> {
 }
 
 /// Draws when something changed, then waits for input, a worker event or
-/// the tick. `frames` (for benchmarks) hears when each frame is done and
-/// how many input events it reflects.
+/// the tick. Every command the app returns, for a key, a click, a worker
+/// event or the autosave tick, goes to the worker (`commands`); `events`
+/// are the worker's. `frames` (for benchmarks) hears when each frame is
+/// done and how many input events it reflects.
 pub fn event_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     app: &mut App,
-    worker: &Worker,
+    commands: &Sender<Command>,
+    events: &Receiver<Event>,
     input: &Receiver<CtEvent>,
     frames: Option<&Sender<(Instant, u64)>>,
 ) -> anyhow::Result<()>
@@ -275,7 +278,13 @@ where
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let tick = crossbeam_channel::tick(Duration::from_millis(500));
-    let mut events = worker.rx.clone();
+    let mut events = events.clone();
+    // A worker that has stopped is reported through its closed channel.
+    let send = |cs: Vec<Command>| {
+        for c in cs {
+            let _ = commands.send(c);
+        }
+    };
     let mut inputs = 0u64;
     loop {
         // Every wake-up below changes something on screen.
@@ -292,35 +301,28 @@ where
             recv(input) -> ev => {
                 let Ok(ev) = ev else { return Ok(()) };
                 inputs += 1;
-                let commands = match ev {
+                send(match ev {
                     CtEvent::Key(k) if k.kind == KeyEventKind::Press => app.on_key(k),
                     CtEvent::Mouse(m) => app.on_mouse(m),
                     _ => Vec::new(),
-                };
-                for c in commands {
-                    worker.send(c);
-                }
+                });
             }
             recv(events) -> ev => match ev {
                 Ok(e) => {
-                    app.on_event(e);
-                    // Only the newest snapshot matters; keep other events.
+                    send(app.on_event(e));
+                    // Draw once for whatever else has arrived meanwhile.
                     while let Ok(more) = events.try_recv() {
-                        app.on_event(more);
+                        send(app.on_event(more));
                     }
                     }
                 Err(_) => {
                     if app.worker_error.is_none() {
-                        app.on_event(Event::Failed("the GA worker stopped".into()));
+                        send(app.on_event(Event::Failed("the GA worker stopped".into())));
                     }
                     events = crossbeam_channel::never();
                     }
             },
-            recv(tick) -> _ => {
-                if let Some(c) = app.autosave(Instant::now()) {
-                    worker.send(c);
-                }
-            }
+            recv(tick) -> _ => send(app.autosave(Instant::now()).into_iter().collect()),
         }
     }
 }

@@ -88,21 +88,14 @@ pub fn spawn(plan: &SweepPlan, tx: crossbeam_channel::Sender<Event>, stop: Arc<A
         .flat_map(|&n| plan.pcs.iter().map(move |&p| (p, n)))
         .collect();
     let budget = plan.budget;
-    // The name tells the UI's panic hook this is not the drawing thread.
     let _ = std::thread::Builder::new()
         .name("ga-worker-sweep".into())
         .spawn(move || {
             let points = tx.clone();
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let end = super::worker::catching(|| {
                 sweep::run(&todo, budget, 1, &stop, |point| {
                     let _ = points.send(Event::SweepPoint(point));
                 })
-            }));
-            let end = result.map_err(|p| {
-                p.downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown panic".into())
             });
             let _ = tx.send(Event::SweepEnded(end));
         });

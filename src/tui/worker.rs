@@ -132,8 +132,21 @@ pub struct Worker {
     handle: Option<std::thread::JoinHandle<()>>,
 }
 
-/// The thread name the panic hook uses to tell worker panics from UI ones.
+/// The worker thread's name (in `top -H`, debuggers and panic messages).
 pub const THREAD_NAME: &str = "ga-worker";
+
+/// Runs a background job, turning a panic into an error message: a job
+/// that dies must be reported to the UI, which otherwise waits for its
+/// answer forever. (The UI's panic hook leaves the terminal alone for any
+/// thread but its own.)
+pub fn catching<T>(job: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).map_err(|p| {
+        p.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown panic".into())
+    })
+}
 
 impl Worker {
     /// `baseline`: the design as opened from a session, if it was.
@@ -144,18 +157,13 @@ impl Worker {
             .name(THREAD_NAME.into())
             .spawn(move || {
                 let failure = ev_tx.clone();
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                let result = catching(move || {
                     let run = Run::of_engine(spec, engine).unlimited();
                     let mut state = State::new(run, name, running, ev_tx);
                     state.baseline = baseline;
                     state.run(cmd_rx)
-                }));
-                if let Err(p) = result {
-                    let msg = p
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_else(|| "unknown panic".into());
+                });
+                if let Err(msg) = result {
                     let _ = failure.send(Event::Failed(format!("the GA worker stopped: {msg}")));
                 }
             })
@@ -386,10 +394,14 @@ impl State {
         let (cluster, design) = (self.run.cluster().clone(), self.run.best_design());
         let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (flag, tx) = (cancel.clone(), self.tx.clone());
-        let handle = std::thread::spawn(move || {
-            let r = run_emulate(&cluster, &design, probe_order.as_deref(), &flag, &tx);
-            let _ = tx.send(Event::Emulated(r));
-        });
+        let handle = std::thread::Builder::new()
+            .name("emulate".into())
+            .spawn(move || {
+                let r = catching(|| run_emulate(&cluster, &design, probe_order.as_deref(), &flag, &tx))
+                    .unwrap_or_else(|msg| Err(format!("emulate stopped: {msg}")));
+                let _ = tx.send(Event::Emulated(r));
+            })
+            .expect("the emulate thread starts");
         self.emulate = Some((cancel, handle));
     }
 

@@ -61,32 +61,37 @@ fn top_level_version(text: &str) -> Option<i64> {
     None
 }
 
+/// The spec as it stands in a run: its own, self-contained, with the live
+/// weights, GA parameters and pins of `c`.
+pub fn live_spec(spec: &Spec, c: &Cluster) -> Spec {
+    let mut spec = self_contained(spec);
+    spec.weights = c.weights.clone();
+    spec.ga = c.ga.clone();
+    spec.pins = c
+        .pins
+        .list()
+        .into_iter()
+        .map(|(pc, switch, must)| crate::spec::PinSpec {
+            pc,
+            switch,
+            kind: if must {
+                crate::spec::PinKind::Must
+            } else {
+                crate::spec::PinKind::Forbid
+            },
+        })
+        .collect();
+    spec
+}
+
 impl Session {
     /// Captures an engine run; `spec` is the spec it was started from, and
     /// its weights, GA parameters and pins are taken from the engine.
     pub fn capture(name: &str, spec: &Spec, engine: &Engine) -> Session {
-        let c = engine.cluster();
-        let mut spec = self_contained(spec);
-        spec.weights = c.weights.clone();
-        spec.ga = c.ga.clone();
-        spec.pins = c
-            .pins
-            .list()
-            .into_iter()
-            .map(|(pc, switch, must)| crate::spec::PinSpec {
-                pc,
-                switch,
-                kind: if must {
-                    crate::spec::PinKind::Must
-                } else {
-                    crate::spec::PinKind::Forbid
-                },
-            })
-            .collect();
         Session {
             version: VERSION,
             name: name.to_string(),
-            spec,
+            spec: live_spec(spec, engine.cluster()),
             engine: engine.state(),
         }
     }

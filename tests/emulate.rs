@@ -150,8 +150,8 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
     });
     assert_eq!(c.uplink.mode, UplinkMode::Separate);
     c.ga.threads = 1;
-    let mut e = fnn_tui::ga::Engine::new(c.clone());
-    common::run(&mut e, 200);
+    let e = fnn_tui::ga::Engine::new(c.clone());
+    let e = common::run(e, 200);
     assert!(e.is_valid());
     let ifaces = Interfaces::parse("1,2,4,3").unwrap();
     let (summary, testbed) = emulate(&c, &e.best_design(), &Options::new(ifaces))
@@ -290,8 +290,8 @@ fn sixteen() -> (fnn_tui::spec::Cluster, fnn_tui::design::Design) {
             });
             c.ga.threads = 1;
             c.ga.seed = 7;
-            let mut e = fnn_tui::ga::Engine::new(c.clone());
-            common::run(&mut e, 2000);
+            let e = fnn_tui::ga::Engine::new(c.clone());
+            let e = common::run(e, 2000);
             assert!(e.is_valid(), "the 16-PC design is found");
             (c, e.best_design())
         })

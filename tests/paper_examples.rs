@@ -12,9 +12,9 @@ use fnn_tui::spec::{Spec, check_feasible};
 /// helps it, so these tests fail when an operator of the FNN compiler paper is broken.
 fn search(mut cluster: fnn_tui::spec::Cluster) -> (fnn_tui::design::Design, Metrics) {
     common::papers_ga(&mut cluster);
-    let mut engine = Engine::new(cluster);
+    let engine = Engine::new(cluster);
     assert!(!engine.is_valid(), "the search must start from nothing valid");
-    common::run(&mut engine, 2000);
+    let engine = common::run(engine, 2000);
     let design = engine.best_design();
     let metrics = Metrics::compute(&design, engine.cluster());
     (design, metrics)
@@ -153,13 +153,13 @@ fn klat2_reaches_the_1_859_bound_of_seed_002() {
 fn klat2_default_runs_both_phases_of_the_papers_ga() {
     let cluster = Spec::klat2().resolve().unwrap();
     assert!(!cluster.ga.constructions && cluster.ga.local_search == 0);
-    let mut engine = Engine::new(cluster);
+    let engine = Engine::new(cluster);
     assert_eq!(engine.phase(), fnn_tui::ga::Phase::Scaled { width: 3, pcs: 7 });
     assert!(
         engine.population()[0].terms().uncovered > 0,
         "the scaled problem starts unsolved"
     );
-    common::run(&mut engine, 400);
+    let engine = common::run(engine, 400);
     assert_eq!(engine.phase_changes().len(), 1, "scaled up once");
     assert!(engine.is_valid());
     // The paper's run: the scaled problem solved by generation 2 or so,

@@ -81,9 +81,9 @@ fn mutation_alone_finds_the_eight_pc_example() {
     let mut c = common::quick(8, 3, "4x6");
     common::papers_ga(&mut c);
     c.ga.cross = 0;
-    let mut e = Engine::new(c);
+    let e = Engine::new(c);
     assert!(!e.is_valid());
-    common::run(&mut e, 2000);
+    let e = common::run(e, 2000);
     assert!(e.is_valid(), "uncovered {}", e.best().terms().uncovered);
 }
 
@@ -130,8 +130,8 @@ fn the_papers_ga_needs_its_steering_on_a_full_port_torus() {
         let mut c = torus_8x8();
         common::papers_ga(&mut c);
         c.ga.focus = focus;
-        let mut e = Engine::new(c);
-        common::run(&mut e, 300);
+        let e = Engine::new(c);
+        let e = common::run(e, 300);
         e.best().terms().uncovered
     };
     let (steered, blind) = (run(0.75), run(0.0));
@@ -212,17 +212,9 @@ fn a_valid_run_with_nothing_left_to_improve_stops_by_itself() {
     });
     c.ga.generations = 0;
     c.ga.stall_generations = 50;
-    let mut e = Engine::new(c);
     // A backstop far beyond the stall rule, so a broken rule fails here
     // instead of running for ever.
-    let stop = e.run(
-        fnn_tui::ga::Limits {
-            generations: 2000,
-            time_limit_s: 0.0,
-        },
-        &std::sync::atomic::AtomicBool::new(false),
-        |_| {},
-    );
+    let (e, stop) = common::run_to_stop(Engine::new(c), 2000);
     assert_eq!(stop, StopReason::Stalled);
     assert!(e.generation() <= 60, "stopped at generation {}", e.generation());
     assert_eq!(e.first_valid(), Some(0));

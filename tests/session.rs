@@ -84,7 +84,7 @@ fn a_session_keeps_live_weights_ga_parameters_and_pins() {
     e.set_weights(w);
     let mut pins = e.cluster().pins.clone();
     pins.set_forbid(5, 2);
-    e.set_pins(pins);
+    e.set_pins(pins).unwrap();
     let mut ga = e.cluster().ga.clone();
     ga.population = 120;
     e.set_ga(ga);

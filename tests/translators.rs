@@ -15,8 +15,8 @@ use proptest::prelude::*;
 
 fn klat2() -> (Cluster, Design) {
     let cluster = Spec::klat2().resolve().unwrap();
-    let mut e = Engine::new(cluster.clone());
-    common::run(&mut e, 300);
+    let e = Engine::new(cluster.clone());
+    let e = common::run(e, 300);
     let d = e.best_design();
     (cluster, d)
 }

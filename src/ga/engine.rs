@@ -645,15 +645,19 @@ impl Engine {
         }
     }
 
-    /// New pins: every member is repaired to obey them and re-evaluated.
-    /// Returns the pins that some member could not be made to obey.
-    pub fn set_pins(&mut self, pins: Pins) -> Vec<(usize, usize)> {
-        self.full.cluster.pins = pins;
+    /// New pins, all or nothing: every member is repaired to obey them and
+    /// re-evaluated. If some member cannot be made to obey them, nothing
+    /// changes (pins, population, best design, random stream) and the
+    /// cells no repair could satisfy are returned.
+    pub fn set_pins(&mut self, pins: Pins) -> Result<(), Vec<(usize, usize)>> {
         if self.scaled.is_some() {
             // The scale-up construction places must-pins first and avoids
             // forbidden cells, so the scaled phase needs nothing now.
-            return Vec::new();
+            self.full.cluster.pins = pins;
+            return Ok(());
         }
+        let rng_before = self.rng.clone();
+        let old = std::mem::replace(&mut self.full.cluster.pins, pins);
         let seeds: Vec<u64> = (0..self.population.len()).map(|_| self.rng.next_u64()).collect();
         let full = &self.full;
         let results: Vec<(Member, Vec<(usize, usize)>)> = self.pool.install(|| {
@@ -668,13 +672,18 @@ impl Engine {
                 .collect()
         });
         let mut failed: Vec<(usize, usize)> = results.iter().flat_map(|(_, f)| f.iter().copied()).collect();
-        failed.sort_unstable();
-        failed.dedup();
+        if !failed.is_empty() {
+            failed.sort_unstable();
+            failed.dedup();
+            self.full.cluster.pins = old;
+            self.rng = rng_before;
+            return Err(failed);
+        }
         self.population = results.into_iter().map(|(m, _)| m).collect();
         sort(&mut self.population);
         self.best = None;
         self.note_best();
-        failed
+        Ok(())
     }
 
     /// Whether the search should stop: the design is valid, nothing else is
@@ -785,30 +794,7 @@ impl Limits {
     }
 }
 
-impl Engine {
-    /// Steps until a stop rule holds ([`Limits::reached`]) or `interrupted`
-    /// is set. `progress` sees the engine after every generation. (A
-    /// [`super::Run`] does the same with the spec, clock and edits.)
-    pub fn run(
-        &mut self,
-        limits: Limits,
-        interrupted: &std::sync::atomic::AtomicBool,
-        mut progress: impl FnMut(&Engine),
-    ) -> StopReason {
-        let start = std::time::Instant::now();
-        self.set_deadline(limits.deadline(start));
-        loop {
-            if let Some(r) = limits.reached(self, start) {
-                return r;
-            }
-            if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-                return StopReason::Interrupted;
-            }
-            self.step();
-            progress(self);
-        }
-    }
-}
+impl Engine {}
 
 /// Everything needed to continue a run exactly where it stopped: the
 /// genomes (evaluations are recomputed, they are a function of the genome),

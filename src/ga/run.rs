@@ -118,8 +118,20 @@ impl Run {
         self
     }
 
+    /// The same run under other limits than its spec's (tests and
+    /// benchmarks that fix a generation budget).
+    pub fn with_limits(mut self, limits: Limits) -> Run {
+        self.limits = limits;
+        self
+    }
+
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// The engine, once the run is over.
+    pub fn into_engine(self) -> Engine {
+        self.engine
     }
 
     pub fn spec(&self) -> &Spec {
@@ -251,7 +263,9 @@ impl Run {
     /// Checks `change` applied to the spec (with the live weights, GA
     /// parameters and pins) exactly as a spec file would be checked.
     fn validated(&self, change: impl FnOnce(&mut Spec)) -> Result<(), SpecError> {
-        let mut spec = Session::capture("edit", &self.spec, &self.engine).spec;
+        // The spec alone: capturing the whole population to check one
+        // edit cost a serialisation of every member.
+        let mut spec = crate::session::live_spec(&self.spec, self.engine.cluster());
         spec.source = "edit".into();
         change(&mut spec);
         let c = spec.resolve()?;
@@ -277,10 +291,8 @@ impl Run {
         trial.pins = pins.clone();
         trial.source = "edit".into();
         check_feasible(&trial)?;
-        let (old, name) = (c.pins.clone(), c.pc_name(pc));
-        let failed = self.engine.set_pins(pins);
-        if !failed.is_empty() {
-            self.engine.set_pins(old);
+        let name = c.pc_name(pc);
+        if self.engine.set_pins(pins).is_err() {
             return Err(SpecError::infeasible(
                 "edit",
                 format!("no wiring obeys the pins of PC {pc} and switch {switch} together with the others"),

@@ -23,16 +23,21 @@ pub fn quick_with(pcs: usize, nics: u32, switches: &str, edit: impl FnOnce(&mut 
     spec.resolve().expect("spec resolves")
 }
 
-/// Runs an engine to its stopping rule within `generations`, no time limit.
-pub fn run(e: &mut fnn_tui::ga::Engine, generations: u64) -> fnn_tui::ga::StopReason {
-    e.run(
-        fnn_tui::ga::Limits {
-            generations,
-            time_limit_s: 0.0,
-        },
-        &std::sync::atomic::AtomicBool::new(false),
-        |_| {},
-    )
+/// Runs an engine to its stopping rule within `generations`, no time limit,
+/// through the one run controller; the engine comes back.
+pub fn run(e: fnn_tui::ga::Engine, generations: u64) -> fnn_tui::ga::Engine {
+    run_to_stop(e, generations).0
+}
+
+/// [`run`], with the reason it stopped.
+pub fn run_to_stop(e: fnn_tui::ga::Engine, generations: u64) -> (fnn_tui::ga::Engine, fnn_tui::ga::StopReason) {
+    let spec = Spec::default();
+    let mut r = fnn_tui::ga::Run::of_engine(spec, e).with_limits(fnn_tui::ga::Limits {
+        generations,
+        time_limit_s: 0.0,
+    });
+    let stop = r.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
+    (r.into_engine(), stop)
 }
 
 /// The papers' GA alone (the FNN compiler paper): no construction, no local search.

@@ -47,6 +47,18 @@ fn scaled_spec() -> Spec {
     flags.apply(Spec::default()).unwrap()
 }
 
+/// A paused worker on [`scaled_spec`], still in its scaled-down phase.
+fn scaled_worker() -> Worker {
+    let spec = scaled_spec();
+    Worker::spawn(
+        spec.clone(),
+        Engine::new(spec.resolve().unwrap()),
+        "t".into(),
+        false,
+        None,
+    )
+}
+
 fn app_for(spec: Spec, generations: usize) -> (App, Engine) {
     let mut engine = Engine::new(spec.resolve().unwrap());
     for _ in 0..generations {
@@ -123,11 +135,23 @@ fn grid_keys_move_the_cursor_and_pin_forbid_clear_the_cell() {
 
 #[test]
 fn pins_wait_for_the_full_phase() {
+    // The run holds the rule; the app passes the pin on and shows the answer.
     let (mut app, _) = app_for(scaled_spec(), 0);
-    assert!(
-        app.on_key(key('p')).is_empty(),
-        "the scaled-down phase has no real PCs to pin"
-    );
+    assert!(matches!(app.on_key(key('p')).as_slice(), [Command::Pin { .. }]));
+    let worker = scaled_worker();
+    worker.send(Command::Pin {
+        pc: 0,
+        switch: 0,
+        pin: Some(PinKind::Must),
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let refusal = loop {
+        if let Event::Applied(r) = worker.rx.recv_deadline(deadline).expect("the worker answers") {
+            break r.expect_err("a pin in the scaled-down phase");
+        }
+    };
+    assert!(refusal.contains("scaled-down phase"), "{refusal}");
+    app.on_event(Event::Applied(Err(refusal)));
     assert!(app.status.as_ref().unwrap().1);
 }
 
@@ -636,7 +660,11 @@ fn snapshot_scaled_phase() {
 fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     use fnn_tui::tui::worker::Worker;
     let spec = Spec::klat2();
-    let engine = Engine::new(spec.resolve().unwrap());
+    let mut engine = Engine::new(spec.resolve().unwrap());
+    // Pins wait for the full-size phase.
+    while engine.phase() != fnn_tui::ga::Phase::Full {
+        engine.step();
+    }
     let worker = Worker::spawn(spec, engine, "t".into(), false, None);
     // A PC that does not exist is refused, not a crash.
     worker.send(Command::Pin {
@@ -809,14 +837,7 @@ fn r_toggles_the_rack_view_of_the_design() {
     assert_eq!(app.view, View::Designer);
     // The worker places the racks (a second at 1024 PCs: not on the UI
     // thread), and refuses the scaled-down design.
-    let spec = scaled_spec();
-    let worker = Worker::spawn(
-        spec.clone(),
-        Engine::new(spec.resolve().unwrap()),
-        "t".into(),
-        false,
-        None,
-    );
+    let worker = scaled_worker();
     worker.send(Command::PlaceRacks);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {

@@ -24,6 +24,12 @@ pub enum Edit {
         switch: usize,
         pin: Option<PinKind>,
     },
+    /// Weights and GA parameters together (the designer's form): both
+    /// apply, or, when either is refused, neither.
+    Tune {
+        weights: Weights,
+        ga: GaParams,
+    },
     /// A fresh population with this seed; spec, weights and pins kept.
     Restart(u64),
 }
@@ -236,17 +242,16 @@ impl Run {
     fn apply_edit(&mut self, edit: Edit) -> Result<String, SpecError> {
         match edit {
             Edit::Weights(w) => {
-                self.validated(|s| s.weights = w.clone())?;
-                self.engine.set_weights(w);
+                self.tune(Some(w), None)?;
                 Ok("weights applied".into())
             }
             Edit::Ga(ga) => {
-                self.validated(|s| s.ga = ga.clone())?;
-                self.engine.set_ga(ga.clone());
-                if !self.unlimited {
-                    self.limits = Limits::from_params(&ga);
-                }
+                self.tune(None, Some(ga))?;
                 Ok("GA parameters applied".into())
+            }
+            Edit::Tune { weights, ga } => {
+                self.tune(Some(weights), Some(ga))?;
+                Ok("weights and GA parameters applied".into())
             }
             Edit::Pin { pc, switch, pin } => self.pin(pc, switch, pin),
             Edit::Restart(seed) => {
@@ -258,6 +263,29 @@ impl Run {
                 Ok(format!("restarted with seed {seed}"))
             }
         }
+    }
+
+    /// New weights and GA parameters, checked together before either is
+    /// applied, so a refusal leaves both as they were.
+    fn tune(&mut self, weights: Option<Weights>, ga: Option<GaParams>) -> Result<(), SpecError> {
+        self.validated(|s| {
+            if let Some(w) = &weights {
+                s.weights = w.clone();
+            }
+            if let Some(g) = &ga {
+                s.ga = g.clone();
+            }
+        })?;
+        if let Some(w) = weights {
+            self.engine.set_weights(w);
+        }
+        if let Some(ga) = ga {
+            self.engine.set_ga(ga.clone());
+            if !self.unlimited {
+                self.limits = Limits::from_params(&ga);
+            }
+        }
+        Ok(())
     }
 
     /// Checks `change` applied to the spec (with the live weights, GA
@@ -273,6 +301,14 @@ impl Run {
     }
 
     fn pin(&mut self, pc: usize, switch: usize, pin: Option<PinKind>) -> Result<String, SpecError> {
+        if self.engine.phase() != super::Phase::Full {
+            // The scaled-down phase's PCs are not the cluster's.
+            return Err(SpecError::field(
+                "edit",
+                "pin",
+                "pins apply to the full-size design: wait for the scaled-down phase to end",
+            ));
+        }
         let c = self.cluster();
         if pc >= c.pcs() || switch >= c.switch_count() {
             return Err(SpecError::field(
@@ -425,6 +461,47 @@ mod tests {
         let text = r.session("pins").to_toml();
         let back = Session::from_toml(&text, "pins.toml").unwrap();
         assert!(Run::resume(&back).is_ok());
+    }
+
+    /// The weights form is one edit: a refused GA value leaves the new
+    /// weights out too.
+    #[test]
+    fn a_tune_with_one_bad_half_changes_neither() {
+        let mut r = Run::new(spec(16, 4, "16x8", |_| {})).unwrap();
+        let (weights, ga) = (r.cluster().weights.clone(), r.cluster().ga.clone());
+        let mut w = weights.clone();
+        w.redundancy = 2.0;
+        let mut bad = ga.clone();
+        bad.time_limit_s = f64::NAN;
+        assert!(
+            r.apply(Edit::Tune {
+                weights: w.clone(),
+                ga: bad
+            })
+            .is_err()
+        );
+        assert_eq!((&r.cluster().weights, &r.cluster().ga), (&weights, &ga));
+        assert!(r.apply(Edit::Tune { weights: w.clone(), ga }).is_ok());
+        assert_eq!(r.cluster().weights, w);
+    }
+
+    /// The scaled-down phase's PCs are not the cluster's: a pin waits for
+    /// the full phase, refused by the run whichever front end sends it.
+    #[test]
+    fn a_pin_in_the_scaled_down_phase_is_refused_and_changes_nothing() {
+        let mut r = Run::new(spec(64, 4, "25x11", |_| {})).unwrap();
+        assert_ne!(r.engine().phase(), crate::ga::Phase::Full);
+        let before = r.engine().state();
+        let e = r
+            .apply(Edit::Pin {
+                pc: 0,
+                switch: 0,
+                pin: Some(PinKind::Must),
+            })
+            .unwrap_err();
+        assert!(e.to_string().contains("scaled-down phase"), "{e}");
+        assert_eq!(r.engine().state(), before);
+        assert!(r.cluster().pins.list().is_empty());
     }
 
     /// The designer's run stays unlimited through the weights form and a

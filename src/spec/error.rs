@@ -35,4 +35,14 @@ impl SpecError {
             reason: reason.into(),
         }
     }
+
+    /// The message without the file it names: for an edit made in the
+    /// designer, where there is no file to name.
+    pub fn without_file(&self) -> String {
+        match self {
+            SpecError::Io { message, .. } | SpecError::Parse { message, .. } => message.clone(),
+            SpecError::Field { field, message, .. } => format!("field `{field}`: {message}"),
+            SpecError::Infeasible { reason, .. } => format!("impossible: {reason}"),
+        }
+    }
 }

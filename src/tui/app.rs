@@ -588,18 +588,12 @@ impl App {
 
     fn pin(&mut self, pin: Option<PinKind>) -> Vec<Command> {
         let Some(s) = &self.snapshot else { return Vec::new() };
-        if s.phase != crate::ga::Phase::Full {
-            self.set_status(
-                "pins apply to the full-size design: wait for the scaled-down phase to end".into(),
-                true,
-            );
-            return Vec::new();
-        }
         let (pc, switch) = self.cursor;
         if pc >= s.cluster.pcs() || switch >= s.cluster.switch_count() {
             return Vec::new();
         }
-        // The worker's run says whether the pin holds (Event::Applied).
+        // The worker's run says whether the pin holds (Event::Applied),
+        // the scaled-down phase's refusal included.
         self.dirty = true;
         vec![Command::Pin { pc, switch, pin }]
     }
@@ -732,7 +726,7 @@ impl App {
         spec.weights = w.clone();
         spec.ga = g.clone();
         spec.source = "form".into();
-        spec.resolve().map_err(|e| e.to_string().replacen("form: ", "", 1))?;
+        spec.resolve().map_err(|e| e.without_file())?;
         Ok((w, g))
     }
 

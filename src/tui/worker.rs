@@ -270,10 +270,7 @@ impl State {
 
     /// Sends the outcome of an edit: what was done, or why it was refused.
     fn apply(&mut self, edit: Edit) {
-        let r = self
-            .run
-            .apply(edit)
-            .map_err(|e| e.to_string().replacen("edit: ", "", 1));
+        let r = self.run.apply(edit).map_err(|e| e.without_file());
         let _ = self.tx.send(Event::Applied(r));
     }
 
@@ -290,22 +287,7 @@ impl State {
                 self.run.resume_after_stop();
                 self.run.step();
             }
-            Command::Tune { weights, ga } => {
-                let before = (self.run.cluster().weights.clone(), self.run.cluster().ga.clone());
-                let r = self
-                    .run
-                    .apply(Edit::Weights(weights))
-                    .and_then(|_| self.run.apply(Edit::Ga(ga)))
-                    .map(|_| "weights and GA parameters applied".to_string());
-                if r.is_err() {
-                    // Neither half stays: the form is one edit.
-                    let _ = self.run.apply(Edit::Weights(before.0));
-                    let _ = self.run.apply(Edit::Ga(before.1));
-                }
-                let _ = self
-                    .tx
-                    .send(Event::Applied(r.map_err(|e| e.to_string().replacen("edit: ", "", 1))));
-            }
+            Command::Tune { weights, ga } => self.apply(Edit::Tune { weights, ga }),
             Command::Pin { pc, switch, pin } => self.apply(Edit::Pin { pc, switch, pin }),
             Command::Restart(seed) => {
                 self.apply(Edit::Restart(seed));

@@ -174,21 +174,6 @@ impl Genome {
         bits::test(self.mask(problem, pc), switch)
     }
 
-    /// Rebuilds the masks from the entries (after deserializing).
-    pub fn rebuild_masks(&mut self, problem: &Problem) {
-        self.masks = vec![0; problem.pcs() * problem.words];
-        for i in 0..problem.real_entries() {
-            let pc = self.entries[i];
-            if pc != FREE {
-                let w = problem.words;
-                bits::set(
-                    &mut self.masks[pc as usize * w..(pc as usize + 1) * w],
-                    problem.switch_of(i) as usize,
-                );
-            }
-        }
-    }
-
     pub fn design(&self, problem: &Problem) -> Design {
         Design::from_masks(problem.pcs(), problem.switches(), self.masks.clone())
     }

@@ -14,9 +14,9 @@ pub mod theme;
 pub mod ui;
 pub mod worker;
 
-use crate::ga::Engine;
+use crate::ga::Run;
 use crate::session::{data_dir, open_session, session_dirs};
-use crate::spec::{Spec, check_feasible};
+use crate::spec::Spec;
 use anyhow::{Context, anyhow};
 use app::App;
 use crossbeam_channel::{Receiver, Sender, select};
@@ -33,8 +33,9 @@ use worker::{Command, Event, Worker};
 
 /// What the designer opens.
 pub struct Start {
-    pub spec: Spec,
-    pub engine: Engine,
+    /// The run the designer drives: checked, built and (for a session)
+    /// restored exactly as the headless commands do it.
+    pub run: Run,
     pub name: String,
     pub session_path: Option<PathBuf>,
     /// Opened from a session (or a shipped example): as saved.
@@ -46,7 +47,7 @@ pub struct Start {
 pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result<Start> {
     if let Some(arg) = resume {
         let (session, path) = open_session(arg, &session_dirs())?;
-        let (_, engine) = session.restore()?;
+        let run = Run::resume(&session)?;
         // A shipped example is read-only: its saves go to the data folder
         // under a name of their own.
         let name = match &path {
@@ -54,8 +55,7 @@ pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result
             None => format!("{}-copy", session.name),
         };
         return Ok(Start {
-            spec: session.spec.clone(),
-            engine,
+            run,
             name,
             session_path: path,
             opened: true,
@@ -65,17 +65,13 @@ pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result
         Some(p) => Spec::load(p)?,
         None => Spec::klat2(),
     };
-    let cluster = spec.resolve()?;
-    check_feasible(&cluster)?;
-    cluster.check_search_memory()?;
     let name = if spec.name.is_empty() {
         "session".to_string()
     } else {
         spec.name.clone()
     };
     Ok(Start {
-        engine: Engine::new(cluster),
-        spec,
+        run: Run::new(spec)?,
         name,
         session_path: None,
         opened: false,
@@ -90,7 +86,7 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     }
     let (keymap, theme) = config::load(config::config_path().as_deref(), config::no_color()).map_err(|e| anyhow!(e))?;
     let mut app = App::new(
-        start.spec.clone(),
+        start.run.spec().clone(),
         start.name.clone(),
         start.session_path.clone(),
         keymap,
@@ -101,8 +97,8 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         app.saved_generation = Some(u64::MAX);
     }
     offer_recovery(&mut app);
-    let baseline = start.opened.then(|| start.engine.best_design());
-    let worker = Worker::spawn(start.spec, start.engine, start.name, true, baseline);
+    let baseline = start.opened.then(|| start.run.best_design());
+    let worker = Worker::spawn(start.run, start.name, true, baseline);
     clean_stale_temps();
     install_panic_hook();
     let mut terminal = setup_terminal().context("cannot set up the terminal")?;

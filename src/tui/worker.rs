@@ -5,7 +5,7 @@
 use crate::design::Design;
 use crate::ga::{Edit, Engine, GenStats, Phase, Run, StopReason, Terms};
 use crate::session::Session;
-use crate::spec::{Cluster, GaParams, PinKind, Spec, Weights};
+use crate::spec::{Cluster, GaParams, PinKind, Weights};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -150,7 +150,7 @@ pub fn catching<T>(job: impl FnOnce() -> T) -> Result<T, String> {
 
 impl Worker {
     /// `baseline`: the design as opened from a session, if it was.
-    pub fn spawn(spec: Spec, engine: Engine, name: String, running: bool, baseline: Option<Design>) -> Worker {
+    pub fn spawn(run: Run, name: String, running: bool, baseline: Option<Design>) -> Worker {
         let (tx, cmd_rx) = unbounded();
         let (ev_tx, rx) = unbounded();
         let handle = std::thread::Builder::new()
@@ -158,7 +158,7 @@ impl Worker {
             .spawn(move || {
                 let failure = ev_tx.clone();
                 let result = catching(move || {
-                    let run = Run::of_engine(spec, engine).unlimited();
+                    let run = run.unlimited();
                     let mut state = State::new(run, name, running, ev_tx);
                     state.baseline = baseline;
                     state.run(cmd_rx)

@@ -21,7 +21,7 @@ pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
     Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,
 };
-pub use quick::{QuickFlags, parse_switch_groups, quick_cluster};
+pub use quick::{QuickFlags, parse_switch_groups, quick_cluster, quick_spec};
 
 use std::path::Path;
 

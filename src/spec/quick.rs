@@ -96,22 +96,27 @@ impl QuickFlags {
     }
 }
 
-/// A plain universal cluster from the quick flags: `pcs` PCs of `nics`
-/// NICs on `switches` (e.g. `20x13`), no uplink, the built-in prices and
-/// GA defaults (the sweep and the hardware search build many of these).
-pub fn quick_cluster(pcs: usize, nics: u32, switches: &str) -> Result<super::Cluster, SpecError> {
+/// The spec the quick flags describe, for `pcs` PCs with `nics` NICs on
+/// `switches` (as `--switches` takes it).
+pub fn quick_spec(pcs: usize, nics: u32, switches: &str) -> Result<Spec, SpecError> {
     let flags = QuickFlags {
         pcs: Some(pcs),
         nics: Some(nics),
         switches: Some(switches.to_string()),
         ..QuickFlags::default()
     };
-    let spec = flags.apply(Spec {
+    flags.apply(Spec {
         name: format!("{pcs} PCs"),
         source: "command line".into(),
         ..Spec::default()
-    })?;
-    let cluster = spec.resolve()?;
+    })
+}
+
+/// A plain universal cluster from the quick flags: `pcs` PCs of `nics`
+/// NICs on `switches` (e.g. `20x13`), no uplink, the built-in prices and
+/// GA defaults (the sweep and the hardware search build many of these).
+pub fn quick_cluster(pcs: usize, nics: u32, switches: &str) -> Result<super::Cluster, SpecError> {
+    let cluster = quick_spec(pcs, nics, switches)?.resolve()?;
     super::check_feasible(&cluster)?;
     Ok(cluster)
 }

@@ -17,8 +17,7 @@ pub use svg::svg;
 
 use crate::design::{Metrics, bounds, constructions};
 use crate::ga::Run;
-use crate::spec::Spec;
-use crate::spec::quick_cluster;
+use crate::spec::{quick_cluster, quick_spec};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -169,15 +168,17 @@ pub fn point(pcs: usize, nics: u32, budget: Budget, interrupted: &AtomicBool) ->
 fn ga_at(pcs: usize, nics: u32, width: u32, budget: Budget, interrupted: &AtomicBool) -> Option<usize> {
     // A width the counting bounds refuse cannot be searched; none is
     // below `bound`, but the flag `x*` count may still be too small.
-    let mut cluster = quick_cluster(pcs, nics, &format!("{width}x*")).ok()?;
-    cluster.ga.threads = 1;
-    cluster.ga.seed = budget.seed;
+    let mut spec = quick_spec(pcs, nics, &format!("{width}x*")).ok()?;
+    spec.ga.threads = 1;
+    spec.ga.seed = budget.seed;
     // The generation budget was set for the papers' GA: with the local
     // search a generation can cost far more at widths that are impossible.
-    cluster.ga.local_search = 0;
-    cluster.ga.generations = budget.generations;
-    cluster.ga.time_limit_s = 0.0;
-    let mut run = Run::of_cluster(Spec::default(), cluster);
+    spec.ga.local_search = 0;
+    spec.ga.generations = budget.generations;
+    spec.ga.time_limit_s = 0.0;
+    let cluster = spec.resolve().ok()?;
+    crate::spec::check_feasible(&cluster).ok()?;
+    let mut run = Run::of_cluster(spec, cluster);
     run.run(interrupted, |_| {});
     let report = run.report();
     report.valid.then_some(report.switches_used)
@@ -205,8 +206,7 @@ pub fn run(
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for i in 0..threads.min(order.len()).max(1) {
-            // Named like the GA's threads, so the designer's panic hook
-            // leaves the terminal alone if one fails under the sweep tab.
+            // Named for `top -H` and panic messages.
             let builder = std::thread::Builder::new().name(format!("ga-worker-sweep-{i}"));
             let _ = builder.spawn_scoped(scope, || {
                 while let Some(&(pcs, nics)) = order.get(next.fetch_add(1, Ordering::Relaxed)) {

@@ -191,7 +191,8 @@ fn a_kept_testbed_that_fails_half_way_is_removed_all_the_same() {
     o.keep = true;
     o.probe_results = Some(not_a_folder.join("probes"));
     assert!(emulate(&c, &d, &o).is_err(), "the probe results cannot be written");
-    assert!(orphans().is_empty(), "left behind: {:?}", orphans());
+    let left = orphans();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 /// A kept testbed says how to remove itself, and those commands do.

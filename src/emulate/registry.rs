@@ -89,20 +89,9 @@ impl Registration {
                 continue;
             }
             let path = dir.join(format!("{prefix}.run"));
-            let file = match OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(&path)
-            {
-                Ok(f) => f,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(super::io(&path, e)),
-            };
-            if !try_lock(&file) {
+            let Some(file) = create_locked(dir, &path)? else {
                 continue;
-            }
+            };
             let mut r = Registration {
                 prefix,
                 path,
@@ -179,8 +168,9 @@ pub(super) fn sweep_in(dir: &Path, which: Sweep) -> Result<Removed, EmulateError
         let Ok(file) = OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(&path) else {
             continue;
         };
-        // Locked: its run is alive.
-        if !try_lock(&file) {
+        // Locked: its run is alive. Gone once locked: its run ended and
+        // removed the record (and its testbed) in between.
+        if !try_lock(&file) || !still_named(&file, &path) {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -246,6 +236,34 @@ fn in_use(prefix: &str) -> bool {
 
 fn valid_prefix(p: &str) -> bool {
     p.len() == PREFIX_LEN && p.starts_with("fe") && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// Creates the record at `path`, already locked: it is made and locked
+/// under a random name, then given its own name only if none has it. A
+/// record created first and locked after would be unlocked for a moment,
+/// and a sweep in that moment takes the live run for a dead one and
+/// deletes its record. `None` when the name is taken.
+fn create_locked(dir: &Path, path: &Path) -> Result<Option<File>, EmulateError> {
+    let io = |e: std::io::Error| super::io(dir, e);
+    // Created exclusively (never through a link), mode 0600; the name
+    // has no `.`, so a sweep never reads it as a record.
+    let tmp = tempfile::Builder::new().prefix("new-").tempfile_in(dir).map_err(io)?;
+    if !try_lock(tmp.as_file()) {
+        return Ok(None);
+    }
+    match tmp.persist_noclobber(path) {
+        Ok(file) => Ok(Some(file)),
+        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
+        Err(e) => Err(super::io(path, e.error)),
+    }
+}
+
+/// Whether `path` still names the file `f` is open on.
+fn still_named(f: &File, path: &Path) -> bool {
+    match (f.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
 }
 
 fn try_lock(f: &File) -> bool {
@@ -328,5 +346,32 @@ mod tests {
         let link = d.path().join("link");
         std::os::unix::fs::symlink(d.path(), &link).unwrap();
         assert!(Registration::new_in(&link).is_err());
+    }
+
+    /// Runs that start and end while others sweep are never taken for
+    /// dead: a record is locked from the moment it has its name until
+    /// the moment it loses it.
+    #[test]
+    fn a_sweep_never_takes_a_run_starting_or_ending_for_a_dead_one() {
+        let d = tempfile::tempdir().unwrap();
+        let reg = d.path().join("reg");
+        own_dir(&reg).unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let swept = std::thread::scope(|s| {
+            let runs = s.spawn(|| {
+                for _ in 0..20_000 {
+                    drop(Registration::new_in(&reg).unwrap());
+                }
+                done.store(true, std::sync::atomic::Ordering::Relaxed);
+            });
+            let mut swept = Vec::new();
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                swept.extend(sweep_in(&reg, Sweep::Dead).unwrap().runs);
+            }
+            runs.join().unwrap();
+            swept
+        });
+        assert!(swept.is_empty(), "live runs swept as dead: {swept:?}");
+        assert_eq!(std::fs::read_dir(&reg).unwrap().count(), 0);
     }
 }

@@ -83,7 +83,12 @@ fn key_latency(c: &mut Criterion) {
     for &label in SIZES {
         let s = spec(label);
         let engine = Engine::new(s.resolve().unwrap());
-        let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(s.clone(), engine), label.into(), true, None);
+        let worker = Worker::spawn(
+            fnn_tui::run::Run::of_engine(s.clone(), engine),
+            label.into(),
+            true,
+            None,
+        );
         let (key_tx, key_rx) = crossbeam_channel::unbounded();
         let (frame_tx, frame_rx) = crossbeam_channel::unbounded::<(Instant, u64)>();
         let mut app = App::new(s, label.into(), None, Keymap::default(), Theme::colored());

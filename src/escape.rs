@@ -4,6 +4,14 @@
 //! design loaded some other way, cannot break out of its place: a comment
 //! stays a comment, a string stays a string, a name stays one token.
 
+/// A value quoted for a message, control characters made visible and cut
+/// short so a hostile value cannot flood or rewrite the terminal.
+pub fn shown(value: &str) -> String {
+    let cut: String = value.chars().take(40).collect();
+    let more = if value.chars().count() > 40 { "…" } else { "" };
+    format!("{:?}{more}", cut)
+}
+
 /// Characters a shell word may hold unquoted.
 fn sh_plain(c: char) -> bool {
     c.is_ascii_alphanumeric() || "._:/@%+=,-".contains(c)

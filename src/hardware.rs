@@ -11,7 +11,8 @@
 //! the cheapest model with the ports it actually uses, so the answer may
 //! mix models.
 
-use crate::design::{Design, Metrics, constructions};
+use crate::design::{Design, constructions};
+use crate::metrics::Metrics;
 use crate::spec::{Cluster, Coverage, NicSpec, Spec, SpecError, SwitchModel, UplinkMode, check_feasible};
 use serde::{Deserialize, Serialize};
 use std::collections::BinaryHeap;
@@ -554,7 +555,7 @@ fn realise(
     // Candidates below the answer are often impossible; the budget was set
     // for the papers' GA, whose generations cost the same at any width.
     cluster.ga.local_search = 0;
-    let mut run = crate::ga::Run::of_cluster(base.clone(), cluster);
+    let mut run = crate::run::Run::of_cluster(base.clone(), cluster);
     run.run(interrupted, |_| {});
     let engine = run.engine();
     if !engine.is_valid() {

@@ -1,12 +1,10 @@
-//! Communication patterns -> weighted PC pairs: the pairs
-//! whose bandwidth the evaluation values and, for a sparse FNN, the pairs
-//! that must share a switch.
+//! Weighted PC pairs: the pairs whose bandwidth the evaluation values
+//! and, for a sparse FNN, the pairs that must share a switch; and the grid
+//! geometry the spec's patterns are drawn on (`spec::patterns` turns a
+//! spec's patterns into pairs).
 //!
 //! Weights are kept as integer thousandths so that sums updated one pair at
 //! a time (incremental evaluation) are exact and match a full evaluation.
-
-use crate::spec::{PatternSpec, SpecError};
-use std::path::{Path, PathBuf};
 
 /// Weight scale: a pattern weight of 1.0 is stored as 1000.
 pub const WEIGHT_SCALE: f64 = 1000.0;
@@ -76,43 +74,6 @@ impl PairWeights {
         }
     }
 
-    /// Expands the spec's patterns for `pcs` PCs; errors name `patterns[i]`.
-    pub fn from_specs(specs: &[PatternSpec], pcs: usize, file: &str, base: Option<&Path>) -> Result<Self, SpecError> {
-        let mut all = 0i64;
-        let mut pairs = Vec::new();
-        for (i, spec) in specs.iter().enumerate() {
-            let field = format!("patterns[{i}]");
-            let weight = spec_weight(spec);
-            if !(weight.is_finite() && (0.0..=MAX_PATTERN_WEIGHT).contains(&weight)) {
-                return Err(SpecError::field(
-                    file,
-                    format!("{field}.weight"),
-                    format!("{weight} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"),
-                ));
-            }
-            let size = pairs_before_expanding(spec, pcs);
-            if pairs.len() as u64 + size > MAX_PATTERN_PAIRS as u64 {
-                return Err(SpecError::field(
-                    file,
-                    &field,
-                    format!(
-                        "the patterns name more than {MAX_PATTERN_PAIRS} pairs in all; use all-to-all (or universal coverage) for dense patterns"
-                    ),
-                ));
-            }
-            let milli = (weight * WEIGHT_SCALE).round() as i64;
-            if let PatternSpec::AllToAll { .. } = spec {
-                all += milli;
-                continue;
-            }
-            let budget = MAX_PATTERN_PAIRS - pairs.len();
-            for (a, b, w) in expand(spec, pcs, file, &field, base, budget)? {
-                pairs.push((a, b, (w * milli as f64).round() as i64));
-            }
-        }
-        Ok(PairWeights::from_pairs(pcs, all, pairs))
-    }
-
     pub fn pcs(&self) -> usize {
         self.pcs
     }
@@ -175,143 +136,6 @@ impl PairWeights {
     }
 }
 
-/// Pairs all patterns may name together: far past any real pattern (a
-/// 3D torus of 65536 PCs names 196608), and small enough to hold.
-pub const MAX_PATTERN_PAIRS: usize = 8_000_000;
-/// A pattern's (or a pair's) weight at most.
-pub const MAX_PATTERN_WEIGHT: f64 = 1e6;
-
-/// How many pairs a pattern will name, known before building them (0 for
-/// lists and files, which are counted as they are read).
-fn pairs_before_expanding(spec: &PatternSpec, pcs: usize) -> u64 {
-    let p = pcs as u64;
-    match spec {
-        // An out-of-range k is refused with its range by `expand`.
-        PatternSpec::Ring { k, .. } if *k <= pcs / 2 => p.saturating_mul(*k as u64),
-        PatternSpec::Lines { dims, .. } => {
-            let n: u64 = dims.iter().map(|&d| d as u64).fold(1, u64::saturating_mul);
-            n.saturating_mul(dims.iter().map(|&d| (d as u64).saturating_sub(1)).sum::<u64>()) / 2
-        }
-        _ => 0,
-    }
-}
-
-fn spec_weight(spec: &PatternSpec) -> f64 {
-    match spec {
-        PatternSpec::AllToAll { weight }
-        | PatternSpec::Ring { weight, .. }
-        | PatternSpec::Grid { weight, .. }
-        | PatternSpec::Lines { weight, .. }
-        | PatternSpec::Hypercube { weight }
-        | PatternSpec::BitReversal { weight }
-        | PatternSpec::Transpose { weight, .. }
-        | PatternSpec::Pairs { weight, .. }
-        | PatternSpec::PairFile { weight, .. } => *weight,
-    }
-}
-
-/// Pairs with relative weights (1.0 unless the pattern gives one).
-fn expand(
-    spec: &PatternSpec,
-    pcs: usize,
-    file: &str,
-    field: &str,
-    base: Option<&Path>,
-    budget: usize,
-) -> Result<Vec<(usize, usize, f64)>, SpecError> {
-    let unit = |v: Vec<(usize, usize)>| v.into_iter().map(|(a, b)| (a, b, 1.0)).collect();
-    Ok(match spec {
-        PatternSpec::AllToAll { .. } => Vec::new(),
-        PatternSpec::Ring { k, .. } => {
-            // Beyond half the ring every pair is a neighbour already.
-            let most = (pcs / 2).max(1);
-            if *k == 0 || *k > most {
-                return Err(SpecError::field(
-                    file,
-                    format!("{field}.k"),
-                    format!("{k} is not allowed: use 1 to {most} (half the {pcs} PCs; all-to-all beyond)"),
-                ));
-            }
-            unit(
-                (0..pcs)
-                    .flat_map(|i| (1..=*k).map(move |d| (i, (i + d) % pcs)))
-                    .collect(),
-            )
-        }
-        PatternSpec::Grid { dims, torus, .. } => unit(grid_neighbours(check_dims(dims, pcs, file, field)?, *torus)),
-        PatternSpec::Lines { dims, .. } => unit(grid_lines(check_dims(dims, pcs, file, field)?)),
-        PatternSpec::Hypercube { .. } => unit(
-            (0..pcs)
-                .flat_map(|i| (0..usize::BITS).map(move |b| (i, i ^ (1usize << b))))
-                .filter(|&(i, j)| j < pcs && i < j)
-                .collect(),
-        ),
-        PatternSpec::BitReversal { .. } => {
-            let bits = usize::BITS - (pcs.max(2) - 1).leading_zeros();
-            unit(
-                (0..pcs)
-                    .map(|i| (i, i.reverse_bits() >> (usize::BITS - bits)))
-                    .filter(|&(i, j)| j < pcs && i < j)
-                    .collect(),
-            )
-        }
-        PatternSpec::Transpose { dims, .. } => {
-            let d = check_dims(dims, pcs, file, field)?;
-            if d.len() != 2 {
-                return Err(SpecError::field(
-                    file,
-                    format!("{field}.dims"),
-                    "transpose needs two dimensions [rows, cols]",
-                ));
-            }
-            let (rows, cols) = (d[0], d[1]);
-            unit(
-                (0..rows * cols)
-                    .map(|i| (i, (i % cols) * rows + i / cols))
-                    .filter(|&(i, j)| i < j)
-                    .collect(),
-            )
-        }
-        PatternSpec::Pairs { pairs, .. } => {
-            if pairs.len() > budget {
-                return Err(SpecError::field(
-                    file,
-                    format!("{field}.pairs"),
-                    format!("more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"),
-                ));
-            }
-            let mut out = Vec::with_capacity(pairs.len());
-            for (k, p) in pairs.iter().enumerate() {
-                let f = format!("{field}.pairs[{k}]");
-                out.push(pair_entry(p, pcs, file, &f)?);
-            }
-            out
-        }
-        PatternSpec::PairFile {
-            path, named_by_user, ..
-        } => {
-            let place = if *named_by_user {
-                PairFilePlace::AsTyped
-            } else {
-                PairFilePlace::InFolder(base)
-            };
-            read_pair_file(path, place, pcs, file, field, budget)?
-        }
-    })
-}
-
-fn check_dims<'a>(dims: &'a [usize], pcs: usize, file: &str, field: &str) -> Result<&'a [usize], SpecError> {
-    let product: usize = dims.iter().product();
-    if dims.is_empty() || dims.len() > 3 || dims.contains(&0) || product > pcs {
-        return Err(SpecError::field(
-            file,
-            format!("{field}.dims"),
-            format!("{dims:?} is not allowed: use 1 to 3 positive sizes whose product is at most the {pcs} PCs"),
-        ));
-    }
-    Ok(dims)
-}
-
 /// Row-major coordinates of index `i`.
 pub fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
     let mut c = vec![0; dims.len()];
@@ -327,7 +151,7 @@ pub fn index(c: &[usize], dims: &[usize]) -> usize {
     c.iter().zip(dims).fold(0, |acc, (&x, &d)| acc * d + x)
 }
 
-fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
+pub fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
     let n: usize = dims.iter().product();
     let mut out = Vec::new();
     for i in 0..n {
@@ -347,7 +171,7 @@ fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
     out
 }
 
-fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
+pub fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
     let n: usize = dims.iter().product();
     let mut out = Vec::new();
     for i in 0..n {
@@ -363,237 +187,9 @@ fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
     out
 }
 
-fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, usize, f64), SpecError> {
-    let as_pc = |v: f64| -> Result<usize, SpecError> {
-        if v.fract() == 0.0 && v >= 0.0 && (v as usize) < pcs {
-            Ok(v as usize)
-        } else {
-            Err(SpecError::field(
-                file,
-                field,
-                format!("{v} is not a PC: PCs are 0 to {}", pcs - 1),
-            ))
-        }
-    };
-    match p {
-        [a, b] => Ok((as_pc(*a)?, as_pc(*b)?, 1.0)),
-        [a, b, w] if w.is_finite() && (0.0..=MAX_PATTERN_WEIGHT).contains(w) => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
-        [_, _, w] => Err(SpecError::field(
-            file,
-            field,
-            format!("weight {w} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"),
-        )),
-        _ => Err(SpecError::field(file, field, "a pair is [a, b] or [a, b, weight]")),
-    }
-}
-
-/// Where a pair file's path points from.
-#[derive(Clone, Copy, Debug)]
-pub enum PairFilePlace<'a> {
-    /// Typed by the user on the command line: read as given.
-    AsTyped,
-    /// Named by a spec or session: relative to its folder, and never
-    /// outside it (a spec someone else wrote must not make fnn-tui, run
-    /// as root, read and quote `/etc/shadow`).
-    InFolder(Option<&'a Path>),
-}
-
-/// The file a pair-file `path` names, or why it may not be read.
-fn pair_file_location(path: &str, place: PairFilePlace, file: &str, field: &str) -> Result<PathBuf, SpecError> {
-    let refuse = |why: &str| SpecError::field(file, format!("{field}.path"), why.to_string());
-    let base = match place {
-        PairFilePlace::AsTyped => return Ok(PathBuf::from(path)),
-        PairFilePlace::InFolder(None) => {
-            return Err(refuse(
-                "a pair file is read from the spec's own folder, and this spec is not in a file: \
-                 give the pairs inline (`pairs = [[a, b], ...]`) or with --pairs",
-            ));
-        }
-        PairFilePlace::InFolder(Some(b)) => b,
-    };
-    let relative = Path::new(path);
-    if path.is_empty()
-        || !relative
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
-    {
-        return Err(refuse(&format!(
-            "{} must be a path inside the spec's folder (relative, without `..`); \
-             to read a file elsewhere, name it with --pairs",
-            crate::spec::text::shown(path)
-        )));
-    }
-    let base = if base.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        base
-    };
-    let full = base.join(relative);
-    // A link inside the folder may still point out of it.
-    if let (Ok(real), Ok(real_base)) = (full.canonicalize(), base.canonicalize())
-        && !real.starts_with(&real_base)
-    {
-        return Err(refuse(&format!(
-            "{} leads outside the spec's folder (through a link); to read it, name it with --pairs",
-            crate::spec::text::shown(path)
-        )));
-    }
-    Ok(full)
-}
-
-/// Reads lines `a b [weight]`; `#` starts a comment. The file is streamed
-/// (it may be long) and refused past `budget` pairs or the size limits.
-pub fn read_pair_file(
-    path: &str,
-    place: PairFilePlace,
-    pcs: usize,
-    file: &str,
-    field: &str,
-    budget: usize,
-) -> Result<Vec<(usize, usize, f64)>, SpecError> {
-    let full = pair_file_location(path, place, file, field)?;
-    let shown = full.display().to_string();
-    let mut out = Vec::new();
-    let mut failure = None;
-    let read = crate::input::for_each_line(
-        &full,
-        crate::input::MAX_PAIR_FILE_BYTES,
-        |n, raw| match parse_pair_line(raw, n, pcs, &shown) {
-            Ok(None) => Ok(()),
-            Ok(Some(_)) if out.len() >= budget => Err(crate::input::InputError::Refused(format!(
-                "{shown}: line {n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
-            ))),
-            Ok(Some(p)) => {
-                out.push(p);
-                Ok(())
-            }
-            Err(e) => {
-                let message = e.to_string();
-                failure = Some(e);
-                Err(crate::input::InputError::Refused(message))
-            }
-        },
-    );
-    match (read, failure) {
-        (Ok(()), _) => Ok(out),
-        (Err(_), Some(e)) => Err(e),
-        (Err(e), None) => Err(SpecError::field(file, format!("{field}.path"), e.to_string())),
-    }
-}
-
-/// One line `a b [weight]` of a pair list (`None` when blank or a comment).
-fn parse_pair_line(
-    raw: &str,
-    line_no: usize,
-    pcs: usize,
-    source: &str,
-) -> Result<Option<(usize, usize, f64)>, SpecError> {
-    let line = raw.split('#').next().unwrap_or("").trim();
-    if line.is_empty() {
-        return Ok(None);
-    }
-    let nums: Result<Vec<f64>, _> = line
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .map(str::parse::<f64>)
-        .collect();
-    let field = format!("line {line_no}");
-    let shown = crate::spec::text::shown(line);
-    let nums =
-        nums.map_err(|_| SpecError::field(source, &field, format!("{shown} is not `a b [weight]` (numbers)")))?;
-    pair_entry(&nums, pcs, source, &field).map(Some)
-}
-
-/// Parses a pair list; errors name the pair file and line.
-pub fn parse_pairs(text: &str, pcs: usize, source: &str) -> Result<Vec<(usize, usize, f64)>, SpecError> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        if let Some(p) = parse_pair_line(raw, i + 1, pcs, source)? {
-            out.push(p);
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs_of(spec: PatternSpec, pcs: usize) -> Vec<(usize, usize)> {
-        let pw = PairWeights::from_specs(&[spec], pcs, "t", None).unwrap();
-        pw.pairs().map(|(a, b, _)| (a, b)).collect()
-    }
-
-    #[test]
-    fn klat2_lines_give_rows_and_columns() {
-        let p = pairs_of(
-            PatternSpec::Lines {
-                dims: vec![8, 8],
-                weight: 1.0,
-            },
-            64,
-        );
-        // Each of 16 lines of 8 PCs has 28 pairs.
-        assert_eq!(p.len(), 16 * 28);
-        assert!(p.contains(&(0, 7)) && p.contains(&(0, 56)) && !p.contains(&(0, 9)));
-    }
-
-    #[test]
-    fn ring_grid_torus_hypercube_bitrev_transpose() {
-        assert_eq!(pairs_of(PatternSpec::Ring { k: 1, weight: 1.0 }, 5).len(), 5);
-        assert_eq!(pairs_of(PatternSpec::Ring { k: 2, weight: 1.0 }, 8).len(), 16);
-        assert_eq!(
-            pairs_of(
-                PatternSpec::Grid {
-                    dims: vec![4, 4],
-                    torus: false,
-                    weight: 1.0
-                },
-                16
-            )
-            .len(),
-            24
-        );
-        assert_eq!(
-            pairs_of(
-                PatternSpec::Grid {
-                    dims: vec![4, 4],
-                    torus: true,
-                    weight: 1.0
-                },
-                16
-            )
-            .len(),
-            32
-        );
-        assert_eq!(
-            pairs_of(
-                PatternSpec::Grid {
-                    dims: vec![2, 2, 2],
-                    torus: true,
-                    weight: 1.0
-                },
-                8
-            )
-            .len(),
-            12
-        );
-        assert_eq!(pairs_of(PatternSpec::Hypercube { weight: 1.0 }, 8).len(), 12);
-        assert_eq!(
-            pairs_of(PatternSpec::BitReversal { weight: 1.0 }, 8),
-            vec![(1, 4), (3, 6)]
-        );
-        assert_eq!(
-            pairs_of(
-                PatternSpec::Transpose {
-                    dims: vec![2, 2],
-                    weight: 1.0
-                },
-                4
-            ),
-            vec![(1, 2)]
-        );
-    }
 
     #[test]
     fn weights_add_and_rows_are_symmetric() {
@@ -602,24 +198,5 @@ mod tests {
         assert_eq!(pw.weight(1, 0), 1500);
         assert_eq!(pw.pair_count(), 1);
         assert_eq!(pw.required_degree(2), 0);
-    }
-
-    #[test]
-    fn bad_pairs_name_the_line() {
-        let e = parse_pairs("0 1\n0 x\n", 4, "p.txt").unwrap_err();
-        assert!(e.to_string().contains("p.txt: field `line 2`"), "{e}");
-        let e = parse_pairs("0 9\n", 4, "p.txt").unwrap_err();
-        assert!(e.to_string().contains("9 is not a PC"), "{e}");
-        let e = PairWeights::from_specs(
-            &[PatternSpec::Lines {
-                dims: vec![9, 9],
-                weight: 1.0,
-            }],
-            64,
-            "s.toml",
-            None,
-        )
-        .unwrap_err();
-        assert!(e.to_string().contains("patterns[0].dims"), "{e}");
     }
 }

@@ -1,8 +1,8 @@
 //! What `design` and `check` write: `report.json` and a
 //! plain-text summary of the same figures.
 
-use crate::design::Metrics;
 use crate::ga::{StopReason, Terms};
+use crate::metrics::Metrics;
 use crate::spec::{Cluster, Coverage};
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -6,8 +6,8 @@
 
 use crate::atomic::write_atomic;
 use crate::ga::{Engine, EngineState};
-use crate::patterns::{PairFilePlace, read_pair_file};
 use crate::spec::{Cluster, PatternSpec, Spec, check_feasible};
+use crate::spec::{PairFilePlace, read_pair_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -274,7 +274,7 @@ fn self_contained(spec: &Spec) -> Spec {
                 spec.pcs.count,
                 &spec.source,
                 "pair-file",
-                crate::patterns::MAX_PATTERN_PAIRS,
+                crate::spec::MAX_PATTERN_PAIRS,
             )
         {
             *p = PatternSpec::Pairs {

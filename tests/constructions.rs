@@ -2,9 +2,10 @@
 //! orders and sizes, as the spec's validator (Metrics) and the engine see
 //! it, and the sweep's widths sit on or next to the lower bound.
 
+use fnn_tui::design::bounds;
 use fnn_tui::design::constructions::{self, Construction};
-use fnn_tui::design::{Metrics, bounds};
 use fnn_tui::ga::Engine;
+use fnn_tui::metrics::Metrics;
 use fnn_tui::spec::quick_cluster;
 use proptest::prelude::*;
 

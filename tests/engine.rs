@@ -202,7 +202,8 @@ fn a_population_cut_short_by_the_deadline_is_filled_by_the_next_generation() {
 /// first ones, in order), hops.
 #[test]
 fn the_report_counts_every_pair_as_one_by_one() {
-    use fnn_tui::design::{Design, Metrics};
+    use fnn_tui::design::Design;
+    use fnn_tui::metrics::Metrics;
     use fnn_tui::spec::Coverage;
     for sparse in [false, true] {
         let c = common::quick_with(300, 2, "40x15", |s| {

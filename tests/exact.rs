@@ -5,8 +5,8 @@
 mod common;
 
 use assert_cmd::Command;
-use fnn_tui::design::Metrics;
 use fnn_tui::exact::{Model, Options, Outcome, Verdict, estimates, solve, solve_until};
+use fnn_tui::metrics::Metrics;
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -11,9 +11,9 @@ mod common;
 
 use fnn_tui::design::{format_table, parse_table};
 use fnn_tui::hardware::PriceList;
-use fnn_tui::patterns::parse_pairs;
 use fnn_tui::routing::{Interfaces, MacTable};
 use fnn_tui::session::Session;
+use fnn_tui::spec::parse_pairs;
 use fnn_tui::spec::{Spec, check_feasible};
 use proptest::prelude::*;
 use std::sync::OnceLock;

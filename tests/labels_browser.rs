@@ -6,8 +6,9 @@
 mod common;
 
 use common::{Need, Source};
-use fnn_tui::design::{Metrics, parse_table};
+use fnn_tui::design::parse_table;
 use fnn_tui::export::{Options, write_all};
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::session::Session;
 use std::path::{Path, PathBuf};

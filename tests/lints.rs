@@ -112,3 +112,87 @@ fn the_core_builds_without_the_terminal_libraries() {
     ])
     .unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// The library's modules form layers: no module uses, even indirectly, a
+/// module that uses it. Read from the `crate::NAME` paths in each module's
+/// files (comments left out), so a new cycle fails here, named.
+#[test]
+fn the_library_modules_import_each_other_in_no_cycle() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut uses: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
+    for (module, file) in rust_files(&src) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
+        let used = uses.entry(module.clone()).or_default();
+        for line in code {
+            for part in line.split("crate::").skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != module {
+                    used.insert(name);
+                }
+            }
+        }
+    }
+    let cycle = find_cycle(&uses);
+    assert!(
+        cycle.is_none(),
+        "modules that use each other: {}",
+        cycle.unwrap().join(" -> ")
+    );
+}
+
+/// Every `.rs` file under `src` (the binary's `cli` and `main` left out:
+/// they are the top), with the top-level module it belongs to.
+fn rust_files(src: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
+    let mut out = Vec::new();
+    let mut todo = vec![src.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = e.path();
+            let rel = path.strip_prefix(src).unwrap();
+            let top = rel.components().next().unwrap().as_os_str().to_string_lossy();
+            let module = top.trim_end_matches(".rs").to_string();
+            if ["cli", "main", "lib"].contains(&module.as_str()) {
+                continue;
+            }
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                out.push((module, path));
+            }
+        }
+    }
+    out
+}
+
+/// A path of modules that comes back to its start, if the graph has one.
+fn find_cycle(uses: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        m: &str,
+        uses: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == m) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if !done.insert(m.to_string()) {
+            return None;
+        }
+        path.push(m.to_string());
+        for next in uses.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, uses, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = Default::default();
+    uses.keys().find_map(|m| visit(m, uses, &mut Vec::new(), &mut done))
+}

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{quick, quick_with};
-use fnn_tui::design::{Metrics, parse_table};
+use fnn_tui::design::parse_table;
 use fnn_tui::ga::Engine;
+use fnn_tui::metrics::Metrics;
 use fnn_tui::spec::{Spec, check_feasible};
 
 /// The papers' GA alone: no construction seeds it and no local search

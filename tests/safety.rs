@@ -8,8 +8,8 @@
 mod common;
 
 use assert_cmd::Command;
-use fnn_tui::design::Metrics;
 use fnn_tui::export::{Options, write_all};
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::spec::Cluster;
 use std::path::Path;

@@ -6,8 +6,9 @@
 mod common;
 
 use common::{Need, Source};
-use fnn_tui::design::{Design, Metrics, parse_table};
+use fnn_tui::design::{Design, parse_table};
 use fnn_tui::export::{Options, write_all};
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::spec::Cluster;
 use proptest::prelude::*;

@@ -6,9 +6,9 @@
 
 mod common;
 
-use fnn_tui::design::Metrics;
 use fnn_tui::ga::{Engine, Eval, Genome, Problem, Rng, StopReason, operators};
 use fnn_tui::hard_specs;
+use fnn_tui::metrics::Metrics;
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use rand::SeedableRng;
 

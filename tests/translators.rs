@@ -5,9 +5,10 @@
 
 mod common;
 
-use fnn_tui::design::{Design, Metrics, bits, parse_table};
+use fnn_tui::design::{Design, bits, parse_table};
 use fnn_tui::export::{Options, labels, rewire, write_all};
 use fnn_tui::ga::Engine;
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::routing::{BasicRouting, advanced};
 use fnn_tui::spec::{Cluster, Spec};

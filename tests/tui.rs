@@ -51,7 +51,7 @@ fn scaled_spec() -> Spec {
 fn scaled_worker() -> Worker {
     let spec = scaled_spec();
     Worker::spawn(
-        fnn_tui::ga::Run::of_engine(spec.clone(), Engine::new(spec.resolve().unwrap())),
+        fnn_tui::run::Run::of_engine(spec.clone(), Engine::new(spec.resolve().unwrap())),
         "t".into(),
         false,
         None,
@@ -472,7 +472,7 @@ fn a_refused_pin_is_reported_and_not_shown() {
     .apply(Spec::default())
     .unwrap();
     let engine = Engine::new(spec.resolve().unwrap());
-    let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(spec, engine), "t".into(), false, None);
+    let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), false, None);
     for s in 0..5 {
         worker.send(Command::Pin {
             pc: 0,
@@ -506,7 +506,7 @@ fn the_rate_after_a_restart_is_sane() {
         let (_, e) = app_after(30);
         (Spec::klat2(), e)
     };
-    let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(spec, engine), "t".into(), true, None);
+    let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), true, None);
     std::thread::sleep(std::time::Duration::from_millis(400));
     worker.send(Command::Restart(9));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
@@ -664,7 +664,7 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     while engine.phase() != fnn_tui::ga::Phase::Full {
         engine.step();
     }
-    let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(spec, engine), "t".into(), false, None);
+    let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), false, None);
     // A PC that does not exist is refused, not a crash.
     worker.send(Command::Pin {
         pc: 10_000,
@@ -769,7 +769,7 @@ fn the_live_designer_runs_past_the_specs_generation_limit() {
     let mut spec = Spec::klat2();
     spec.ga.generations = 3;
     let engine = Engine::new(spec.resolve().unwrap());
-    let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(spec, engine), "t".into(), true, None);
+    let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), true, None);
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     loop {
         match worker.rx.recv_deadline(deadline) {
@@ -874,7 +874,7 @@ fn exports_from_the_designer_include_the_rewire_plan_from_the_opened_design() {
     }
     let opened = engine.best_design();
     let worker = Worker::spawn(
-        fnn_tui::ga::Run::of_engine(spec, engine),
+        fnn_tui::run::Run::of_engine(spec, engine),
         "t".into(),
         false,
         Some(opened),
@@ -954,7 +954,7 @@ fn export_from_the_compare_tab_writes_the_other_systems() {
     }
     let cmds = app.on_key(code(KeyCode::Enter));
     let worker = Worker::spawn(
-        fnn_tui::ga::Run::of_engine(Spec::klat2(), engine),
+        fnn_tui::run::Run::of_engine(Spec::klat2(), engine),
         "t".into(),
         false,
         None,
@@ -1055,7 +1055,7 @@ fn the_sweep_job_reports_through_the_workers_channel() {
     use fnn_tui::tui::sweep::SweepPlan;
     let spec = Spec::klat2();
     let engine = Engine::new(spec.resolve().unwrap());
-    let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(spec, engine), "t".into(), false, None);
+    let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), false, None);
     let plan = SweepPlan {
         pcs: vec![3, 5],
         nics: vec![2],
@@ -1102,7 +1102,7 @@ fn the_worker_runs_emulate_and_reports_its_summary() {
         engine.step();
     }
     assert!(engine.is_valid(), "six PCs on three 4-port switches are found");
-    let worker = Worker::spawn(fnn_tui::ga::Run::of_engine(spec, engine), "t".into(), false, None);
+    let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), false, None);
     worker.send(Command::Emulate { probe_order: None });
     let deadline = std::time::Instant::now() + Duration::from_secs(120);
     let mut progress = 0;

@@ -3,7 +3,8 @@
 
 use super::CheckArgs;
 use super::inputs;
-use fnn_tui::design::{Metrics, parse_table};
+use fnn_tui::design::parse_table;
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use std::process::ExitCode;
 

@@ -3,7 +3,6 @@
 
 use super::CompareArgs;
 use super::inputs;
-use fnn_tui::design::parse_table;
 use fnn_tui::topology::compare::{compare, csv, text};
 use std::process::ExitCode;
 
@@ -11,8 +10,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
-    let (_, table) = super::design::search(spec.clone(), cluster.clone(), true)?;
-    let design = parse_table(&table, "search", cluster.pcs(), cluster.switch_count())?;
+    let (_, design) = super::design::search(spec.clone(), cluster.clone(), true)?;
     let (rows, skipped) = compare(&cluster, &design);
     if let Some(dir) = &args.out {
         let files = fnn_tui::topology::artifacts::write_all(dir, &cluster, &design)?;

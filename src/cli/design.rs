@@ -2,13 +2,13 @@
 
 use super::DesignArgs;
 use super::inputs;
-use fnn_tui::design::format_table;
-use fnn_tui::ga::{Engine, Limits, Phase, Run, StopReason};
+use fnn_tui::design::Design;
+use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
 use fnn_tui::report::Report;
+use fnn_tui::run::Run;
 use fnn_tui::spec::{Cluster, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -22,23 +22,13 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     }
     let cluster = inputs::cluster(&spec)?;
     cluster.check_search_memory()?;
-    let (report, table) = search(spec, cluster, !args.quiet)?;
-    let (table_path, report_path) = write_design(&args.out, &table, &report)?;
+    let (report, design) = search(spec, cluster, !args.quiet)?;
+    let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
     if !args.quiet {
         print!("{}", report.text());
         println!("wrote {} and {}", table_path.display(), report_path.display());
     }
     Ok(exit_code(&report))
-}
-
-/// The switch table and the report, as one output (both or neither).
-pub fn write_design(out: &Path, table: &str, report: &Report) -> anyhow::Result<(PathBuf, PathBuf)> {
-    let files = [
-        ("switches.txt".to_string(), table.to_string()),
-        ("report.json".to_string(), report.to_json()),
-    ];
-    fnn_tui::export::write_files(out, "design", &files)?;
-    Ok((out.join("switches.txt"), out.join("report.json")))
 }
 
 fn exit_code(report: &Report) -> ExitCode {
@@ -50,8 +40,8 @@ fn exit_code(report: &Report) -> ExitCode {
 }
 
 /// Runs the GA to its stopping rule (a [`Run`]: the spec's limits, from
-/// the moment the command started) and returns the report and the table.
-pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, String)> {
+/// the moment the command started) and returns the report and the design.
+pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, Design)> {
     let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
     // The bar follows whichever limit is set: generations, else seconds.
@@ -82,7 +72,7 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
     if stop == StopReason::Interrupted {
         eprintln!("interrupted: writing the best design so far");
     }
-    Ok((run.report(), format_table(&run.best_design())))
+    Ok((run.report(), run.best_design()))
 }
 
 /// A flag Ctrl-C sets, so long commands stop and write what they have.

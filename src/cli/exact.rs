@@ -2,8 +2,8 @@
 //! honest "unknown" when the time limit runs out.
 
 use super::DesignArgs;
-use fnn_tui::design::{Metrics, format_table};
 use fnn_tui::exact::{self, Model, Options, Verdict};
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::spec::Cluster;
 use std::process::ExitCode;
@@ -35,7 +35,7 @@ pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
     match out.verdict {
         Verdict::Found(design) => {
             let report = Report::new(cluster, Metrics::compute(&design, cluster), RunInfo::default());
-            let (table_path, report_path) = super::design::write_design(&args.out, &format_table(&design), &report)?;
+            let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
             if !args.quiet {
                 print!("{}", report.text());
                 println!("exact: found a design by {how}");

@@ -4,10 +4,11 @@
 use super::ExportArgs;
 use super::inputs;
 use anyhow::anyhow;
-use fnn_tui::design::{Design, Metrics, parse_table};
+use fnn_tui::design::{Design, parse_table};
 use fnn_tui::export::choices::{Choices, Rewire};
 use fnn_tui::export::write_all;
 use fnn_tui::input::read_text;
+use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
 use fnn_tui::session::{open_session, session_dirs};
 use fnn_tui::spec::Cluster;

@@ -101,7 +101,7 @@ pub const MAX_IMPLIED: usize = 1 << 14;
 /// A PC or switch number, range-checked against the spec's size (`hint`)
 /// or, with none, against [`MAX_IMPLIED`].
 fn parse_number(tok: &str, what: &str, hint: usize) -> Result<usize, String> {
-    let shown = crate::spec::text::shown(tok);
+    let shown = crate::escape::shown(tok);
     if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("{what} number {shown} is not a whole number (0, 1, 2, ...)"));
     }

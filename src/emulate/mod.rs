@@ -14,6 +14,7 @@
 //! the cancel flag (set by Ctrl-C) stops the run.
 
 mod capture;
+mod commands;
 mod registry;
 mod summary;
 mod testbed;
@@ -29,10 +30,10 @@ use crate::design::Design;
 use crate::routing::{BasicRouting, Interfaces, MacTable, probe, scripts};
 use crate::spec::{Cluster, Coverage, UplinkMode};
 use capture::{Capture, Port};
+use commands::{run, run_until};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use testbed::{run, run_until};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EmulateError {

@@ -192,7 +192,7 @@ fn remove_leftovers(prefix: &str, record: &str, removed: &mut Removed) {
         .into_iter()
         .filter(|n| n.len() > prefix.len() && n.starts_with(prefix))
         .collect();
-    super::testbed::remove_links(&namespaces, &links);
+    super::commands::remove_links(&namespaces, &links);
     removed.namespaces += namespaces.len();
     removed.links += links.len();
     for ns in names_in("/etc/netns")

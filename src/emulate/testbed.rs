@@ -2,102 +2,10 @@
 //! per-run prefix and removed when the [`Testbed`] is dropped.
 
 use super::EmulateError;
+use super::commands::{remove_links, run};
 use super::registry::Registration;
 use crate::spec::Cluster;
-use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Runs `ip` (or another command) and returns its stdout, or why not.
-pub fn run(args: &[&str]) -> Result<String, EmulateError> {
-    run_until(args, None)
-}
-
-/// [`run`] for a command that may take long (a script, a round of pings):
-/// when `cancel` is set it is killed, with everything it started, within
-/// a few milliseconds.
-pub fn run_until(args: &[&str], cancel: Option<&AtomicBool>) -> Result<String, EmulateError> {
-    let failed = |reason: String| EmulateError::Setup {
-        command: args.join(" "),
-        reason,
-    };
-    let mut child = Command::new(args[0])
-        .args(&args[1..])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own process group: the whole group is killed on cancel.
-        .process_group(0)
-        .spawn()
-        .map_err(|e| failed(e.to_string()))?;
-    let out = drain(child.stdout.take());
-    let err = drain(child.stderr.take());
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| failed(e.to_string()))? {
-            break status;
-        }
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            // SAFETY: kill has no memory preconditions; the group is the child's own.
-            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
-            let _ = child.wait();
-            return Err(EmulateError::Interrupted);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
-    let (out, err) = (out.join().unwrap_or_default(), err.join().unwrap_or_default());
-    if !status.success() {
-        return Err(failed(String::from_utf8_lossy(&err).trim().to_string()));
-    }
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-/// Reads a child's pipe to its end on a thread of its own.
-fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        buf
-    })
-}
-
-/// Deletes namespaces (and with them the veth ends inside) and then links.
-/// Each deletion waits for the kernel to let go of the device, so they go
-/// in a few `ip -batch` processes at once (not one process per name): a
-/// stopped KLAT2 run is gone within its two seconds.
-pub(super) fn remove_links(namespaces: &[String], links: &[String]) {
-    let ns: Vec<String> = namespaces.iter().map(|n| format!("netns del {n}\n")).collect();
-    let ln: Vec<String> = links.iter().map(|l| format!("link del {l}\n")).collect();
-    for commands in [ns, ln] {
-        let per = commands.len().div_ceil(REMOVERS).max(1);
-        let children: Vec<_> = commands.chunks(per).filter_map(|c| ip_batch(&c.concat())).collect();
-        for mut child in children {
-            let _ = child.wait();
-        }
-    }
-}
-
-/// How many `ip -batch` processes remove a testbed at once.
-const REMOVERS: usize = 8;
-
-/// Starts `ip -force -batch -` on `script` (errors are expected: a veth
-/// end goes with its namespace).
-fn ip_batch(script: &str) -> Option<std::process::Child> {
-    let mut child = Command::new("ip")
-        .args(["-force", "-batch", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(script.as_bytes());
-    }
-    Some(child)
-}
 
 /// The namespaces, bridges and files of one rehearsal; dropping it
 /// removes them all (unless kept for inspection).

@@ -18,11 +18,13 @@
 //! (`rate`, `drat-trim`) accepts without trusting fnn-tui.
 
 mod cadical;
+mod model;
 mod per_pc;
 mod size;
 mod solve;
 mod types;
 
 pub use cadical::SolverError;
+pub use model::Model;
 pub use size::Size;
-pub use solve::{Model, Options, Outcome, Verdict, estimates, solve, solve_until};
+pub use solve::{Options, Outcome, Verdict, estimates, solve, solve_until};

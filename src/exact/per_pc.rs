@@ -6,8 +6,8 @@
 //! switch). When nothing is pinned and the switches are interchangeable,
 //! PC 0's switches are the first ones.
 
+use super::model::{Built, Interrupted, Model, is_true};
 use super::size::{self, Size};
-use super::solve::{Built, Interrupted, Model, is_true};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage};
 use rustsat::instances::SatInstance;

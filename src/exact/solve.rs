@@ -2,12 +2,11 @@
 //! check of a found design.
 
 use super::cadical::{self, Answer};
+use super::model::{Built, Model};
 use super::size::Size;
 use super::{per_pc, types};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, check_feasible};
-use rustsat::instances::SatInstance;
-use rustsat::types::{Assignment, Lit};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -23,27 +22,6 @@ pub struct Options {
     /// Run only this model (when it applies), not the race of both: for
     /// tests that hold each model to account on its own.
     pub only: Option<Model>,
-}
-
-/// Which model settled it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
-    /// The counting and Füredi bounds, before any search.
-    Bounds,
-    /// PCs counted per NIC set (universal, one NIC count, no pins).
-    Types,
-    /// A boolean per PC and switch.
-    PerPc,
-}
-
-impl Model {
-    pub fn words(self) -> &'static str {
-        match self {
-            Model::Bounds => "the counting and Füredi bounds",
-            Model::Types => "a SAT model counting PCs per NIC set",
-            Model::PerPc => "a SAT model with a boolean per PC and switch",
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -68,23 +46,6 @@ pub struct Outcome {
     /// Why the answer is unknown, in words (the time limit ran out while
     /// solving or building, or the model would not fit in memory).
     pub unknown_because: Option<String>,
-}
-
-/// A model ready for the solver: its instance and how to read a design
-/// back from a satisfying assignment.
-pub(super) struct Built {
-    pub instance: SatInstance,
-    pub model: Model,
-    pub decode: Box<dyn Fn(&Assignment) -> Design + Send>,
-}
-
-/// Building a model stopped early: the deadline passed or a flag was set.
-#[derive(Debug)]
-pub(super) struct Interrupted;
-
-/// The value of `l` in `a` (unassigned counts as false).
-pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
-    a.lit_value(l) == rustsat::types::TernaryVal::True
 }
 
 /// Finds a design for `cluster` or proves none exists, within the limits.
@@ -389,7 +350,7 @@ fn summarize(ports: &[String]) -> String {
 /// is: a round trip through a genome would also cable the NICs a valid
 /// design leaves free, and then the two differ.)
 fn check_design(c: &Cluster, d: &Design) -> anyhow::Result<()> {
-    let m = crate::design::Metrics::compute(d, c);
+    let m = crate::metrics::Metrics::compute(d, c);
     anyhow::ensure!(
         m.valid,
         "internal error: the exact model's design does not pass the checks ({} pairs uncovered; {})",

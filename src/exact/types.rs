@@ -9,9 +9,9 @@
 //! within its ports (pseudo-Boolean). One used set is relabelled onto the
 //! first switches when the switches are interchangeable.
 
+use super::model::{Built, Interrupted, Model, is_true};
 use super::per_pc;
 use super::size::Size;
-use super::solve::{Built, Interrupted, Model, is_true};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage};
 use rustsat::instances::SatInstance;

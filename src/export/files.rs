@@ -27,6 +27,21 @@ pub fn write_files(dir: &Path, kind: &str, files: &[(String, String)]) -> Result
     Ok(out.commit()?)
 }
 
+/// `design`'s output: the switch table and the report, as one output
+/// (both or neither); returns their paths.
+pub fn write_design(
+    dir: &Path,
+    design: &crate::design::Design,
+    report: &crate::report::Report,
+) -> Result<(PathBuf, PathBuf), ExportError> {
+    let files = [
+        ("switches.txt".to_string(), crate::design::format_table(design)),
+        ("report.json".to_string(), report.to_json()),
+    ];
+    write_files(dir, "design", &files)?;
+    Ok((dir.join("switches.txt"), dir.join("report.json")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
 //! The design as Graphviz DOT, CSV and JSON, with its metrics.
 
-use crate::design::{Design, Metrics};
+use crate::design::Design;
 use crate::escape::dot_string;
+use crate::metrics::Metrics;
 use crate::spec::Cluster;
 use serde::Serialize;
 use std::fmt::Write as _;

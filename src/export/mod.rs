@@ -15,7 +15,7 @@ pub use crate::output::{INCOMPLETE_MARKER, is_plain_relative};
 use crate::report::Report;
 use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, scripts};
 use crate::spec::Cluster;
-pub use files::{ExportError, write_files};
+pub use files::{ExportError, write_design, write_files};
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).

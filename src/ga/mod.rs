@@ -10,13 +10,13 @@
 //!   rows of the PCs a mutation touched), with problem spots marked;
 //! * [`scale`]: the scaled-down first phase and the scale-up;
 //! * [`seeding`]: design-theory constructions laid onto the hardware as seeds;
-//! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA (issue
-//!   10): tabu walks over single NICs, over groups of PCs that share a NIC
+//! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA: tabu walks over single NICs, over groups of PCs that share a NIC
 //!   set, and over designs with a cyclic symmetry;
 //! * [`engine`]: the generation loop, one step at a time, deterministic
-//!   for a seed whatever the thread count;
-//! * [`run`]: one search run — engine, limits, clock, stop reason, the
-//!   edits a user makes, its report, session and exports.
+//!   for a seed whatever the thread count.
+//!
+//! A search run (limits, clock, stop reason, the edits a user makes) is
+//! [`crate::run::Run`], which drives the engine.
 
 pub mod cyclic;
 pub mod engine;
@@ -26,7 +26,6 @@ pub mod groups;
 pub mod local;
 pub mod operators;
 pub mod problem;
-pub mod run;
 pub mod scale;
 pub mod seeding;
 
@@ -34,7 +33,6 @@ pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Pha
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
 pub use problem::Problem;
-pub use run::{Edit, Run};
 
 /// The random generator of the engine: small, fast, and serializable so a
 /// session can resume exactly.

@@ -8,6 +8,7 @@ mod error;
 mod feasibility;
 mod memory;
 mod model;
+mod patterns;
 mod quick;
 mod resolve;
 pub(crate) use resolve::{MAX_SPEED_MBPS, amount, check_number};
@@ -21,6 +22,7 @@ pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
     Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,
 };
+pub use patterns::{MAX_PATTERN_PAIRS, MAX_PATTERN_WEIGHT, PairFilePlace, pair_weights, parse_pairs, read_pair_file};
 pub use quick::{QuickFlags, parse_switch_groups, quick_cluster, quick_spec};
 
 use std::path::Path;

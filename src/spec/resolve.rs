@@ -5,7 +5,6 @@ use super::cluster::{Cluster, Pins, SwitchSlot, Uplink};
 use super::error::SpecError;
 use super::model::{Coverage, PinKind, Spec, UplinkMode};
 use super::text;
-use crate::patterns::PairWeights;
 
 /// Sizes past these are typos, not clusters; refusing them early keeps a
 /// bad number from turning into an allocation failure.
@@ -75,7 +74,7 @@ impl Spec {
         self.check_prices_and_ga()?;
         let (models, mut switches) = self.resolve_switch_inventory(&nics)?;
         let uplink = self.resolve_uplink(&mut switches)?;
-        let pattern = PairWeights::from_specs(&self.patterns, pcs, f, self.base_dir.as_deref())?;
+        let pattern = super::pair_weights(&self.patterns, pcs, f, self.base_dir.as_deref())?;
         if self.coverage == Coverage::Sparse && pattern.pair_count() == 0 && pattern.all_to_all() == 0 {
             return Err(SpecError::field(
                 f,

@@ -5,6 +5,7 @@
 //! without a rule here still cannot break out of its place.
 
 use super::error::SpecError;
+use crate::escape::shown;
 
 /// Longest label (names, models, colour names).
 pub const MAX_LABEL: usize = 64;
@@ -83,14 +84,6 @@ pub fn check_hex_color(file: &str, field: &str, value: &str) -> Result<(), SpecE
         is_hex_color(value),
         "a colour `#rrggbb` (six hex digits)",
     )
-}
-
-/// A value quoted for a message, control characters made visible and cut
-/// short so a hostile value cannot flood or rewrite the terminal.
-pub fn shown(value: &str) -> String {
-    let cut: String = value.chars().take(40).collect();
-    let more = if value.chars().count() > 40 { "…" } else { "" };
-    format!("{:?}{more}", cut)
 }
 
 /// A label made from arbitrary text (a file name, say): characters

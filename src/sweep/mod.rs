@@ -15,8 +15,9 @@ pub use csv::{HEADER, parse_csv, to_csv};
 pub use settle::{Mark, Settled, settle};
 pub use svg::svg;
 
-use crate::design::{Metrics, bounds, constructions};
-use crate::ga::Run;
+use crate::design::{bounds, constructions};
+use crate::metrics::Metrics;
+use crate::run::Run;
 use crate::spec::{quick_cluster, quick_spec};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;

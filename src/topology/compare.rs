@@ -7,7 +7,8 @@
 
 use super::fattree::{self, Shape, SwitchOption};
 use super::stacks;
-use crate::design::{Design, Metrics};
+use crate::design::Design;
+use crate::metrics::Metrics;
 use crate::spec::{Cluster, UplinkMode};
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -14,7 +14,7 @@ pub mod theme;
 pub mod ui;
 pub mod worker;
 
-use crate::ga::Run;
+use crate::run::Run;
 use crate::session::{data_dir, open_session, session_dirs};
 use crate::spec::Spec;
 use anyhow::{Context, anyhow};

@@ -1,11 +1,9 @@
-//! The sweep tab: the scalability sweep of `crate::sweep` as a job of the
-//! GA worker, its points arriving as events on the worker's channel, like
-//! everything else the UI hears. Leaving the tab stops it.
+//! The sweep tab: what the scalability sweep of `crate::sweep` covers and
+//! the points it has found so far. The sweep runs as a job of the GA
+//! worker, its points arriving as events like everything else the UI
+//! hears; leaving the tab stops it.
 
-use super::worker::Event;
-use crate::sweep::{self, Budget, Point};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use crate::sweep::{Budget, Point};
 
 /// Seconds of exact search per narrower width on a cell over the bound.
 const EXACT_S: f64 = 1.0;
@@ -76,27 +74,4 @@ impl SweepView {
     pub fn finished(&self) -> usize {
         self.points.len()
     }
-}
-
-/// Runs the sweep of `plan` on its own thread as a job of the worker: its
-/// points, then its end (or its failure, a panic included) arrive as
-/// events on the worker's channel. Setting `stop` ends it early.
-pub fn spawn(plan: &SweepPlan, tx: crossbeam_channel::Sender<Event>, stop: Arc<AtomicBool>) {
-    let todo: Vec<(usize, u32)> = plan
-        .nics
-        .iter()
-        .flat_map(|&n| plan.pcs.iter().map(move |&p| (p, n)))
-        .collect();
-    let budget = plan.budget;
-    let _ = std::thread::Builder::new()
-        .name("ga-worker-sweep".into())
-        .spawn(move || {
-            let points = tx.clone();
-            let end = super::worker::catching(|| {
-                sweep::run(&todo, budget, 1, &stop, |point| {
-                    let _ = points.send(Event::SweepPoint(point));
-                })
-            });
-            let _ = tx.send(Event::SweepEnded(end));
-        });
 }

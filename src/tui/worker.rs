@@ -3,7 +3,8 @@
 //! generations, and sends owned snapshots; the UI only draws the newest.
 
 use crate::design::Design;
-use crate::ga::{Edit, Engine, GenStats, Phase, Run, StopReason, Terms};
+use crate::ga::{Engine, GenStats, Phase, StopReason, Terms};
+use crate::run::{Edit, Run};
 use crate::session::Session;
 use crate::spec::{Cluster, GaParams, PinKind, Weights};
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -326,7 +327,7 @@ impl State {
                 }
                 let r = choices
                     .resolve(self.run.cluster(), &session_dirs)
-                    .and_then(|options| self.run.export(&dir, &options).map_err(|e| e.to_string()));
+                    .and_then(|options| self.export(&dir, &options).map_err(|e| e.to_string()));
                 let _ = self.tx.send(Event::Exported(r));
             }
             Command::Emulate { probe_order } => self.start_emulate(probe_order),
@@ -347,7 +348,7 @@ impl State {
             Command::Sweep(plan) => {
                 self.stop_sweep();
                 let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-                super::sweep::spawn(&plan, self.tx.clone(), stop.clone());
+                spawn_sweep(&plan, self.tx.clone(), stop.clone());
                 self.sweep = Some(stop);
             }
             Command::StopSweep => self.stop_sweep(),
@@ -368,6 +369,21 @@ impl State {
     }
 
     /// Runs emulate on the best design on its own thread; one at a time.
+    /// Every translator's output for the run's best design.
+    fn export(
+        &self,
+        dir: &std::path::Path,
+        options: &crate::export::Options,
+    ) -> Result<Vec<std::path::PathBuf>, crate::export::ExportError> {
+        let (c, design) = (self.run.cluster(), self.run.best_design());
+        let r = crate::export::write_all(dir, c, &design, &self.run.report(), options);
+        match &r {
+            Ok(files) => tracing::info!(dir = %dir.display(), files = files.len(), "exported"),
+            Err(e) => tracing::error!(dir = %dir.display(), "export failed: {e}"),
+        }
+        r
+    }
+
     fn start_emulate(&mut self, probe_order: Option<String>) {
         if self.emulate.as_ref().is_some_and(|(_, h)| !h.is_finished()) {
             let _ = self.tx.send(Event::Emulated(Err("emulate is already running".into())));
@@ -499,4 +515,27 @@ fn run_emulate(
     // The testbed is dropped here, removing everything, before the summary is shown.
     let (summary, _testbed) = emulate(c, d, &o).map_err(|e| e.to_string())?;
     Ok(summary.text())
+}
+
+/// Runs the sweep of `plan` on its own thread as a job of the worker: its
+/// points, then its end (or its failure, a panic included) arrive as
+/// events on the worker's channel. Setting `stop` ends it early.
+fn spawn_sweep(plan: &super::sweep::SweepPlan, tx: Sender<Event>, stop: Arc<std::sync::atomic::AtomicBool>) {
+    let todo: Vec<(usize, u32)> = plan
+        .nics
+        .iter()
+        .flat_map(|&n| plan.pcs.iter().map(move |&p| (p, n)))
+        .collect();
+    let budget = plan.budget;
+    let _ = std::thread::Builder::new()
+        .name("ga-worker-sweep".into())
+        .spawn(move || {
+            let points = tx.clone();
+            let end = catching(|| {
+                crate::sweep::run(&todo, budget, 1, &stop, |point| {
+                    let _ = points.send(Event::SweepPoint(point));
+                })
+            });
+            let _ = tx.send(Event::SweepEnded(end));
+        });
 }

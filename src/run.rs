@@ -4,12 +4,12 @@
 //! so the stop rules, the edits a user may make and what a report or a
 //! session holds are decided here, once, and tested without a thread.
 
-use super::engine::{Engine, Limits, StopReason};
-use crate::design::{Design, Metrics};
+use crate::design::Design;
+use crate::ga::{Engine, Limits, Phase, StopReason};
+use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
 use crate::session::{Session, SessionError};
 use crate::spec::{Cluster, GaParams, PinKind, Spec, SpecError, Weights, check_feasible};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -301,7 +301,7 @@ impl Run {
     }
 
     fn pin(&mut self, pc: usize, switch: usize, pin: Option<PinKind>) -> Result<String, SpecError> {
-        if self.engine.phase() != super::Phase::Full {
+        if self.engine.phase() != Phase::Full {
             // The scaled-down phase's PCs are not the cluster's.
             return Err(SpecError::field(
                 "edit",
@@ -358,21 +358,6 @@ impl Run {
     /// The run as a session named `name`.
     pub fn session(&self, name: &str) -> Session {
         Session::capture(name, &self.spec, &self.engine)
-    }
-
-    /// Every translator's output for the best design.
-    pub fn export(
-        &self,
-        dir: &Path,
-        options: &crate::export::Options,
-    ) -> Result<Vec<PathBuf>, crate::export::ExportError> {
-        let design = self.best_design();
-        let r = crate::export::write_all(dir, self.cluster(), &design, &self.report(), options);
-        match &r {
-            Ok(files) => tracing::info!(dir = %dir.display(), files = files.len(), "exported"),
-            Err(e) => tracing::error!(dir = %dir.display(), "export failed: {e}"),
-        }
-        r
     }
 }
 

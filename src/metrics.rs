@@ -2,35 +2,10 @@
 //! pairwise links and their tight upper bound, bisection estimates, latency
 //! in switch hops, cost, and whether the wiring obeys the spec's limits.
 
-use super::{Design, bits};
+use crate::design::bounds::pairwise_upper_bound;
+use crate::design::{Design, bits};
 use crate::spec::{Cluster, Coverage, UplinkMode};
 use serde::Serialize;
-
-/// The most pair-links `nics` NICs can make on switches of these widths:
-/// fill the widest switches first (u(u-1)/2 is convex, so this maximises
-/// the sum), then divide by the pair count. The FNN compiler paper: "a tight upper bound
-/// on the average number of links between a PC pair".
-pub fn max_pair_links(ports: &[u32], nics: u64, pcs: usize) -> u64 {
-    let mut widths: Vec<u64> = ports.iter().map(|&p| (p as u64).min(pcs as u64)).collect();
-    widths.sort_unstable_by(|a, b| b.cmp(a));
-    let mut left = nics;
-    let mut links = 0;
-    for w in widths {
-        let u = w.min(left);
-        links += u * u.saturating_sub(1) / 2;
-        left -= u;
-    }
-    links
-}
-
-/// Average links per PC pair for the best possible use of this hardware:
-/// sum used_s (used_s - 1) / (P (P - 1)).
-pub fn pairwise_upper_bound(ports: &[u32], nics: u64, pcs: usize) -> f64 {
-    if pcs < 2 {
-        return 0.0;
-    }
-    2.0 * max_pair_links(ports, nics, pcs) as f64 / (pcs * (pcs - 1)) as f64
-}
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Bisection {

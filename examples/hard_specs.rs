@@ -1,5 +1,5 @@
 //! The hard-spec benchmark: time to a valid design over
-//! several seeds for each spec of `fnn_tui::hard_specs` (sparse, every
+//! several seeds for each spec of `tests/common/hard_specs.rs` (sparse, every
 //! port used, mixed NICs, pins, KASY0 as built), with the median, the
 //! worst and the failures, as BENCHMARKS.md reports them.
 //!
@@ -11,7 +11,9 @@
 //! ```
 
 use fnn_tui::ga::Engine;
-use fnn_tui::hard_specs::{self, HardSpec};
+#[path = "../tests/common/hard_specs.rs"]
+mod hard_specs;
+use hard_specs::HardSpec;
 use std::time::Instant;
 
 struct Options {

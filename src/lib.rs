@@ -13,7 +13,6 @@ pub mod escape;
 pub mod exact;
 pub mod export;
 pub mod ga;
-pub mod hard_specs;
 pub mod hardware;
 pub mod input;
 pub mod metrics;

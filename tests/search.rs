@@ -5,9 +5,10 @@
 //! its certificate. Limits are generations, never seconds.
 
 mod common;
+#[path = "common/hard_specs.rs"]
+mod hard_specs;
 
 use fnn_tui::ga::{Engine, Eval, Genome, Problem, Rng, StopReason, operators};
-use fnn_tui::hard_specs;
 use fnn_tui::metrics::Metrics;
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use rand::SeedableRng;

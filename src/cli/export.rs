@@ -23,15 +23,9 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         macs: args.macs.clone(),
         rewire: args.from.clone().map(Rewire::Table),
     };
-    // The flags are named as typed on the command line.
-    let options = choices.resolve(&cluster, &session_dirs()).map_err(|e| {
-        let e = e
-            .replacen("artifacts: ", "--only: ", 1)
-            .replacen("probe order: ", "--probe-order: ", 1)
-            .replacen("MAC file: ", "", 1)
-            .replacen("rewire from: ", "", 1);
-        anyhow!(e)
-    })?;
+    let options = choices
+        .resolve(&cluster, &session_dirs())
+        .map_err(|e| anyhow!(e.for_command_line()))?;
     let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} into {}",

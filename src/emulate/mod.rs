@@ -24,7 +24,7 @@ pub use capture::Frames;
 pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;
 pub use testbed::Testbed;
-pub use wiring::{Fault, Wiring};
+pub use wiring::{Fault, FaultError, Wiring};
 
 use crate::design::Design;
 use crate::routing::{BasicRouting, Interfaces, MacTable, probe, scripts};
@@ -109,23 +109,37 @@ impl Options<'_> {
     }
 }
 
+/// Why this machine cannot run a rehearsal.
+#[derive(Debug, thiserror::Error)]
+pub enum Unavailable {
+    #[error("it needs root (network namespaces and bridges)")]
+    NotRoot,
+    #[error("`{command}` is missing (install {package})")]
+    Missing {
+        command: &'static str,
+        package: &'static str,
+    },
+    #[error(transparent)]
+    Hosts(#[from] EmulateError),
+}
+
 /// Whether this machine can run a rehearsal: root, and the `ip` and
 /// `ping` commands. Otherwise why not.
-pub fn available() -> Result<(), String> {
+pub fn available() -> Result<(), Unavailable> {
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        return Err("it needs root (network namespaces and bridges)".into());
+        return Err(Unavailable::NotRoot);
     }
-    for (cmd, package) in [("ip", "iproute2"), ("ping", "iputils-ping")] {
-        let ok = std::process::Command::new(cmd)
+    for (command, package) in [("ip", "iproute2"), ("ping", "iputils-ping")] {
+        let ok = std::process::Command::new(command)
             .arg("-V")
             .output()
             .is_ok_and(|o| o.status.success());
         if !ok {
-            return Err(format!("`{cmd}` is missing (install {package})"));
+            return Err(Unavailable::Missing { command, package });
         }
     }
-    hosts_file(Path::new(HOSTS)).map_err(|e| e.to_string())
+    Ok(hosts_file(Path::new(HOSTS))?)
 }
 
 /// The machine's hosts file, which `ip netns exec` covers with each PC's.

@@ -5,6 +5,7 @@
 
 use crate::design::Design;
 use crate::routing::Interfaces;
+use crate::routing::addresses::AddressError;
 use crate::spec::Cluster;
 
 /// One wiring fault. NICs are numbered from 0 as on the cable labels
@@ -21,27 +22,53 @@ pub enum Fault {
     Order { pc: usize, order: Interfaces },
 }
 
+/// Why a fault description was refused; each names the text as typed.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum FaultError {
+    #[error(
+        "`{0}`: use swap:PC:NIC:NIC, move:PC:NIC:SWITCH, pull:PC:NIC or order:PC:SLOTS (NICs from 0, slots from 1)"
+    )]
+    Usage(String),
+    #[error("`{text}`: no PC `{pc}` in the design")]
+    NoSuchPc { text: String, pc: String },
+    #[error("`{text}`: {pc} has NICs 0 to {last}")]
+    NoSuchNic { text: String, pc: String, last: usize },
+    #[error("`{text}`: switches are 0 to {last}")]
+    NoSuchSwitch { text: String, last: usize },
+    #[error("`{text}`: {source}")]
+    Order {
+        text: String,
+        #[source]
+        source: AddressError,
+    },
+    #[error("`{text}`: {pc} has {nics} NICs")]
+    OrderLength { text: String, pc: String, nics: usize },
+}
+
 impl Fault {
     /// Reads `swap:PC:NIC:NIC`, `move:PC:NIC:SWITCH`, `pull:PC:NIC` or
     /// `order:PC:SLOTS` (slots like 4,3,2,1); PC by number or host name.
-    pub fn parse(text: &str, c: &Cluster, d: &Design) -> Result<Fault, String> {
+    pub fn parse(text: &str, c: &Cluster, d: &Design) -> Result<Fault, FaultError> {
         let f: Vec<&str> = text.split(':').collect();
-        let usage = || {
-            format!(
-                "`{text}`: use swap:PC:NIC:NIC, move:PC:NIC:SWITCH, pull:PC:NIC or order:PC:SLOTS (NICs from 0, slots from 1)"
-            )
-        };
+        let typed = || text.to_string();
         let pc = f
             .get(1)
             .and_then(|p| p.parse().ok().or_else(|| c.pc_named(p)))
             .filter(|&p| p < d.pcs())
-            .ok_or_else(|| format!("`{text}`: no PC `{}` in the design", f.get(1).unwrap_or(&"")))?;
+            .ok_or_else(|| FaultError::NoSuchPc {
+                text: typed(),
+                pc: f.get(1).unwrap_or(&"").to_string(),
+            })?;
         let nics = d.nics_used(pc) as usize;
-        let nic = |i: usize| -> Result<usize, String> {
+        let nic = |i: usize| -> Result<usize, FaultError> {
             f.get(i)
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n < nics)
-                .ok_or_else(|| format!("`{text}`: {} has NICs 0 to {}", c.pc_name(pc), nics.saturating_sub(1)))
+                .ok_or_else(|| FaultError::NoSuchNic {
+                    text: typed(),
+                    pc: c.pc_name(pc),
+                    last: nics.saturating_sub(1),
+                })
         };
         let fault = match (f[0], f.len()) {
             ("swap", 4) => Fault::Swap {
@@ -49,24 +76,31 @@ impl Fault {
                 a: nic(2)?,
                 b: nic(3)?,
             },
-            ("move", 4) => Fault::Move {
-                pc,
-                nic: nic(2)?,
-                switch: f[3]
-                    .parse()
-                    .ok()
-                    .filter(|&s| s < d.switches())
-                    .ok_or_else(|| format!("`{text}`: switches are 0 to {}", d.switches() - 1))?,
-            },
+            ("move", 4) => {
+                Fault::Move {
+                    pc,
+                    nic: nic(2)?,
+                    switch: f[3].parse().ok().filter(|&s| s < d.switches()).ok_or_else(|| {
+                        FaultError::NoSuchSwitch {
+                            text: typed(),
+                            last: d.switches() - 1,
+                        }
+                    })?,
+                }
+            }
             ("pull", 3) => Fault::Pull { pc, nic: nic(2)? },
             ("order", 3) => {
-                let order = Interfaces::parse(f[2]).map_err(|e| format!("`{text}`: {e}"))?;
+                let order = Interfaces::parse(f[2]).map_err(|source| FaultError::Order { text: typed(), source })?;
                 if order.probe_order.len() != nics {
-                    return Err(format!("`{text}`: {} has {nics} NICs", c.pc_name(pc)));
+                    return Err(FaultError::OrderLength {
+                        text: typed(),
+                        pc: c.pc_name(pc),
+                        nics,
+                    });
                 }
                 Fault::Order { pc, order }
             }
-            _ => return Err(usage()),
+            _ => return Err(FaultError::Usage(typed())),
         };
         Ok(fault)
     }
@@ -99,5 +133,36 @@ impl Wiring {
             }
         }
         w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    #[test]
+    fn each_refused_fault_says_what_was_typed_and_what_is_allowed() {
+        let c = crate::spec::quick_cluster(6, 2, "4x3").unwrap();
+        let d = crate::design::parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
+        let refused = |text: &str| Fault::parse(text, &c, &d).unwrap_err();
+        assert_eq!(
+            Fault::parse("swap:1:0:1", &c, &d),
+            Ok(Fault::Swap { pc: 1, a: 0, b: 1 })
+        );
+        assert!(matches!(refused("swap:9:0:1"), FaultError::NoSuchPc { .. }));
+        assert!(matches!(refused("swap:1:0:2"), FaultError::NoSuchNic { last: 1, .. }));
+        assert!(matches!(
+            refused("move:1:0:3"),
+            FaultError::NoSuchSwitch { last: 2, .. }
+        ));
+        assert!(matches!(
+            refused("order:1:1,2,3"),
+            FaultError::OrderLength { nics: 2, .. }
+        ));
+        assert!(matches!(refused("bend:1:0"), FaultError::Usage(_)));
+        let order = refused("order:1:1,x");
+        assert!(order.source().is_some(), "the probe order's own error is kept");
+        assert!(order.to_string().starts_with("`order:1:1,x`: "), "{order}");
     }
 }

@@ -27,4 +27,4 @@ mod types;
 pub use cadical::SolverError;
 pub use model::Model;
 pub use size::Size;
-pub use solve::{Options, Outcome, Verdict, estimates, solve, solve_until};
+pub use solve::{ExactError, Options, Outcome, Verdict, estimates, solve, solve_until};

@@ -1,7 +1,7 @@
 //! Running a model: the solver, its time limit, the proof files, and the
 //! check of a found design.
 
-use super::cadical::{self, Answer};
+use super::cadical::{self, Answer, SolverError};
 use super::model::{Built, Model};
 use super::size::Size;
 use super::{per_pc, types};
@@ -48,13 +48,39 @@ pub struct Outcome {
     pub unknown_because: Option<String>,
 }
 
+/// Why the exact mode gave no answer at all (an unknown is an answer).
+#[derive(Debug, thiserror::Error)]
+pub enum ExactError {
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    #[error(
+        "internal error: the exact model's design does not pass the checks ({uncovered} pairs uncovered; {violations})"
+    )]
+    InvalidDesign { uncovered: u64, violations: String },
+}
+
+impl ExactError {
+    fn write(path: &Path, source: std::io::Error) -> ExactError {
+        ExactError::Write {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}
+
 /// Finds a design for `cluster` or proves none exists, within the limits.
 ///
 /// When both models apply they race on two threads and the first answer
 /// wins: counting by NIC set settles large clusters on few switches fast,
 /// the per-PC model with its lex ordering settles small clusters on many
 /// switches fast, and neither does both.
-pub fn solve(cluster: &Cluster, opts: &Options) -> anyhow::Result<Outcome> {
+pub fn solve(cluster: &Cluster, opts: &Options) -> Result<Outcome, ExactError> {
     solve_until(cluster, opts, &AtomicBool::new(false))
 }
 
@@ -109,7 +135,7 @@ fn within(mut plans: Vec<Plan>, budget: u64) -> (Vec<Plan>, Option<Plan>) {
 /// budget is not built (the answer is unknown, with the estimate), and
 /// the time limit holds while a model is built and loaded, not only
 /// while it is solved.
-pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) -> anyhow::Result<Outcome> {
+pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) -> Result<Outcome, ExactError> {
     let start = Instant::now();
     // A proof asked for, or one model asked for by name, means the SAT
     // model runs even where a bound already says no.
@@ -157,16 +183,15 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
                 .into_iter()
                 .map(|h| h.join().expect("the solver thread does not panic")),
         );
-        all.into_iter().collect::<anyhow::Result<Vec<_>>>()
+        all.into_iter().collect::<Result<Vec<_>, ExactError>>()
     })?;
     let winner = attempts.iter().position(|a| a.verdict != Verdict::Unknown).unwrap_or(0);
     let a = attempts.swap_remove(winner);
     let mut proof = None;
     if let (Some(path), Some((cnf_tmp, drat_tmp)), Verdict::Impossible(_)) = (&opts.proof, a.files, &a.verdict) {
         let cnf_path = cnf_path_of(path);
-        let saved = |tmp: NamedTempFile, to: &Path| {
-            crate::atomic::persist(tmp, to).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", to.display()))
-        };
+        let saved =
+            |tmp: NamedTempFile, to: &Path| crate::atomic::persist(tmp, to).map_err(|e| ExactError::write(to, e));
         saved(cnf_tmp, &cnf_path)?;
         saved(drat_tmp, path)?;
         proof = Some((cnf_path, path.clone()));
@@ -244,7 +269,7 @@ fn attempt(
     proof: Option<(PathBuf, Model)>,
     deadline: Option<Instant>,
     [stop, interrupt]: [&AtomicBool; 2],
-) -> anyhow::Result<Attempt> {
+) -> Result<Attempt, ExactError> {
     let halt = || {
         stop.load(Ordering::Relaxed)
             || interrupt.load(Ordering::Relaxed)
@@ -271,7 +296,7 @@ fn attempt(
     let files = match &proof {
         Some((path, _)) => {
             let cnf_path = cnf_path_of(path);
-            let cannot = |p: &Path, e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", p.display());
+            let cannot = ExactError::write;
             let mut cnf_tmp = crate::atomic::temp_beside(&cnf_path).map_err(|e| cannot(&cnf_path, e))?;
             let mut w = std::io::BufWriter::new(cnf_tmp.as_file_mut());
             cnf.write_dimacs(&mut w, variables).map_err(|e| cannot(&cnf_path, e))?;
@@ -349,13 +374,13 @@ fn summarize(ports: &[String]) -> String {
 /// pins, and every required pair covered. (Checked on the design as it
 /// is: a round trip through a genome would also cable the NICs a valid
 /// design leaves free, and then the two differ.)
-fn check_design(c: &Cluster, d: &Design) -> anyhow::Result<()> {
+fn check_design(c: &Cluster, d: &Design) -> Result<(), ExactError> {
     let m = crate::metrics::Metrics::compute(d, c);
-    anyhow::ensure!(
-        m.valid,
-        "internal error: the exact model's design does not pass the checks ({} pairs uncovered; {})",
-        m.uncovered_pairs,
-        m.violations.join("; ")
-    );
-    Ok(())
+    if m.valid {
+        return Ok(());
+    }
+    Err(ExactError::InvalidDesign {
+        uncovered: m.uncovered_pairs,
+        violations: m.violations.join("; "),
+    })
 }

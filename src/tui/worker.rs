@@ -327,6 +327,7 @@ impl State {
                 }
                 let r = choices
                     .resolve(self.run.cluster(), &session_dirs)
+                    .map_err(|e| e.to_string())
                     .and_then(|options| self.export(&dir, &options).map_err(|e| e.to_string()));
                 let _ = self.tx.send(Event::Exported(r));
             }

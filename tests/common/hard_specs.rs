@@ -10,9 +10,12 @@
 //! table and checked by the validator like any other. The specs are also
 //! written as TOML under `assets/specs/hard/` so the CLI can run them.
 
-use crate::design::{Design, parse_table};
-use crate::patterns::{coords, index};
-use crate::spec::{Coverage, NicOverride, PatternSpec, PinKind, PinSpec, Spec, SwitchModel, UplinkMode, Weights};
+// Shared by the search tests and the hard_specs example; each uses a part.
+#![allow(dead_code)]
+
+use fnn_tui::design::{Design, parse_table};
+use fnn_tui::patterns::{coords, index};
+use fnn_tui::spec::{Coverage, NicOverride, PatternSpec, PinKind, PinSpec, Spec, SwitchModel, UplinkMode, Weights};
 
 /// One benchmark spec and the design that proves it feasible.
 pub struct HardSpec {
@@ -31,7 +34,7 @@ pub enum CertificateError {
     #[error("{0}: no certificate")]
     None(&'static str),
     #[error(transparent)]
-    Table(#[from] crate::design::TableError),
+    Table(#[from] fnn_tui::design::TableError),
 }
 
 impl HardSpec {
@@ -58,8 +61,8 @@ impl HardSpec {
 
 /// KASY0's wirings as found by the search (seed 1), the certificates that
 /// its hardware can serve the two patterns.
-const KASY0_TABLE: &str = include_str!("../assets/specs/hard/kasy0-as-built.switches.txt");
-const KASY0_DENSE_TABLE: &str = include_str!("../assets/specs/hard/kasy0-dense.switches.txt");
+const KASY0_TABLE: &str = include_str!("../../assets/specs/hard/kasy0-as-built.switches.txt");
+const KASY0_DENSE_TABLE: &str = include_str!("../../assets/specs/hard/kasy0-dense.switches.txt");
 
 /// Every hard spec, in the order BENCHMARKS.md lists them.
 pub fn all() -> Vec<HardSpec> {
@@ -89,7 +92,7 @@ fn base(name: &str, pcs: usize, nics: u32, switches: &[(u32, u32)], patterns: Ve
     Spec {
         name: name.into(),
         coverage: Coverage::Sparse,
-        pcs: crate::spec::PcSpec {
+        pcs: fnn_tui::spec::PcSpec {
             count: pcs,
             nics,
             ..Default::default()
@@ -104,7 +107,7 @@ fn base(name: &str, pcs: usize, nics: u32, switches: &[(u32, u32)], patterns: Ve
                 ..Default::default()
             })
             .collect(),
-        uplink: crate::spec::UplinkSpec {
+        uplink: fnn_tui::spec::UplinkSpec {
             mode: UplinkMode::None,
             ..Default::default()
         },

@@ -83,13 +83,8 @@ impl Run {
 
     /// A saved run, continuing where it stopped.
     pub fn resume(session: &Session) -> Result<Run, SessionError> {
-        let (cluster, engine) = session.restore()?;
-        Ok(Run::around(
-            session.spec.clone(),
-            engine,
-            Limits::from_params(&cluster.ga),
-            Instant::now(),
-        ))
+        let (_, engine) = session.restore()?;
+        Ok(Run::of_engine(session.spec.clone(), engine))
     }
 
     /// A run around an engine already built (the designer's start, a

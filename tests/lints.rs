@@ -119,7 +119,7 @@ fn the_core_builds_without_the_terminal_libraries() {
 #[test]
 fn the_library_modules_import_each_other_in_no_cycle() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut uses: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
+    let mut uses = Uses::default();
     for (module, file) in rust_files(&src) {
         let text = std::fs::read_to_string(&file).unwrap();
         let code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
@@ -143,6 +143,9 @@ fn the_library_modules_import_each_other_in_no_cycle() {
         cycle.unwrap().join(" -> ")
     );
 }
+
+/// Which modules each module uses.
+type Uses = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
 
 /// Every `.rs` file under `src` (the binary's `cli` and `main` left out:
 /// they are the top), with the top-level module it belongs to.
@@ -169,10 +172,10 @@ fn rust_files(src: &std::path::Path) -> Vec<(String, std::path::PathBuf)> {
 }
 
 /// A path of modules that comes back to its start, if the graph has one.
-fn find_cycle(uses: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>) -> Option<Vec<String>> {
+fn find_cycle(uses: &Uses) -> Option<Vec<String>> {
     fn visit(
         m: &str,
-        uses: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        uses: &Uses,
         path: &mut Vec<String>,
         done: &mut std::collections::BTreeSet<String>,
     ) -> Option<Vec<String>> {

@@ -244,10 +244,12 @@ fn valid_prefix(p: &str) -> bool {
 /// and a sweep in that moment takes the live run for a dead one and
 /// deletes its record. `None` when the name is taken.
 fn create_locked(dir: &Path, path: &Path) -> Result<Option<File>, EmulateError> {
-    let io = |e: std::io::Error| super::io(dir, e);
     // Created exclusively (never through a link), mode 0600; the name
     // has no `.`, so a sweep never reads it as a record.
-    let tmp = tempfile::Builder::new().prefix("new-").tempfile_in(dir).map_err(io)?;
+    let tmp = tempfile::Builder::new()
+        .prefix("new-")
+        .tempfile_in(dir)
+        .map_err(|e| super::io(dir, e))?;
     if !try_lock(tmp.as_file()) {
         return Ok(None);
     }

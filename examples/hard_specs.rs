@@ -10,7 +10,8 @@
 //! cargo run --release --example hard_specs -- --write     # (re)write assets/specs/hard/*.toml
 //! ```
 
-use fnn_tui::ga::Engine;
+use fnn_tui::ga::Limits;
+use fnn_tui::run::Run;
 #[path = "../tests/common/hard_specs.rs"]
 mod hard_specs;
 use hard_specs::HardSpec;
@@ -70,14 +71,17 @@ fn time_to_valid(h: &HardSpec, seed: u64, o: &Options) -> Result<(Option<f64>, u
     }
     let cluster = spec.resolve().map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let mut engine = Engine::new(cluster);
-    while !engine.is_valid() {
-        if start.elapsed().as_secs_f64() >= o.time_limit_s {
-            return Ok((None, engine.generation()));
+    let limits = Limits {
+        generations: 0,
+        time_limit_s: o.time_limit_s,
+    };
+    let mut run = Run::of_cluster_since(spec, cluster, start).with_limits(limits);
+    while !run.engine().is_valid() {
+        if run.step().is_some() && !run.engine().is_valid() {
+            return Ok((None, run.engine().generation()));
         }
-        engine.step();
     }
-    Ok((Some(start.elapsed().as_secs_f64()), engine.generation()))
+    Ok((Some(start.elapsed().as_secs_f64()), run.engine().generation()))
 }
 
 fn main() -> Result<(), String> {

@@ -3,8 +3,8 @@
 //!
 //! cargo run --release --example make_session -- SPEC GENERATIONS OUT.toml NAME
 
-use fnn_tui::ga::Engine;
-use fnn_tui::session::Session;
+use fnn_tui::ga::Limits;
+use fnn_tui::run::Run;
 use fnn_tui::spec::Spec;
 use std::path::Path;
 
@@ -15,12 +15,18 @@ fn main() {
         std::process::exit(2);
     };
     let spec = Spec::load(Path::new(spec)).expect("spec loads");
-    let mut engine = Engine::new(spec.resolve().expect("spec resolves"));
-    for _ in 0..generations.parse::<u64>().expect("a generation count") {
-        engine.step();
-    }
-    println!("generation {}, valid {}", engine.generation(), engine.is_valid());
-    Session::capture(name, &spec, &engine)
-        .save(Path::new(out))
-        .expect("session saves");
+    let limits = Limits {
+        generations: generations.parse().expect("a generation count"),
+        time_limit_s: 0.0,
+    };
+    let mut run = Run::new(spec).expect("the spec can be searched").with_limits(limits);
+    let stop = run.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
+    let e = run.engine();
+    println!(
+        "generation {}, valid {}, {}",
+        e.generation(),
+        e.is_valid(),
+        stop.words()
+    );
+    run.session(name).save(Path::new(out)).expect("session saves");
 }

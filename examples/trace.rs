@@ -3,7 +3,8 @@
 //!
 //! cargo run --release --example trace -- --pcs 64 --nics 4 --switches 31x8,8 [--generations N] [--every K] [--spec FILE]
 
-use fnn_tui::ga::{Engine, Phase};
+use fnn_tui::ga::{Limits, Phase};
+use fnn_tui::run::Run;
 use fnn_tui::spec::{QuickFlags, Spec};
 
 fn main() {
@@ -25,14 +26,19 @@ fn main() {
         Some(p) => Spec::load(std::path::Path::new(&p)).expect("spec loads"),
         None => Spec::default(),
     };
-    let cluster = flags.apply(base).and_then(|s| s.resolve()).expect("spec resolves");
+    let spec = flags.apply(base).expect("flags apply");
     let generations: u64 = get("--generations").and_then(|v| v.parse().ok()).unwrap_or(500);
     let every: u64 = get("--every").and_then(|v| v.parse().ok()).unwrap_or(25);
     let start = std::time::Instant::now();
-    let mut e = Engine::new(cluster);
-    for _ in 0..generations {
-        e.step();
-        if e.generation().is_multiple_of(every) || e.is_valid() {
+    let limits = Limits {
+        generations,
+        time_limit_s: 0.0,
+    };
+    let mut run = Run::new(spec).expect("the spec can be searched").with_limits(limits);
+    loop {
+        let stop = run.step();
+        let e = run.engine();
+        if e.generation().is_multiple_of(every) || e.is_valid() || stop.is_some() {
             let h = e.history().last().unwrap();
             let phase = match e.phase() {
                 Phase::Scaled { width, pcs } => format!("scaled {pcs}x{width}"),
@@ -47,9 +53,16 @@ fn main() {
                 h.mean,
                 h.best_uncovered
             );
-            if e.done() {
-                break;
-            }
         }
+        if let Some(stop) = stop {
+            println!("stopped: {}", stop.words());
+            break;
+        }
+    }
+    for s in run.engine().strategy_stats() {
+        println!(
+            "{:<14} ran in {:>5} generations, {:>4} designs, {:>10} moves, {:>8.3} s",
+            s.name, s.runs, s.finds, s.moves, s.seconds
+        );
     }
 }

@@ -17,8 +17,9 @@
 //! ```
 
 use fnn_tui::design::{bounds, constructions};
-use fnn_tui::ga::Engine;
-use fnn_tui::spec::quick_cluster;
+use fnn_tui::ga::Limits;
+use fnn_tui::run::Run;
+use fnn_tui::spec::quick_spec;
 use std::time::Instant;
 
 const LIMIT_S: f64 = 10.0;
@@ -28,20 +29,23 @@ const LIMIT_S: f64 = 10.0;
 const MAX_EXTRA: u64 = 6;
 
 fn time_to_valid(pcs: usize, nics: u32, width: u32, switches: u64, seed: u64) -> Option<(f64, u64)> {
-    let mut c = quick_cluster(pcs, nics, &format!("{width}x{switches}")).ok()?;
-    c.ga.constructions = false;
-    c.ga.seed = seed;
+    let mut spec = quick_spec(pcs, nics, &format!("{width}x{switches}")).ok()?;
+    spec.ga.constructions = false;
+    spec.ga.seed = seed;
+    let c = spec.resolve().ok()?;
     let start = Instant::now();
-    let mut e = Engine::new(c);
-    // A generation's walks stop at the limit too (as a run's do).
-    e.set_deadline(Some(start + std::time::Duration::from_secs_f64(LIMIT_S)));
-    while !e.is_valid() {
-        if start.elapsed().as_secs_f64() > LIMIT_S {
+    // A generation's walks stop at the limit too, as every run's do.
+    let limits = Limits {
+        generations: 0,
+        time_limit_s: LIMIT_S,
+    };
+    let mut run = Run::of_cluster_since(spec, c, start).with_limits(limits);
+    while !run.engine().is_valid() {
+        if run.step().is_some() && !run.engine().is_valid() {
             return None;
         }
-        e.step();
     }
-    Some((start.elapsed().as_secs_f64(), e.generation()))
+    Some((start.elapsed().as_secs_f64(), run.engine().generation()))
 }
 
 /// The hardware a size is tried on: the width and switch count of the

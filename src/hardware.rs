@@ -13,7 +13,7 @@
 
 use crate::design::{Design, constructions};
 use crate::metrics::Metrics;
-use crate::spec::{Cluster, Coverage, NicSpec, Spec, SpecError, SwitchModel, UplinkMode, check_feasible};
+use crate::spec::{Cluster, Coverage, NicSpec, Preset, Spec, SpecError, SwitchModel, UplinkMode, check_feasible};
 use serde::{Deserialize, Serialize};
 use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;
@@ -553,8 +553,8 @@ fn realise(
     cluster.ga.generations = budget.generations;
     cluster.ga.time_limit_s = budget.time_limit_s;
     // Candidates below the answer are often impossible; the budget was set
-    // for the papers' GA, whose generations cost the same at any width.
-    cluster.ga.local_search = 0;
+    // for generations that cost the same at any width.
+    cluster.ga.portfolio = Preset::Quick;
     let mut run = crate::run::Run::of_cluster(base.clone(), cluster);
     run.run(interrupted, |_| {});
     let engine = run.engine();

@@ -5,11 +5,11 @@
 //! session holds are decided here, once, and tested without a thread.
 
 use crate::design::Design;
-use crate::ga::{Engine, Limits, Phase, StopReason};
+use crate::ga::{Engine, Limits, Phase, Portfolio, StopReason};
 use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
 use crate::session::{Session, SessionError};
-use crate::spec::{Cluster, GaParams, PinKind, Spec, SpecError, Weights, check_feasible};
+use crate::spec::{Cluster, GaParams, PinKind, Preset, Spec, SpecError, Weights, check_feasible};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -52,10 +52,14 @@ impl Run {
     /// A run of `spec` with the spec's own limits (`ga.generations`,
     /// `ga.time_limit_s`), which hold from this moment: the first
     /// population stops spreading when the time is up.
+    /// The exact mode alone needs neither check: a bound that refutes the
+    /// spec is its answer, and it keeps no population.
     pub fn new(spec: Spec) -> Result<Run, SpecError> {
         let cluster = spec.resolve()?;
-        check_feasible(&cluster)?;
-        cluster.check_search_memory()?;
+        if cluster.ga.preset() != Preset::Exact {
+            check_feasible(&cluster)?;
+            cluster.check_search_memory()?;
+        }
         Ok(Run::of_cluster(spec, cluster))
     }
 
@@ -68,6 +72,14 @@ impl Run {
     /// command's limit holds from the moment it started, reading the spec
     /// included (its millions of pairs can take a second).
     pub fn of_cluster_since(spec: Spec, cluster: Cluster, started: Instant) -> Run {
+        let portfolio = Portfolio::of_params(&cluster.ga);
+        Run::with_portfolio(spec, cluster, portfolio, started)
+    }
+
+    /// [`Run::of_cluster_since`] running `portfolio` rather than the
+    /// spec's preset (the exact mode writing a proof, tests adding a
+    /// strategy).
+    pub fn with_portfolio(spec: Spec, cluster: Cluster, portfolio: Portfolio, started: Instant) -> Run {
         let limits = Limits::from_params(&cluster.ga);
         let deadline = limits.deadline(started);
         tracing::info!(
@@ -75,9 +87,10 @@ impl Run {
             pcs = cluster.pcs(),
             switches = cluster.switch_count(),
             seed = cluster.ga.seed,
+            strategies = ?portfolio.names(),
             "run started"
         );
-        let engine = Engine::new_until(cluster, deadline);
+        let engine = Engine::with_portfolio(cluster, portfolio, deadline);
         Run::around(spec, engine, limits, started)
     }
 
@@ -378,8 +391,7 @@ mod tests {
     fn a_generation_limit_stops_the_run_and_resuming_grants_as_many_again() {
         let mut r = Run::new(spec(24, 3, "12x8", |s| {
             s.ga.generations = 3;
-            s.ga.constructions = false;
-            s.ga.local_search = 0;
+            s.ga.portfolio = Preset::Papers;
             s.weights.redundancy = 1.0;
         }))
         .unwrap();

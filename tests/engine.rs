@@ -3,7 +3,7 @@
 
 mod common;
 
-use fnn_tui::ga::{Engine, Phase};
+use fnn_tui::ga::{Engine, Phase, Portfolio};
 use fnn_tui::spec::{Cluster, PatternSpec, Pins};
 
 fn with_threads(mut c: Cluster, threads: usize) -> Cluster {
@@ -185,7 +185,7 @@ fn a_population_cut_short_by_the_deadline_is_filled_by_the_next_generation() {
     c.ga.population = 60;
     c.ga.scale_down = false;
     let passed = std::time::Instant::now();
-    let mut e = Engine::new_until(c.clone(), Some(passed));
+    let mut e = Engine::with_portfolio(c.clone(), Portfolio::of_params(&c.ga), Some(passed));
     assert_eq!(
         e.population().len(),
         1,
@@ -193,7 +193,7 @@ fn a_population_cut_short_by_the_deadline_is_filled_by_the_next_generation() {
     );
     e.step();
     assert_eq!(e.population().len(), 60, "the next generation is full size");
-    let whole = Engine::new_until(c, None);
+    let whole = Engine::new(c);
     assert_eq!(whole.population().len(), 60);
 }
 

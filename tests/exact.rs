@@ -407,3 +407,52 @@ fn a_stop_during_the_build_is_an_unknown_that_says_so() {
     let why = out.unknown_because.expect("a reason");
     assert!(why.contains("while the model was being built"), "{why}");
 }
+
+/// The `exact-first` portfolio asks the solver before the GA's first
+/// generation: a ring of eight PCs on eight 2-port switches with PCs 0 and
+/// 2 (not ring partners) pinned to one switch passes every counting bound,
+/// yet the solver proves it impossible and the run stops there. On the
+/// Fano plane's hardware, with no construction, the solver's design ends
+/// the scaled-down phase and is the run's at generation 1.
+#[test]
+fn the_exact_first_portfolio_stops_on_a_proof_and_starts_from_a_design() {
+    use fnn_tui::ga::{Limits, StopReason};
+    use fnn_tui::spec::Preset;
+    let mut pinned = common::quick_with(8, 2, "2x8", |s| {
+        s.coverage = Coverage::Sparse;
+        s.patterns = vec![PatternSpec::Ring { k: 1, weight: 1.0 }];
+        s.ga.portfolio = Preset::ExactFirst;
+        s.ga.constructions = false;
+    });
+    pinned.pins.set_must(0, 0);
+    pinned.pins.set_must(2, 0);
+    let run = |c: Cluster| {
+        let mut r = fnn_tui::run::Run::of_cluster(fnn_tui::spec::Spec::default(), c).with_limits(Limits {
+            generations: 50,
+            time_limit_s: 0.0,
+        });
+        let stop = r.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
+        (stop, r)
+    };
+    fnn_tui::spec::check_feasible(&pinned).expect("no bound refutes it");
+    let (stop, r) = run(pinned);
+    assert_eq!((stop, r.engine().generation()), (StopReason::Impossible, 1));
+    assert!(matches!(
+        r.engine().exact(),
+        Some(Ok(Outcome {
+            verdict: Verdict::Impossible(_),
+            ..
+        }))
+    ));
+    let mut fano = common::quick(7, 3, "3x7");
+    fano.ga.portfolio = Preset::ExactFirst;
+    fano.ga.constructions = false;
+    let (_, r) = run(fano);
+    assert_eq!(
+        r.engine().first_valid(),
+        Some(1),
+        "the solver's design is valid at once"
+    );
+    let exact = &r.engine().strategy_stats()[0];
+    assert_eq!((exact.name, exact.runs, exact.finds), ("exact", 1, 1));
+}

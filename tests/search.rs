@@ -299,3 +299,79 @@ fn valid_without_constructions(pcs: usize, nics: u32, switches: &str, generation
 fn leftovers_beside_a_plane_are_found_without_constructions() {
     valid_without_constructions(64, 7, "12x38", 6);
 }
+
+/// A strategy that does nothing but draw from its own random stream.
+struct Idle;
+
+impl fnn_tui::ga::Strategy for Idle {
+    fn name(&self) -> &'static str {
+        "idle"
+    }
+
+    fn applies(&self, _: &fnn_tui::ga::Context<'_>) -> bool {
+        true
+    }
+
+    fn goes_first(&self) -> bool {
+        true
+    }
+
+    fn search(&self, _: &fnn_tui::ga::Context<'_>, rng: &mut Rng) -> fnn_tui::ga::Found {
+        use rand::RngExt;
+        let drawn: u64 = (0..1000).map(|_| rng.random_range(0..10u64)).sum();
+        fnn_tui::ga::Found {
+            moves: drawn,
+            ..Default::default()
+        }
+    }
+}
+
+/// Every strategy draws from a stream of its own: a do-nothing strategy
+/// added first of all leaves the GA, the tabu walks, the grouped and the
+/// cyclic searches drawing, finding and spending exactly what they did.
+#[test]
+fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
+    use fnn_tui::ga::{Limits, Portfolio};
+    // A mixed switch set (grouped and tabu at full size, no cyclic), and a
+    // plane's size scaled down first (cyclic in the scaled phase).
+    let specs = [
+        common::quick_with(21, 4, "7x12,8", |s| {
+            s.ga.constructions = false;
+            s.ga.scale_down = false;
+            s.ga.local_search = 30;
+        }),
+        common::quick_with(48, 6, "10x30", |s| {
+            s.ga.constructions = false;
+            s.ga.local_search = 30;
+        }),
+    ];
+    let mut ran = std::collections::BTreeSet::new();
+    for c in specs {
+        let run = |portfolio: Portfolio| {
+            let mut r = fnn_tui::run::Run::with_portfolio(
+                fnn_tui::spec::Spec::default(),
+                c.clone(),
+                portfolio,
+                std::time::Instant::now(),
+            )
+            .with_limits(Limits {
+                generations: 6,
+                time_limit_s: 0.0,
+            });
+            r.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
+            let e = r.into_engine();
+            let stats: Vec<_> = e
+                .strategy_stats()
+                .iter()
+                .filter(|s| s.name != "idle")
+                .map(|s| (s.name, s.runs, s.finds, s.moves))
+                .collect();
+            (e.history().to_vec(), e.best_design(), e.evaluations(), stats)
+        };
+        let plain = run(Portfolio::of_params(&c.ga));
+        let with_idle = run(Portfolio::of_params(&c.ga).with_first(Box::new(Idle)));
+        ran.extend(plain.3.iter().filter(|s| s.1 > 0).map(|s| s.0));
+        assert_eq!(plain, with_idle);
+    }
+    assert_eq!(ran.into_iter().collect::<Vec<_>>(), ["cyclic", "grouped", "tabu"]);
+}

@@ -10,7 +10,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
-    let (_, design) = super::design::search(spec.clone(), cluster.clone(), true)?;
+    let design = super::design::search(spec.clone(), cluster.clone(), true)?.best_design();
     let (rows, skipped) = compare(&cluster, &design);
     if let Some(dir) = &args.out {
         let files = fnn_tui::topology::artifacts::write_all(dir, &cluster, &design)?;

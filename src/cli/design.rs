@@ -2,11 +2,10 @@
 
 use super::DesignArgs;
 use super::inputs;
-use fnn_tui::design::Design;
 use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
 use fnn_tui::report::Report;
 use fnn_tui::run::Run;
-use fnn_tui::spec::{Cluster, Spec};
+use fnn_tui::spec::{Cluster, Preset, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -16,16 +15,19 @@ use std::sync::atomic::AtomicBool;
 pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
-    if args.exact || args.proof.is_some() || spec.ga.exact {
-        // No bound check first: a bound that refutes the spec is a proof too.
-        return super::exact::run(args, &spec.resolve()?);
+    if args.exact || args.proof.is_some() || spec.ga.preset() == Preset::Exact {
+        return super::exact::run(args, spec);
     }
     let cluster = inputs::cluster(&spec)?;
     cluster.check_search_memory()?;
-    let (report, design) = search(spec, cluster, !args.quiet)?;
-    let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
+    let run = search(spec, cluster, !args.quiet)?;
+    let report = run.report();
+    let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &run.best_design(), &report)?;
     if !args.quiet {
         print!("{}", report.text());
+        if let Some(Ok(out)) = run.engine().exact() {
+            println!("exact: {}", super::exact::verdict(out));
+        }
         println!("wrote {} and {}", table_path.display(), report_path.display());
     }
     Ok(exit_code(&report))
@@ -39,9 +41,9 @@ fn exit_code(report: &Report) -> ExitCode {
     }
 }
 
-/// Runs the GA to its stopping rule (a [`Run`]: the spec's limits, from
-/// the moment the command started) and returns the report and the design.
-pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<(Report, Design)> {
+/// Runs the search to its stopping rule (a [`Run`]: the spec's limits,
+/// from the moment the command started) and returns the finished run.
+pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<Run> {
     let interrupted = interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
     // The bar follows whichever limit is set: generations, else seconds.
@@ -72,7 +74,7 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
     if stop == StopReason::Interrupted {
         eprintln!("interrupted: writing the best design so far");
     }
-    Ok((run.report(), run.best_design()))
+    Ok(run)
 }
 
 /// A flag Ctrl-C sets, so long commands stop and write what they have.

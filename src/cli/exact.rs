@@ -1,40 +1,33 @@
 //! `fnn-tui design --exact`: a design, a proof that none exists, or an
-//! honest "unknown" when the time limit runs out.
+//! honest "unknown" when the time limit runs out. A run of the exact
+//! preset, as any other search is a run.
 
 use super::DesignArgs;
-use fnn_tui::exact::{self, Model, Options, Verdict};
-use fnn_tui::metrics::Metrics;
-use fnn_tui::report::{Report, RunInfo};
-use fnn_tui::spec::Cluster;
+use super::design::interrupt_flag;
+use fnn_tui::exact::{Model, Outcome, Verdict};
+use fnn_tui::ga::{Portfolio, sat::Exact};
+use fnn_tui::run::Run;
+use fnn_tui::spec::Spec;
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Exit codes: 0 found (table and report written), 1 proved impossible,
 /// 2 unknown (or an error).
-pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
+pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
+    // No bound check first: a bound that refutes the spec is a proof too.
+    let cluster = spec.resolve()?;
     let limit = cluster.ga.time_limit_s;
-    // Counted from the command's start, reading the spec included.
-    let left = (limit - super::started().elapsed().as_secs_f64()).max(0.0);
-    let opts = Options {
-        time_limit: (limit > 0.0).then(|| Duration::from_secs_f64(left)),
-        proof: args.proof.clone(),
-        only: None,
+    let portfolio = Portfolio::exact(Exact::alone(args.proof.clone()));
+    // The time limit counts from the command's start, reading the spec included.
+    let mut run = Run::with_portfolio(spec, cluster, portfolio, super::started());
+    run.run(&interrupt_flag(), |_| {});
+    let (report, design) = (run.report(), run.best_design());
+    let out = match run.into_engine().into_exact() {
+        Some(out) => out?,
+        None => anyhow::bail!("interrupted before the exact mode ran"),
     };
-    let out = exact::solve(cluster, &opts)?;
-    let how = match out.model {
-        Model::Bounds => format!("{}, {:.2} s", out.model.words(), out.seconds),
-        _ if out.clauses == 0 => format!("no model built, {:.2} s", out.seconds),
-        _ => format!(
-            "{} ({} variables, {} clauses), {:.2} s",
-            out.model.words(),
-            out.variables,
-            out.clauses,
-            out.seconds
-        ),
-    };
+    let how = how(&out);
     match out.verdict {
-        Verdict::Found(design) => {
-            let report = Report::new(cluster, Metrics::compute(&design, cluster), RunInfo::default());
+        Verdict::Found(_) => {
             let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
             if !args.quiet {
                 print!("{}", report.text());
@@ -66,5 +59,36 @@ pub fn run(args: &DesignArgs, cluster: &Cluster) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::from(2))
         }
+    }
+}
+
+/// What the exact mode settled and how, in one line.
+pub fn verdict(out: &Outcome) -> String {
+    let how = how(out);
+    match &out.verdict {
+        Verdict::Found(_) => format!("found a design by {how}"),
+        Verdict::Impossible(why) => format!("impossible: {why}; proved by {how}"),
+        Verdict::Unknown => {
+            let why = out
+                .unknown_because
+                .as_deref()
+                .unwrap_or("its share of the time ran out first");
+            format!("unknown: {why}; {how}")
+        }
+    }
+}
+
+/// Which model answered and what it cost, in words.
+fn how(out: &Outcome) -> String {
+    match out.model {
+        Model::Bounds => format!("{}, {:.2} s", out.model.words(), out.seconds),
+        _ if out.clauses == 0 => format!("no model built, {:.2} s", out.seconds),
+        _ => format!(
+            "{} ({} variables, {} clauses), {:.2} s",
+            out.model.words(),
+            out.variables,
+            out.clauses,
+            out.seconds
+        ),
     }
 }

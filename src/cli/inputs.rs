@@ -20,6 +20,7 @@ pub fn quick_flags(q: &QuickArgs, o: &SearchArgs) -> QuickFlags {
         threads: o.threads,
         no_constructions: o.no_constructions,
         local_search: o.local_search,
+        portfolio: o.portfolio,
     }
 }
 

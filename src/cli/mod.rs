@@ -13,7 +13,9 @@ mod inputs;
 mod sweep;
 mod verify;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Args, Parser, Subcommand};
+use fnn_tui::spec::Preset;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -202,6 +204,20 @@ pub struct SearchArgs {
     /// Tabu-search moves per improved member each generation (0: the papers' GA alone).
     #[arg(long, value_name = "MOVES")]
     pub local_search: Option<u64>,
+    /// Which searches to combine (`ga.portfolio`): papers (the GA alone), quick (the GA on a
+    /// construction), default (with the cyclic, tabu and grouped searches), exact-first, exact.
+    #[arg(long, value_name = "NAME", value_parser = preset_parser())]
+    pub portfolio: Option<Preset>,
+}
+
+/// `--portfolio`'s names, completed by the shell and listed in `--help`.
+fn preset_parser() -> impl clap::builder::TypedValueParser<Value = Preset> {
+    clap::builder::PossibleValuesParser::new(Preset::ALL.map(Preset::name)).map(|name| {
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .expect("a listed name")
+    })
 }
 
 /// Where a design comes from: a session, or a table under a spec or the

@@ -32,6 +32,7 @@
 
 use super::genome::Genome;
 use super::groups::ones;
+use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
 use super::{Deadline, Rng};
 use crate::spec::Coverage;
@@ -122,6 +123,55 @@ impl Apex {
         }
         let spare = (pcs - leftovers).div_ceil(ports.checked_sub(leftovers).filter(|&r| r > 0)?);
         (spare <= nics && spare <= room).then_some(Apex { leftovers, spare })
+    }
+}
+
+/// The cyclic search as a strategy. A design with a cyclic symmetry is
+/// found in a few thousand moves or not at all, so it goes first. It also
+/// serves a scaled problem (whose design scales up exactly); and since a
+/// scaled size may have no design where the full size has a symmetric one
+/// (52 PCs with 8 NICs on 9 ports: a plane of order 7 over single PCs),
+/// every fourth scaled generation it also tries the full size, whose
+/// design ends the scaled phase.
+pub struct Cyclic;
+
+impl Cyclic {
+    fn full_size_due(ctx: &Context<'_>) -> bool {
+        ctx.scaled_generations.is_some_and(|g| g % 4 == 0)
+    }
+}
+
+impl Strategy for Cyclic {
+    fn name(&self) -> &'static str {
+        "cyclic"
+    }
+
+    fn applies(&self, ctx: &Context<'_>) -> bool {
+        ctx.ga().local_search > 0
+            && ctx.best_uncovered() > 0
+            && (Plan::of(ctx.problem).is_some() || Cyclic::full_size_due(ctx) && Plan::of(ctx.full).is_some())
+    }
+
+    fn goes_first(&self) -> bool {
+        true
+    }
+
+    fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
+        let budget = ctx.budget();
+        let moves = budget.patience.min(MAX_MOVES);
+        let mut found = Found::default();
+        if let Some(plan) = Plan::of(ctx.problem) {
+            found
+                .members
+                .extend(search(ctx.problem, &plan, moves, budget.deadline, rng));
+        }
+        if found.members.is_empty()
+            && Cyclic::full_size_due(ctx)
+            && let Some(plan) = Plan::of(ctx.full)
+        {
+            found.full = search(ctx.full, &plan, moves, budget.deadline, rng);
+        }
+        found
     }
 }
 

@@ -12,10 +12,10 @@
 
 use super::eval::{Eval, Terms};
 use super::genome::{Genome, StateError};
+use super::portfolio::{Context, Found, Portfolio, Stats};
 use super::problem::Problem;
 use super::scale::{self, Scaled};
-use super::seeding;
-use super::{Deadline, Rng, cyclic, groups, local, operators};
+use super::{Deadline, Rng, operators};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
@@ -73,6 +73,11 @@ pub enum StopReason {
     Generations,
     TimeLimit,
     Interrupted,
+    /// The exact mode proved that no design exists.
+    Impossible,
+    /// The portfolio has nothing left to try (the exact mode alone, after
+    /// an unknown).
+    Exhausted,
 }
 
 impl StopReason {
@@ -84,6 +89,8 @@ impl StopReason {
             StopReason::Generations => "generation limit reached",
             StopReason::TimeLimit => "time limit reached",
             StopReason::Interrupted => "interrupted",
+            StopReason::Impossible => "proved impossible",
+            StopReason::Exhausted => "nothing left to try",
         }
     }
 }
@@ -100,7 +107,7 @@ struct ScaledState {
     improved_at: u64,
 }
 
-/// With the local search on, a scaled size whose best has not improved for
+/// With walks in the portfolio, a scaled size whose best has not improved for
 /// this many generations gives way to the next: its walks have had their
 /// longest patience for five generations, and a scaled size the search
 /// cannot solve would otherwise hold the run for `ga.scaled_generations`
@@ -141,21 +148,27 @@ pub struct Engine {
     seed: Option<Genome>,
     /// Where the searches inside a generation stop (the run's time limit).
     deadline: Deadline,
-    /// A full-size design the cyclic search found during the scaled phase.
+    /// A full-size design a strategy found during the scaled phase.
     found_full: Option<Genome>,
+    portfolio: Portfolio,
+    /// What the exact mode settled, once it ran.
+    exact: Option<Result<crate::exact::Outcome, crate::exact::ExactError>>,
     pool: rayon::ThreadPool,
 }
 
 impl Engine {
+    /// An engine with the spec's own portfolio (`ga.portfolio`).
     pub fn new(cluster: Cluster) -> Engine {
-        Engine::new_until(cluster, None)
+        let portfolio = Portfolio::of_params(&cluster.ga);
+        Engine::with_portfolio(cluster, portfolio, None)
     }
 
-    /// [`Engine::new`], building the first population only until
-    /// `deadline`: the members not spread by then are copies of the first.
-    /// The search spreads them later; a run whose time is up stops at once.
-    pub fn new_until(cluster: Cluster, deadline: Option<std::time::Instant>) -> Engine {
-        let mut engine = Engine::without_population(cluster);
+    /// An engine running `portfolio`, building the first population only
+    /// until `deadline`: the members not spread by then are copies of the
+    /// first. The search spreads them later; a run whose time is up stops
+    /// at once.
+    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Option<std::time::Instant>) -> Engine {
+        let mut engine = Engine::without_population(cluster, portfolio);
         engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
@@ -164,7 +177,7 @@ impl Engine {
     /// Everything but the population: for a saved state, whose population
     /// replaces it (building one first cost seconds and gigabytes at
     /// 16384 PCs).
-    fn without_population(cluster: Cluster) -> Engine {
+    fn without_population(cluster: Cluster, mut portfolio: Portfolio) -> Engine {
         let ga = cluster.ga.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
@@ -178,22 +191,19 @@ impl Engine {
                     .expect("a one-thread pool")
             });
         let full = Problem::new(cluster);
-        let seed = if ga.constructions {
-            seeding::construction_seed(&full)
-        } else {
-            None
-        };
+        let seed = portfolio.seed(&full);
         let seeded_valid = seed.as_ref().is_some_and(|(_, uncovered)| *uncovered == 0);
         let c = &full.cluster;
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
         let bandwidth_bound = crate::design::pairwise_upper_bound(&ports, c.total_nics(), c.pcs());
         // A construction that already covers every pair makes the
         // scaled-down phase pointless: the GA starts from it at full size.
-        let scaled = (ga.scale_down && full.cluster.coverage == Coverage::Universal && !seeded_valid)
-            .then(|| scale::next_scaled(&full.cluster, 1))
-            .flatten()
-            .filter(|_| ga.scale_attempts > 0)
-            .map(|scaled| ScaledState::new(scaled, 1));
+        let scaled =
+            (ga.scale_down && portfolio.scales() && full.cluster.coverage == Coverage::Universal && !seeded_valid)
+                .then(|| scale::next_scaled(&full.cluster, 1))
+                .flatten()
+                .filter(|_| ga.scale_attempts > 0)
+                .map(|scaled| ScaledState::new(scaled, 1));
         Engine {
             full,
             scaled,
@@ -210,6 +220,8 @@ impl Engine {
             seed: seed.map(|(g, _)| g),
             deadline: Deadline::default(),
             found_full: None,
+            portfolio,
+            exact: None,
             pool,
         }
     }
@@ -287,10 +299,14 @@ impl Engine {
         self.deadline = Deadline(deadline);
     }
 
-    /// Runs one generation.
+    /// Runs one generation: the GA operators (if the portfolio evolves),
+    /// then the portfolio's searches.
     pub fn step(&mut self) {
-        let mut next = self.next_generation();
-        self.local_search(&mut next);
+        let mut next = match self.portfolio.evolves() {
+            true => self.next_generation(),
+            false => self.population.clone(),
+        };
+        self.search(&mut next);
         self.population = next;
         self.generation += 1;
         if let Some(g) = self.found_full.take() {
@@ -312,7 +328,11 @@ impl Engine {
     /// generation fills the population up again.
     fn initial_population(&mut self, deadline: Option<std::time::Instant>) -> Vec<Member> {
         let problem = self.active().clone();
-        let n = self.full.cluster.ga.population;
+        // Without the GA operators one member is all the strategies use.
+        let n = match self.portfolio.evolves() {
+            true => self.full.cluster.ga.population,
+            false => 1,
+        };
         let seeds: Vec<u64> = (0..n).map(|_| self.rng.next_u64()).collect();
         let base = match (&self.seed, &self.scaled) {
             (Some(seed), None) => seed.clone(),
@@ -414,120 +434,47 @@ impl Engine {
         next
     }
 
-    /// The local search inside the GA: every generation the
-    /// best member and `local_members - 1` random kept ones that still
-    /// leave pairs uncovered get `local_search` tabu moves each, in
-    /// parallel from seeds drawn in order; the results replace the worst
-    /// members, so the parents stay and diversity with them.
-    fn local_search(&mut self, next: &mut [Member]) {
-        let ga = &self.full.cluster.ga;
-        let members = ga.local_members.min(next.len());
-        // A walk goes on while it finds better designs (its pair weights
-        // are what it learnt), up to 8 times its patience; the patience
-        // doubles with every generation the best has not improved (up to
-        // 8 times), since a plateau needs a longer walk. So one generation
-        // costs at most 64 x local_search moves per member.
+    /// The portfolio's searches on this generation: designs of the active
+    /// problem replace the worst members (the parents stay, and diversity
+    /// with them); a full-size design found during the scaled phase ends it
+    /// after this generation.
+    fn search(&mut self, next: &mut [Member]) {
+        let active = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
         let since = match &self.scaled {
             Some(s) => s.generations - s.improved_at.min(s.generations),
             None => self.generation - self.improved_at.min(self.generation),
         };
-        let stalled = since.min(3) as u32;
-        let patience = ga.local_search.saturating_mul(1 << stalled);
-        let budget = local::Budget {
-            patience,
-            max: patience.saturating_mul(8),
+        let ctx = Context {
+            problem: active,
+            full: &self.full,
+            population: next,
+            generation: self.generation,
+            scaled_generations: self.scaled.as_ref().map(|s| s.generations),
+            since_improved: since,
             deadline: self.deadline,
+            pool: &self.pool,
         };
-        if patience == 0 || members == 0 || next[0].eval.terms.uncovered == 0 {
-            return;
-        }
-        let keep = ga.keep.clamp(1, next.len());
-        let mut picks = vec![0];
-        while picks.len() < members.min(keep) {
-            let k = self.rng.random_range(0..keep);
-            if !picks.contains(&k) {
-                picks.push(k);
+        let found = self.portfolio.search(&ctx);
+        let mut designs = Vec::new();
+        for f in found {
+            let Found {
+                members, full, exact, ..
+            } = f;
+            designs.extend(members);
+            if let Some(g) = full {
+                match self.scaled {
+                    Some(_) => self.found_full = Some(g),
+                    None => designs.push(g),
+                }
+            }
+            if exact.is_some() {
+                self.exact = exact;
             }
         }
-        let seeds: Vec<u64> = picks.iter().map(|_| self.rng.next_u64()).collect();
-        // Universal designs at full size also get a grouped search (tight
-        // plane-like designs need groups of PCs to move together).
-        // The cyclic search also serves a scaled problem: a design of the
-        // scaled problem scales up exactly.
-        let cyclic = cyclic::Plan::of(self.active());
-        let grouped = self.scaled.is_none() && groups::Plan::of(&self.full).is_some();
-        // A scaled size may have no design where the full size has a
-        // symmetric one (52 PCs with 8 NICs on 9 ports: a plane of order 7
-        // over single PCs), so every fourth scaled generation the cyclic
-        // search also tries the full size; a find ends the scaled phase.
-        let full_cyclic = match &self.scaled {
-            Some(state) if state.generations % 4 == 0 => cyclic::Plan::of(&self.full),
-            _ => None,
-        };
-        let grouped_seed = (grouped || cyclic.is_some() || full_cyclic.is_some()).then(|| self.rng.next_u64());
-        // Every other generation the groups are as many as the switches
-        // (planes over groups); in between, a count drawn from the range
-        // (designs with more PCs in pairs).
-        let plan = grouped_seed.filter(|_| grouped).and_then(|seed| {
-            let counts = groups::Plan::group_counts(&self.full);
-            let span = (counts.end() - counts.start() + 1) as u64;
-            let g = match self.generation % 2 {
-                0 => *counts.end(),
-                _ => counts.start() + (seed % span) as usize,
-            };
-            groups::Plan::with_groups(&self.full, g)
-        });
-        let problem = self.active();
-        // A design with a cyclic symmetry is found in a few thousand moves
-        // or not at all, so it goes first: once found, the walks below
-        // would have nothing left to cover.
-        let symmetric = grouped_seed.zip(cyclic.as_ref()).and_then(|(seed, plan)| {
-            let moves = budget.patience.min(cyclic::MAX_MOVES);
-            cyclic::search(
-                problem,
-                plan,
-                moves,
-                budget.deadline,
-                &mut Rng::seed_from_u64(seed.rotate_left(32)),
-            )
-        });
-        if let Some(g) = symmetric {
-            let last = next.len() - 1;
-            next[last] = Member::new(problem, g);
-            self.evaluations += 1;
-            sort(next);
-            return;
-        }
-        if let (Some(seed), Some(plan)) = (grouped_seed, full_cyclic) {
-            let moves = budget.patience.min(cyclic::MAX_MOVES);
-            let mut rng = Rng::seed_from_u64(seed.rotate_left(16));
-            self.found_full = cyclic::search(&self.full, &plan, moves, budget.deadline, &mut rng);
-        }
-        let problem = self.active();
-        let required = local::Required::new(problem);
-        let (mut improved, grouped): (Vec<Member>, Option<Member>) = self.pool.install(|| {
-            rayon::join(
-                || {
-                    picks
-                        .par_iter()
-                        .zip(&seeds)
-                        .filter(|(k, _)| next[**k].eval.terms.uncovered > 0)
-                        .map(|(&k, &seed)| {
-                            let mut g = next[k].genome.clone();
-                            local::improve(problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
-                            Member::new(problem, g)
-                        })
-                        .collect()
-                },
-                || {
-                    let seed = grouped_seed?;
-                    let mut rng = Rng::seed_from_u64(seed);
-                    let (g, _) = groups::search(problem, plan.as_ref()?, budget.patience, budget.deadline, &mut rng);
-                    g.map(|g| Member::new(problem, g))
-                },
-            )
-        });
-        improved.extend(grouped);
+        let problem = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
+        let improved: Vec<Member> = self
+            .pool
+            .install(|| designs.into_par_iter().map(|g| Member::new(problem, g)).collect());
         self.evaluations += improved.len() as u64;
         let n = next.len();
         for (slot, m) in (0..n).rev().zip(improved) {
@@ -563,7 +510,7 @@ impl Engine {
         if state.solved_at.is_none() && uncovered == 0 {
             state.solved_at = Some(state.generations);
         }
-        let stalled = ga.local_search > 0 && state.generations - state.improved_at >= SCALED_STALL;
+        let stalled = self.portfolio.walks(&ga) && state.generations - state.improved_at >= SCALED_STALL;
         match state.solved_at {
             Some(at) if state.generations - at >= ga.settle_generations => self.scale_up(),
             None if state.generations >= ga.scaled_generations || stalled => {
@@ -719,6 +666,40 @@ impl Engine {
         self.first_valid
     }
 
+    /// Whether the exact mode proved that no design exists.
+    pub fn proved_impossible(&self) -> bool {
+        matches!(
+            self.exact,
+            Some(Ok(crate::exact::Outcome {
+                verdict: crate::exact::Verdict::Impossible(_),
+                ..
+            }))
+        )
+    }
+
+    /// Whether the portfolio has nothing left to try: without the GA
+    /// operators the strategies work once.
+    pub fn exhausted(&self) -> bool {
+        !self.portfolio.evolves() && self.generation > 0
+    }
+
+    /// What the exact mode settled, once it ran (an error if it could not
+    /// run at all).
+    pub fn exact(&self) -> Option<&Result<crate::exact::Outcome, crate::exact::ExactError>> {
+        self.exact.as_ref()
+    }
+
+    /// What the exact mode settled, taken from the engine at the end of
+    /// a run.
+    pub fn into_exact(self) -> Option<Result<crate::exact::Outcome, crate::exact::ExactError>> {
+        self.exact
+    }
+
+    /// Each strategy's account so far, in portfolio order.
+    pub fn strategy_stats(&self) -> &[Stats] {
+        self.portfolio.stats()
+    }
+
     /// The hardware's bound on average pairwise links.
     pub fn bandwidth_bound(&self) -> f64 {
         self.bandwidth_bound
@@ -778,11 +759,21 @@ impl Limits {
     /// The stop rules, in order, for an engine whose clock started at
     /// `since`: the one place they are written (runs and tests use it).
     pub fn reached(&self, e: &Engine, since: std::time::Instant) -> Option<StopReason> {
+        if e.proved_impossible() {
+            return Some(StopReason::Impossible);
+        }
         if e.stalled() {
             return Some(StopReason::Stalled);
         }
         if e.done() {
             return Some(StopReason::Valid);
+        }
+        if e.exhausted() {
+            return Some(if e.is_valid() {
+                StopReason::Valid
+            } else {
+                StopReason::Exhausted
+            });
         }
         if self.generations > 0 && e.generation >= self.generations {
             return Some(StopReason::Generations);
@@ -793,8 +784,6 @@ impl Limits {
         None
     }
 }
-
-impl Engine {}
 
 /// Everything needed to continue a run exactly where it stopped: the
 /// genomes (evaluations are recomputed, they are a function of the genome),
@@ -948,7 +937,8 @@ impl Engine {
 
     /// The engine a state describes, all but its members.
     fn state_without_members(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
-        let mut engine = Engine::without_population(cluster);
+        let portfolio = Portfolio::of_params(&cluster.ga);
+        let mut engine = Engine::without_population(cluster, portfolio);
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
             None => None,
@@ -981,6 +971,10 @@ impl Engine {
     /// trims the worst or adds mutants of the best.
     pub fn set_ga(&mut self, ga: crate::spec::GaParams) {
         let size = ga.population;
+        let old = &self.full.cluster.ga;
+        if (old.portfolio, old.exact, old.constructions) != (ga.portfolio, ga.exact, ga.constructions) {
+            self.portfolio = Portfolio::of_params(&ga);
+        }
         self.full.cluster.ga = ga;
         if size < self.population.len() {
             self.population.truncate(size);
@@ -1001,6 +995,10 @@ impl Engine {
     pub fn restart(&mut self, seed: u64) {
         let mut cluster = self.full.cluster.clone();
         cluster.ga.seed = seed;
-        *self = Engine::new(cluster);
+        let portfolio = std::mem::replace(
+            &mut self.portfolio,
+            Portfolio::preset(crate::spec::Preset::Papers, &cluster.ga),
+        );
+        *self = Engine::with_portfolio(cluster, portfolio, None);
     }
 }

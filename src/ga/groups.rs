@@ -19,6 +19,7 @@
 //! fit the ports by construction.
 
 use super::genome::Genome;
+use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
 use super::{Deadline, Rng};
 use crate::spec::Coverage;
@@ -102,6 +103,43 @@ struct State {
     /// Iteration until which group g may not rejoin switch s (g * S + s).
     tabu: Vec<u64>,
     iteration: u64,
+}
+
+/// The grouped search as a strategy: at full size, on universal designs
+/// it can express. Every other generation the groups are as many as the
+/// switches (planes over groups); in between, a count drawn from the
+/// range (designs with more PCs in pairs).
+pub struct Grouped;
+
+impl Strategy for Grouped {
+    fn name(&self) -> &'static str {
+        "grouped"
+    }
+
+    fn applies(&self, ctx: &Context<'_>) -> bool {
+        ctx.scaled_generations.is_none()
+            && ctx.ga().local_search > 0
+            && ctx.best_uncovered() > 0
+            && Plan::of(ctx.full).is_some()
+    }
+
+    fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
+        let counts = Plan::group_counts(ctx.full);
+        let groups = match ctx.generation % 2 {
+            0 => *counts.end(),
+            _ => rng.random_range(counts),
+        };
+        let Some(plan) = Plan::with_groups(ctx.full, groups) else {
+            return Found::default();
+        };
+        let budget = ctx.budget();
+        let (g, out) = search(ctx.full, &plan, budget.patience, budget.deadline, rng);
+        Found {
+            members: g.into_iter().collect(),
+            moves: out.iterations,
+            ..Found::default()
+        }
+    }
 }
 
 /// What one grouped search did.

@@ -16,12 +16,14 @@
 //! operators, so NIC and port limits and pins hold throughout.
 
 use super::genome::{FREE, Genome};
+use super::portfolio::{Context, Found, Strategy};
 use super::problem::{DUMMY_SWITCH, Problem};
 use super::{Deadline, Rng};
 use crate::design::bits;
 use crate::patterns::PairWeights;
 use crate::spec::Coverage;
-use rand::RngExt;
+use rand::{Rng as _, RngExt, SeedableRng};
+use rayon::prelude::*;
 
 /// The required partners of every PC, as the local search reads them:
 /// every other PC, or the pattern's own rows (sorted, weights > 0).
@@ -93,6 +95,60 @@ struct Move {
 
 /// Change in (weighted, plain) uncovered pairs.
 type Delta = (i64, i64);
+
+/// The tabu walks as a strategy: every generation the best member and
+/// `ga.local_members - 1` random kept ones that still leave pairs
+/// uncovered get a walk each, in parallel; the walked designs replace the
+/// worst members, so their parents stay and diversity with them.
+pub struct Tabu;
+
+impl Strategy for Tabu {
+    fn name(&self) -> &'static str {
+        "tabu"
+    }
+
+    fn applies(&self, ctx: &Context<'_>) -> bool {
+        let ga = ctx.ga();
+        ga.local_search > 0 && ga.local_members > 0 && ctx.best_uncovered() > 0
+    }
+
+    fn walks(&self, ga: &crate::spec::GaParams) -> bool {
+        ga.local_search > 0
+    }
+
+    fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
+        let ga = ctx.ga();
+        let pop = ctx.population;
+        let keep = ga.keep.clamp(1, pop.len());
+        let mut picks = vec![0];
+        while picks.len() < ga.local_members.min(keep) {
+            let k = rng.random_range(0..keep);
+            if !picks.contains(&k) {
+                picks.push(k);
+            }
+        }
+        let seeds: Vec<u64> = picks.iter().map(|_| rng.next_u64()).collect();
+        let (problem, budget) = (ctx.problem, ctx.budget());
+        let required = Required::new(problem);
+        let walked: Vec<(Genome, u64)> = ctx.pool.install(|| {
+            picks
+                .par_iter()
+                .zip(&seeds)
+                .filter(|(k, _)| pop[**k].eval.terms.uncovered > 0)
+                .map(|(&k, &seed)| {
+                    let mut g = pop[k].genome.clone();
+                    let out = improve(problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
+                    (g, out.iterations)
+                })
+                .collect()
+        });
+        Found {
+            moves: walked.iter().map(|(_, n)| n).sum(),
+            members: walked.into_iter().map(|(g, _)| g).collect(),
+            ..Found::default()
+        }
+    }
+}
 
 struct Search<'a> {
     problem: &'a Problem,

@@ -10,8 +10,12 @@
 //!   rows of the PCs a mutation touched), with problem spots marked;
 //! * [`scale`]: the scaled-down first phase and the scale-up;
 //! * [`seeding`]: design-theory constructions laid onto the hardware as seeds;
-//! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA: tabu walks over single NICs, over groups of PCs that share a NIC
-//!   set, and over designs with a cyclic symmetry;
+//! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA: tabu
+//!   walks over single NICs, over groups of PCs that share a NIC set, and
+//!   over designs with a cyclic symmetry; [`sat`]: the exact mode;
+//! * [`portfolio`]: the [`Strategy`] each of those implements (the
+//!   constructions too, as a seed) and the presets that combine them,
+//!   each strategy on a random stream of its own;
 //! * [`engine`]: the generation loop, one step at a time, deterministic
 //!   for a seed whatever the thread count.
 //!
@@ -25,13 +29,16 @@ pub mod genome;
 pub mod groups;
 pub mod local;
 pub mod operators;
+pub mod portfolio;
 pub mod problem;
+pub mod sat;
 pub mod scale;
 pub mod seeding;
 
 pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
+pub use portfolio::{Context, Found, Portfolio, Stats, Strategy};
 pub use problem::Problem;
 
 /// The random generator of the engine: small, fast, and serializable so a

@@ -5,11 +5,36 @@
 //! straightforward rule, so the seed is always a closed genome and the GA
 //! repairs whatever the truncation broke.
 
+use super::Rng;
 use super::eval::Eval;
 use super::genome::Genome;
+use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
 use crate::design::constructions::{self, Built};
 use crate::spec::Coverage;
+
+/// The constructions as a strategy: a seed only. A seed that covers every
+/// pair makes the scaled phase pointless (the run starts from it at full
+/// size); one that does not joins the population at the scale-up.
+pub struct Constructions;
+
+impl Strategy for Constructions {
+    fn name(&self) -> &'static str {
+        "constructions"
+    }
+
+    fn seed(&self, full: &Problem) -> Option<Genome> {
+        construction_seed(full).map(|(g, _)| g)
+    }
+
+    fn applies(&self, _ctx: &Context<'_>) -> bool {
+        false
+    }
+
+    fn search(&self, _ctx: &Context<'_>, _rng: &mut Rng) -> Found {
+        Found::default()
+    }
+}
 
 /// The construction that leaves the fewest required pairs uncovered on
 /// this problem, as a genome, with its uncovered count; `None` for sparse

@@ -3,7 +3,7 @@
 //! local search's pair weights a gigabyte, so a population of thousands
 //! could take the machine down.
 
-use super::{Cluster, Coverage, SpecError};
+use super::{Cluster, Coverage, Preset, SpecError};
 
 impl Cluster {
     /// The population (two generations at once) and the local searches
@@ -57,14 +57,19 @@ impl Cluster {
             Coverage::Sparse => 2 * self.pattern.pair_count() as u64,
         };
         let threads = super::model::threads_for(g.threads);
-        let walks = if g.local_search > 0 {
-            g.local_members.min(threads) as u64
-        } else {
-            0
+        let preset = g.preset();
+        let walks = match preset {
+            Preset::Default | Preset::ExactFirst if g.local_search > 0 => g.local_members.min(threads) as u64,
+            _ => 0,
         };
         SearchMemory {
             member,
-            population: g.population as u64,
+            // The exact mode alone keeps one member.
+            population: if preset == Preset::Exact {
+                1
+            } else {
+                g.population as u64
+            },
             // A walk's pair weights, its tabu list and its per-PC lists.
             local: walks * (4 * slots + 8 * p * s + 24 * p),
         }

@@ -19,8 +19,8 @@ pub use error::SpecError;
 pub use feasibility::check_feasible;
 pub use memory::SearchMemory;
 pub use model::{
-    CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, RackSpec,
-    Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,
+    CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, Preset,
+    RackSpec, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,
 };
 pub use patterns::{MAX_PATTERN_PAIRS, MAX_PATTERN_WEIGHT, PairFilePlace, pair_weights, parse_pairs, read_pair_file};
 pub use quick::{QuickFlags, parse_switch_groups, quick_cluster, quick_spec};

@@ -376,8 +376,60 @@ pub struct GaParams {
     /// Members improved by the local search each generation.
     pub local_members: usize,
     /// Exact mode: `fnn-tui design` asks a SAT solver for a
-    /// design or a proof that none exists, instead of running the GA.
+    /// design or a proof that none exists, instead of running the GA
+    /// (the same as `portfolio = "exact"`).
     pub exact: bool,
+    /// Which searches the run combines ([`Preset`]).
+    pub portfolio: Preset,
+}
+
+/// The searches a run combines, by name (`ga.portfolio`, `--portfolio`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// The papers' GA alone: selection, crossover, mutation, the scaled
+    /// phase; no constructions, no walks.
+    Papers,
+    /// The papers' GA seeded by the constructions (`ga.constructions`):
+    /// every generation costs the same at any width, which the sweep and
+    /// the cheapest-hardware search budget for.
+    Quick,
+    /// The constructions, the GA and its cyclic, tabu and grouped searches.
+    #[default]
+    Default,
+    /// The exact mode first, within the time limit, then the default.
+    ExactFirst,
+    /// The exact mode alone: a design or a proof that none exists.
+    Exact,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 5] = [
+        Preset::Papers,
+        Preset::Quick,
+        Preset::Default,
+        Preset::ExactFirst,
+        Preset::Exact,
+    ];
+
+    /// The name a spec and the command line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Papers => "papers",
+            Preset::Quick => "quick",
+            Preset::Default => "default",
+            Preset::ExactFirst => "exact-first",
+            Preset::Exact => "exact",
+        }
+    }
+}
+
+impl GaParams {
+    /// The portfolio the run uses: `portfolio`, or the exact mode alone
+    /// when `exact` asks for it.
+    pub fn preset(&self) -> Preset {
+        if self.exact { Preset::Exact } else { self.portfolio }
+    }
 }
 
 impl Default for GaParams {
@@ -404,6 +456,7 @@ impl Default for GaParams {
             local_search: 10_000,
             local_members: 2,
             exact: false,
+            portfolio: Preset::Default,
         }
     }
 }

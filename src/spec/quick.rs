@@ -2,7 +2,7 @@
 //! (`--pcs 64 --nics 4 --switches 31x8,8`), or overrides applied to a spec.
 
 use super::error::SpecError;
-use super::model::{Coverage, PatternSpec, Spec, SwitchModel, UplinkMode};
+use super::model::{Coverage, PatternSpec, Preset, Spec, SwitchModel, UplinkMode};
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, Default)]
@@ -20,6 +20,7 @@ pub struct QuickFlags {
     pub threads: Option<usize>,
     pub no_constructions: bool,
     pub local_search: Option<u64>,
+    pub portfolio: Option<Preset>,
 }
 
 impl QuickFlags {
@@ -91,6 +92,9 @@ impl QuickFlags {
         }
         if let Some(m) = self.local_search {
             ga.local_search = m;
+        }
+        if let Some(p) = self.portfolio {
+            ga.portfolio = p;
         }
         Ok(spec)
     }

@@ -18,7 +18,7 @@ pub use svg::svg;
 use crate::design::{bounds, constructions};
 use crate::metrics::Metrics;
 use crate::run::Run;
-use crate::spec::{quick_cluster, quick_spec};
+use crate::spec::{Preset, quick_cluster, quick_spec};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -172,9 +172,9 @@ fn ga_at(pcs: usize, nics: u32, width: u32, budget: Budget, interrupted: &Atomic
     let mut spec = quick_spec(pcs, nics, &format!("{width}x*")).ok()?;
     spec.ga.threads = 1;
     spec.ga.seed = budget.seed;
-    // The generation budget was set for the papers' GA: with the local
-    // search a generation can cost far more at widths that are impossible.
-    spec.ga.local_search = 0;
+    // The generation budget was set for generations that cost the same at
+    // any width: the walks can cost far more at widths that are impossible.
+    spec.ga.portfolio = Preset::Quick;
     spec.ga.generations = budget.generations;
     spec.ga.time_limit_s = 0.0;
     let cluster = spec.resolve().ok()?;

@@ -42,8 +42,7 @@ pub fn run_to_stop(e: fnn_tui::ga::Engine, generations: u64) -> (fnn_tui::ga::En
 
 /// The papers' GA alone (the FNN compiler paper): no construction, no local search.
 pub fn papers_ga(c: &mut Cluster) {
-    c.ga.constructions = false;
-    c.ga.local_search = 0;
+    c.ga.portfolio = fnn_tui::spec::Preset::Papers;
 }
 
 /// What a test needs from the machine beyond cargo.

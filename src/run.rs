@@ -541,4 +541,39 @@ mod tests {
         assert!(r.apply(Edit::Restart(7)).unwrap().contains("seed 7"));
         assert_eq!(r.cluster().ga.seed, 7);
     }
+
+    /// A session past the size a session may be (written, then refused on
+    /// reading) keeps its best members that fit, and opens again with the
+    /// population filled up.
+    #[test]
+    fn a_session_too_big_to_read_back_keeps_its_best_members() {
+        let mut spec = QuickFlags {
+            pcs: Some(40),
+            nics: Some(3),
+            switches: Some("20x12".into()),
+            ..Default::default()
+        }
+        .apply(Spec::default())
+        .unwrap();
+        // Something left to improve, so the resumed run takes a generation.
+        spec.weights.balance = 1.0;
+        let session = Run::new(spec).unwrap().session("big");
+        let whole = session.to_toml();
+        let limit = whole.len() as u64 / 3;
+        let text = session.fitting_toml(limit).expect("fits with fewer members");
+        assert!(text.len() as u64 <= limit, "{} > {limit}", text.len());
+        let back = crate::session::Session::from_toml(&text, "big.toml").expect("reads back");
+        let kept = back.engine.population.len();
+        assert!(kept > 1 && kept < session.engine.population.len(), "{kept}");
+        let best = |s: &crate::session::Session| s.engine.population.first().map(|m| m.entries.clone());
+        assert_eq!(best(&back), best(&session), "the best member is kept");
+        let mut resumed = Run::resume(&back).expect("restores");
+        let stop = resumed.step();
+        assert_eq!(
+            (stop, resumed.engine().population().len()),
+            (None, session.engine.population.len()),
+            "filled up again"
+        );
+        assert!(session.fitting_toml(10).unwrap_err().contains("even with one member"));
+    }
 }

@@ -159,16 +159,26 @@ fn violations(design: &Design, c: &Cluster) -> Vec<String> {
     for pc in 0..design.pcs().min(c.pcs()) {
         let used = design.nics_used(pc);
         if used > c.nics[pc] {
-            v.push(format!("PC {pc} is on {used} switches but has {} NIC(s)", c.nics[pc]));
+            v.push(format!(
+                "{} is on {used} switches but has {}",
+                c.pc_name(pc),
+                crate::words::count(c.nics[pc] as usize, "NIC")
+            ));
         }
         for s in bits::ones(c.pins.must(pc)) {
             if s >= design.switches() || !design.has(pc, s) {
-                v.push(format!("PC {pc} is pinned to switch {s} but not cabled to it"));
+                v.push(format!(
+                    "{} is pinned to switch {s} but not cabled to it",
+                    c.pc_name(pc)
+                ));
             }
         }
         for s in bits::ones(c.pins.forbid(pc)) {
             if s < design.switches() && design.has(pc, s) {
-                v.push(format!("PC {pc} is cabled to switch {s}, which is forbidden for it"));
+                v.push(format!(
+                    "{} is cabled to switch {s}, which is forbidden for it",
+                    c.pc_name(pc)
+                ));
             }
         }
     }

@@ -27,6 +27,11 @@ pub enum OutputError {
     NotPlain(String),
     #[error("refusing to write into {path}: {why}")]
     Refused { path: String, why: String },
+    /// The folder holds something else than earlier outputs of this design.
+    #[error(
+        "refusing to write into {path}: {why}; give another folder, or `--force` to replace what fnn-tui wrote there"
+    )]
+    Occupied { path: String, why: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
 }
@@ -58,6 +63,8 @@ pub struct Staged {
     lock: File,
     written: BTreeSet<String>,
     committed: bool,
+    /// What the output is of (the cluster), kept in the list of files.
+    identity: Option<String>,
 }
 
 impl Staged {
@@ -111,7 +118,21 @@ impl Staged {
             lock,
             written: BTreeSet::new(),
             committed: false,
+            identity: None,
         })
+    }
+
+    /// Starts an output of `kind` that says what it is of (`identity`, one
+    /// line). A folder holding anything else is refused unless `force`:
+    /// files fnn-tui did not write, or an output of something else (a
+    /// builder must never find two clusters' labels in one folder).
+    pub fn new_for(target: &Path, kind: &str, identity: &str, force: bool) -> Result<Staged, OutputError> {
+        if !force {
+            check_reuse(target, identity)?;
+        }
+        let mut s = Staged::new(target, kind)?;
+        s.identity = Some(identity.replace('\n', " "));
+        Ok(s)
     }
 
     /// A new file at `rel`, to be written through the returned writer.
@@ -163,6 +184,10 @@ impl Staged {
             .collect();
         manifest.extend(self.written.iter().map(|rel| format!("{} {rel}", self.kind)));
         manifest.sort();
+        let identity = self.identity.clone().or_else(|| read_identity(&self.target));
+        if let Some(id) = identity {
+            manifest.insert(0, format!("{IDENTITY}{id}"));
+        }
         let list = self.staging.join(MANIFEST);
         std::fs::write(&list, manifest.join("\n") + "\n").map_err(io(&self.target.join(MANIFEST)))?;
         // One sync for every file (syncfs), not one per file: thousands
@@ -251,12 +276,63 @@ fn clean_stale(parent: &Path, name: &str) {
 }
 
 /// The `KIND PATH` lines of a folder's list (none when it has none).
+/// The list's line that says what its outputs are of.
+const IDENTITY: &str = "# of: ";
+
+fn manifest_text(dir: &Path) -> Option<String> {
+    crate::input::read_text_limited(&dir.join(MANIFEST), 64 << 20).ok()
+}
+
+fn read_identity(dir: &Path) -> Option<String> {
+    let text = manifest_text(dir)?;
+    text.lines().find_map(|l| l.strip_prefix(IDENTITY)).map(str::to_string)
+}
+
+/// Refuses a folder that holds anything but earlier outputs of `identity`.
+fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
+    let Ok(entries) = walk(target) else { return Ok(()) };
+    let entries: Vec<String> = entries
+        .into_iter()
+        .filter(|rel| rel != MANIFEST && rel != INCOMPLETE_MARKER)
+        .collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let refused = |why: String| OutputError::Occupied {
+        path: target.display().to_string(),
+        why,
+    };
+    match read_identity(target) {
+        // An earlier output of the same design, with anything the user
+        // added (carried across).
+        Some(old) if old == identity => return Ok(()),
+        Some(old) => {
+            return Err(refused(format!(
+                "it holds the output of another design ({}; this one is {})",
+                crate::escape::terminal(&old),
+                crate::escape::terminal(identity)
+            )));
+        }
+        None => {}
+    }
+    // Outputs from before the list said what they are of are fnn-tui's own
+    // files, replaced kind by kind as ever; anything else is the user's.
+    let listed: BTreeSet<String> = read_manifest(target).into_iter().map(|(_, rel)| rel).collect();
+    if let Some(other) = entries.iter().find(|rel| !listed.contains(*rel)) {
+        return Err(refused(format!(
+            "it holds files fnn-tui did not write (such as {})",
+            crate::escape::terminal(other)
+        )));
+    }
+    Ok(())
+}
+
 fn read_manifest(dir: &Path) -> Vec<(String, String)> {
-    let path = dir.join(MANIFEST);
-    let Ok(text) = crate::input::read_text_limited(&path, 64 << 20) else {
+    let Some(text) = manifest_text(dir) else {
         return Vec::new();
     };
     text.lines()
+        .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split_once(' '))
         .filter(|(_, rel)| is_plain_relative(rel))
         .map(|(k, rel)| (k.to_string(), rel.to_string()))

@@ -7,6 +7,9 @@ use crate::spec::{Cluster, Coverage};
 use serde::Serialize;
 use std::fmt::Write as _;
 
+/// Uncovered pairs the plain-text summary names.
+const SHOWN_UNCOVERED: usize = 10;
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub name: String,
@@ -33,6 +36,10 @@ pub struct Report {
     pub terms: Option<Terms>,
     pub fitness: Option<f64>,
     pub metrics: Metrics,
+    /// The first uncovered pairs by the PCs' names, for the summary
+    /// (report.json has every pair by number).
+    #[serde(skip)]
+    pub uncovered_named: Vec<(String, String)>,
 }
 
 /// How a design was obtained, for the report.
@@ -96,6 +103,12 @@ impl Report {
             first_valid_s: run.first_valid_s,
             terms: run.terms,
             fitness: run.fitness,
+            uncovered_named: metrics
+                .uncovered
+                .iter()
+                .take(SHOWN_UNCOVERED)
+                .map(|&(a, b)| (cluster.pc_name(a), cluster.pc_name(b)))
+                .collect(),
             metrics,
         }
     }
@@ -122,11 +135,12 @@ impl Report {
             "  required pairs       {} ({} uncovered)",
             self.required_pairs, self.uncovered_pairs
         );
-        for (a, b) in m.uncovered.iter().take(10) {
-            let _ = writeln!(s, "    uncovered: PC {a} - PC {b}");
+        for (a, b) in &self.uncovered_named {
+            let _ = writeln!(s, "    uncovered: {a} - {b}");
         }
-        if m.uncovered.len() > 10 {
-            let _ = writeln!(s, "    ... {} more in report.json", self.uncovered_pairs - 10);
+        if m.uncovered.len() > SHOWN_UNCOVERED {
+            let more = self.uncovered_pairs - SHOWN_UNCOVERED as u64;
+            let _ = writeln!(s, "    ... {more} more in report.json");
         }
         let _ = writeln!(s, "  switches used        {}", self.switches_used);
         let _ = writeln!(s, "  NICs used            {}", self.nics_used);

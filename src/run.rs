@@ -237,12 +237,17 @@ impl Run {
     /// Applies an edit, validated as a spec file would be; a pin that
     /// breaks a NIC or port limit, or that the population cannot be made
     /// to obey, is refused and nothing changes. Returns what was done.
+    ///
+    /// An edit that is applied lifts a stop: why the run stopped (valid,
+    /// stalled, out of generations) was said of the problem before it.
     pub fn apply(&mut self, edit: Edit) -> Result<String, SpecError> {
-        let shown = format!("{edit:?}");
         let r = self.apply_edit(edit);
         match &r {
-            Ok(done) => tracing::info!("edit: {done}"),
-            Err(e) => tracing::warn!("edit refused: {e} ({:.200})", shown),
+            Ok(done) => {
+                self.resume_after_stop();
+                tracing::info!("edit: {done}");
+            }
+            Err(e) => tracing::warn!("edit refused: {e}"),
         }
         r
     }
@@ -322,7 +327,7 @@ impl Run {
             return Err(SpecError::field(
                 "edit",
                 "pin",
-                format!("PC {pc} on switch {switch} is outside the design"),
+                format!("PC number {pc} on switch {switch} is outside the design"),
             ));
         }
         let mut pins = c.pins.clone();
@@ -339,7 +344,7 @@ impl Run {
         if self.engine.set_pins(pins).is_err() {
             return Err(SpecError::infeasible(
                 "edit",
-                format!("no wiring obeys the pins of PC {pc} and switch {switch} together with the others"),
+                format!("no wiring obeys the pins of {name} and switch {switch} together with the others"),
             ));
         }
         Ok(match pin {
@@ -446,7 +451,7 @@ mod tests {
                 pin: Some(PinKind::Must),
             })
             .unwrap_err();
-        assert!(e.to_string().contains("PC 0"), "{e}");
+        assert!(e.to_string().contains("n00"), "{e}");
         assert!(!r.cluster().pins.is_must(0, 4));
         assert_eq!(r.cluster().pins.list().len(), 4);
         // The session still opens.

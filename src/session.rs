@@ -326,6 +326,8 @@ pub struct SessionSummary {
     pub generation: u64,
     pub valid: bool,
     pub age: Option<std::time::Duration>,
+    /// A shipped example, unmodified (opened read-only as a copy).
+    pub shipped: bool,
 }
 
 /// Reads a session file's summary (`None` if it is not a readable session).
@@ -341,7 +343,12 @@ pub fn summary(path: &Path) -> Option<SessionSummary> {
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| t.elapsed().ok());
-    Some(SessionSummary { generation, valid, age })
+    Some(SessionSummary {
+        generation,
+        valid,
+        age,
+        shipped: is_example(&text),
+    })
 }
 
 /// "3 min ago", "5 h ago", "2 d ago".
@@ -392,12 +399,74 @@ pub fn is_example(text: &str) -> bool {
     EXAMPLES.iter().any(|(_, t)| *t == text)
 }
 
+/// Whether `name` is a shipped example's: no saved session may take it,
+/// so `--resume klat2` always means the example.
+pub fn is_example_name(name: &str) -> bool {
+    EXAMPLES.iter().any(|(n, _)| *n == name)
+}
+
+/// A name for a run's first save: `base` (as a file name) unless a
+/// shipped example or a session in `dirs` has it, else `base-2`, `base-3`…
+pub fn fresh_name(base: &str, dirs: &[PathBuf]) -> String {
+    let base = file_stem_of(base);
+    let taken: std::collections::BTreeSet<String> = list_sessions(dirs).into_iter().map(|e| e.name).collect();
+    let free = |n: &String| !is_example_name(n) && !taken.contains(n);
+    std::iter::once(base.clone())
+        .chain((2u32..).map(|k| format!("{base}-{k}")))
+        .find(free)
+        .unwrap_or(base)
+}
+
+/// `name` as a file name: letters, digits, `-` and `_`, the rest as `-`.
+fn file_stem_of(name: &str) -> String {
+    let s: String = name
+        .trim()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
+        .collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "session".into() } else { s }
+}
+
+/// Where save-as writes what the user typed: a bare name is `NAME.toml`
+/// in `sessions` (other characters than letters, digits, `-`, `_` as `-`); anything with a `/` is a path (`.toml` added when it has
+/// no extension). A shipped example's name is refused.
+pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, String> {
+    let typed = typed.trim();
+    if typed.contains('/') {
+        let p = PathBuf::from(typed);
+        return Ok(if p.extension().is_none() {
+            p.with_extension("toml")
+        } else {
+            p
+        });
+    }
+    let name = typed.strip_suffix(".toml").unwrap_or(typed);
+    if is_example_name(name) {
+        return Err(format!(
+            "`{name}` is a shipped example's name, which always opens the example: choose another name"
+        ));
+    }
+    // Spaces and marks become `-`: the name stays one a shell and the
+    // open list show plainly.
+    Ok(sessions.join(format!("{}.toml", file_stem_of(name))))
+}
+
 /// A `--resume` or open-list argument: the session and the file its saves
-/// go to (`None` for a shipped example, which is opened read-only). A name
-/// is looked up in the session folders, then among the shipped examples.
+/// go to (`None` for a shipped example, which is opened read-only). A
+/// path to a file is that file; a shipped example's name is always the
+/// example (a saved session of that name is reached by its path); any
+/// other name is looked up in the session folders.
 pub fn open_session(arg: &str, dirs: &[PathBuf]) -> Result<(Session, Option<PathBuf>), SessionError> {
-    let path = find_session(arg, dirs);
-    let (text, path) = match (&path, EXAMPLES.iter().find(|(n, _)| *n == arg)) {
+    let example = EXAMPLES.iter().find(|(n, _)| *n == arg);
+    let path = if Path::new(arg).is_file() {
+        Some(PathBuf::from(arg))
+    } else if example.is_some() {
+        None
+    } else {
+        find_session(arg, dirs)
+    };
+    let (text, path) = match (&path, example) {
         (Some(p), _) => {
             let text = crate::input::read_text_limited(p, MAX_SESSION_BYTES).map_err(|e| SessionError::Read {
                 path: p.display().to_string(),
@@ -451,5 +520,38 @@ mod tests {
         // A hexadecimal version still reaches the parser's answer.
         let e = Session::from_toml("version = 0x63\n", "h.toml").unwrap_err();
         assert!(matches!(e, SessionError::Future { found: 99, .. }), "{e}");
+    }
+
+    /// A saved session never shadows a shipped example: a first save gets
+    /// a name of its own, save-as refuses an example's name and puts a
+    /// bare name into the sessions folder, and `--resume klat2` opens the
+    /// example even beside a user's `klat2.toml`.
+    #[test]
+    fn a_shipped_example_is_never_shadowed_by_a_saved_session() {
+        let d = tempfile::tempdir().unwrap();
+        let dirs = vec![d.path().to_path_buf()];
+        assert_eq!(fresh_name("klat2", &dirs), "klat2-2");
+        assert_eq!(fresh_name("my cluster", &dirs), "my-cluster");
+        std::fs::write(d.path().join("klat2-2.toml"), "x").unwrap();
+        assert_eq!(fresh_name("klat2", &dirs), "klat2-3");
+        assert!(save_target("klat2", d.path()).unwrap_err().contains("shipped example"));
+        assert_eq!(
+            save_target("my design!", d.path()).unwrap(),
+            d.path().join("my-design.toml")
+        );
+        assert_eq!(
+            save_target("./here/x", d.path()).unwrap(),
+            PathBuf::from("./here/x.toml")
+        );
+        // A user's file named like the example (from an older version).
+        let (example, _) = open_session("klat2", &dirs).unwrap();
+        let mut mine = example.clone();
+        mine.name = "mine".into();
+        std::fs::write(d.path().join("klat2.toml"), mine.to_toml()).unwrap();
+        let (opened, writable) = open_session("klat2", &dirs).unwrap();
+        assert_eq!((opened.name.as_str(), writable), (example.name.as_str(), None));
+        let by_path = d.path().join("klat2.toml");
+        let (opened, _) = open_session(&by_path.display().to_string(), &dirs).unwrap();
+        assert_eq!(opened.name, "mine");
     }
 }

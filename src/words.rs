@@ -1,9 +1,12 @@
 //! Counts in words: "1 file", "3 files".
 
-/// `n` and the noun, plural unless `n` is 1 (nouns that add an `s`).
+/// `n` and the noun, plural unless `n` is 1 (regular nouns: `es` after
+/// s, x, ch and sh, else `s`).
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
+    } else if ["s", "x", "ch", "sh"].iter().any(|end| noun.ends_with(end)) {
+        format!("{n} {noun}es")
     } else {
         format!("{n} {noun}s")
     }
@@ -16,5 +19,7 @@ mod tests {
         assert_eq!(super::count(1, "file"), "1 file");
         assert_eq!(super::count(0, "file"), "0 files");
         assert_eq!(super::count(2065, "file"), "2065 files");
+        assert_eq!(super::count(2, "switch"), "2 switches");
+        assert_eq!(super::count(3, "NIC"), "3 NICs");
     }
 }

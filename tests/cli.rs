@@ -159,7 +159,7 @@ fn malformed_and_impossible_specs_exit_2_with_one_line() {
         ("[[pins]]\npc = 99\nswitch = 0\nkind = \"must\"\n", "pins[0].pc"),
         (
             "[pcs]\ncount = 64\nnics = 2\n[[switches]]\nports = 9\n[uplink]\nmode = \"none\"\n",
-            "impossible: PC 0 must reach 63 others",
+            "impossible: n00 must reach 63 others but it has 2 NICs",
         ),
         ("[pcs]\ncount = 64\n[[switches]]\nports = 9\n", "uplink switch"),
         // Every PC reaches 4 x 17 = 68 >= 63 others, but Füredi's bound
@@ -225,12 +225,12 @@ fn check_reports_malformed_broken_and_uncovered_tables() {
     let six = ["--pcs", "6", "--nics", "2", "--switches", "4x4"];
     check_table(d, "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n3: 0\n", &six)
         .code(2)
-        .stdout(predicate::str::contains("PC 0 is on 3 switches but has 2 NIC(s)"));
+        .stdout(predicate::str::contains("n0 is on 3 switches but has 2 NICs"));
     // Within the limits but A and C share nothing.
     let four = ["--pcs", "4", "--nics", "2", "--switches", "4x2"];
     check_table(d, "0: 0 1\n1: 2 3\n", &four)
         .code(1)
-        .stdout(predicate::str::contains("uncovered: PC 0 - PC 2"));
+        .stdout(predicate::str::contains("uncovered: n0 - n2"));
     let json = [&four[..], &["--json"]].concat();
     check_table(d, "0: 0 1\n1: 2 3\n", &json)
         .code(1)
@@ -759,4 +759,83 @@ fn a_one_file_export_says_file() {
         .assert()
         .success()
         .stdout(predicate::str::contains("wrote 1 file into w"));
+}
+
+/// A design that is not valid: labels and boot scripts are refused
+/// without `--allow-invalid`; with it every file says so first (after a
+/// script's `#!` line), and a script with placeholder MACs refuses to run.
+#[test]
+fn an_invalid_design_is_refused_or_marked_and_placeholder_scripts_refuse_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let t = d.join("t.txt");
+    std::fs::write(&t, "0: 0 1\n1: 2 3\n").unwrap();
+    let export = |extra: &[&str]| {
+        let mut c = fnn();
+        c.current_dir(d)
+            .args([
+                "export",
+                "--pcs",
+                "4",
+                "--nics",
+                "2",
+                "--switches",
+                "4x2",
+                "--table",
+                "t.txt",
+                "-o",
+                "e",
+            ])
+            .args(extra);
+        c.assert()
+    };
+    export(&[])
+        .failure()
+        .stderr(predicate::str::contains("not valid (4 required pair(s)"))
+        .stderr(predicate::str::contains("--allow-invalid"));
+    assert!(!d.join("e").exists(), "nothing is written");
+    export(&["--only", "table,csv"]).success();
+    export(&["--allow-invalid"]).success();
+    let first_lines = |rel: &str| -> Vec<String> {
+        std::fs::read_to_string(d.join("e").join(rel))
+            .unwrap()
+            .lines()
+            .take(2)
+            .map(str::to_string)
+            .collect()
+    };
+    for rel in [
+        "labels.txt",
+        "routing/routes.txt",
+        "routing/ip-plan.txt",
+        "cables.csv",
+        "design.dot",
+        "racks/racks.svg",
+    ] {
+        let first = &first_lines(rel)[0];
+        assert!(first.contains("NOT VALID: 4 required pair"), "{rel}: {first}");
+    }
+    for rel in ["routing/scripts/fnn-setup-n0.sh", "labels.html"] {
+        assert!(
+            first_lines(rel)[1].contains("NOT VALID"),
+            "{rel}: {:?}",
+            first_lines(rel)
+        );
+    }
+    assert_eq!(first_lines("routing/scripts/fnn-setup-n0.sh")[0], "#!/bin/sh");
+    let report = std::fs::read_to_string(d.join("e/report.json")).unwrap();
+    assert!(report.contains("\"valid\": false"), "{report}");
+    // No discovery file: the script stops before its first command.
+    let run = std::process::Command::new("/bin/sh")
+        .arg(d.join("e/routing/scripts/fnn-setup-n0.sh"))
+        .env_remove("FNN_ALLOW_PLACEHOLDER_MACS")
+        .env("PATH", d)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(3), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("placeholder MAC") && said.contains("FNN_ALLOW_PLACEHOLDER_MACS=1"),
+        "{said}"
+    );
 }

@@ -63,11 +63,12 @@ fn design_pin_export_save_quit_and_resume_in_a_real_terminal() {
         serde_json::from_str(&std::fs::read_to_string(h.join("out/report.json")).unwrap()).unwrap();
     assert_eq!(report["valid"], true);
 
-    // Save as ./k.toml, then quit (nothing unsaved: no question).
+    // Save as ./k.toml (a bare name would go to the sessions folder),
+    // then quit (nothing unsaved: no question).
     tui.keys("S");
     tui.wait_for("Save session as");
-    tui.keys(&format!("{BACKSPACES}k.toml\r"));
-    tui.wait_for("saved k.toml");
+    tui.keys(&format!("{BACKSPACES}./k.toml\r"));
+    tui.wait_for("saved ./k.toml");
     let saved_at = tui.text();
     let gen_saved = status_generation(&saved_at);
     tui.keys("q");

@@ -108,6 +108,8 @@ fn an_export_killed_midway_leaves_the_previous_export_whole() {
 /// PCs 32..63; a file the user put in the folder stays.
 #[test]
 fn a_smaller_export_over_a_larger_one_leaves_none_of_its_files() {
+    // (Asked for with --force: a folder holding another cluster's export
+    // is refused without it.)
     let d = tempfile::tempdir().unwrap();
     let sizes = [("64", "31x8,8"), ("32", "31x4")];
     for (pcs, switches) in sizes {
@@ -118,12 +120,29 @@ fn a_smaller_export_over_a_larger_one_leaves_none_of_its_files() {
             .args(["-o", &format!("d{pcs}"), "-q"])
             .assert()
             .code(predicates::ord::lt(2));
-        fnn(d.path())
-            .args(["export"])
-            .args(args)
-            .args(["--table", &format!("d{pcs}/switches.txt"), "-o", "e"])
-            .assert()
-            .success();
+        let export = |extra: &[&str]| {
+            let mut c = fnn(d.path());
+            c.args(["export"])
+                .args(args)
+                .args(["--table", &format!("d{pcs}/switches.txt"), "-o", "e"])
+                .args(extra);
+            c.assert()
+        };
+        if pcs == "32" {
+            // Another cluster's export and the user's file: refused,
+            // naming both designs, until the user says to replace it.
+            export(&[])
+                .failure()
+                .stderr(predicates::str::contains("another design"))
+                .stderr(predicates::str::contains("64 PCs"))
+                .stderr(predicates::str::contains("--force"));
+            assert!(d.path().join("e/routing/scripts/fnn-setup-n63.sh").exists());
+            export(&["--force"]).success();
+        } else {
+            export(&[]).success();
+            // The same cluster again replaces its own export.
+            export(&[]).success();
+        }
         if pcs == "64" {
             assert!(d.path().join("e/routing/scripts/fnn-setup-n63.sh").exists());
             std::fs::write(d.path().join("e/NOTES.md"), "rack B, row 2").unwrap();

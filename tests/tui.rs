@@ -489,7 +489,7 @@ fn a_refused_pin_is_reported_and_not_shown() {
     }
     assert!(applied[..4].iter().all(|r| r.is_ok()), "{applied:?}");
     let e = applied[4].as_ref().unwrap_err();
-    assert!(e.contains("PC 0"), "{e}");
+    assert!(e.contains("n00"), "{e}");
     let mut app = App::new(Spec::klat2(), "t".into(), None, Keymap::default(), Theme::plain());
     app.on_event(Event::Applied(Err(e.clone())));
     assert!(
@@ -748,6 +748,9 @@ fn status_messages_expire_and_leave_room_for_the_keys() {
         app.status_shown(now + Duration::from_secs(9)).is_some(),
         "an error stays longer"
     );
+    // It opens whole in a popup too; Esc closes it.
+    assert_eq!(app.mode, Mode::Message("refused: no".into()));
+    app.on_key(code(KeyCode::Esc));
     // A letter in a number field is refused with a message.
     app.on_key(key('w'));
     app.on_key(key('x'));
@@ -1257,4 +1260,163 @@ fn a_background_job_that_panics_becomes_an_error_message() {
     assert_eq!(catching(|| 7), Ok(7));
     assert_eq!(catching(|| -> u8 { panic!("lost {}", 1) }), Err("lost 1".to_string()));
     assert_eq!(catching(|| -> u8 { panic!("lost") }), Err("lost".to_string()));
+}
+
+/// A stopped run whose design a pin made invalid: the status line must
+/// not call it valid, and at 80 columns its validity and the unsaved
+/// marker stay in view (the stop reason shortens first).
+#[test]
+fn the_status_line_tells_one_truth_and_keeps_validity_and_unsaved_at_80_columns() {
+    let spec = scaled_spec();
+    let engine = Engine::new(spec.resolve().unwrap());
+    assert!(!engine.is_valid(), "the scaled spec starts invalid");
+    let mut app = App::new(spec, "cluster-1024".into(), None, Keymap::default(), Theme::plain());
+    app.dirty = true;
+    let stalled = Some(fnn_tui::ga::StopReason::Stalled);
+    app.on_event(Event::Snapshot(Box::new(snapshot(
+        &engine,
+        0,
+        false,
+        stalled,
+        0.0,
+        Duration::ZERO,
+    ))));
+    for (w, h) in [(80, 24), (200, 60)] {
+        app.size = Rect::new(0, 0, w, h);
+        let text = screen(&app, w, h);
+        let status: Vec<&str> = text.lines().rev().skip(1).take(3).collect();
+        let status = status.join("\n");
+        assert!(status.contains("NOT VALID"), "{w}x{h}:\n{status}");
+        assert!(status.contains("● unsaved"), "{w}x{h}:\n{status}");
+        assert!(status.contains("■ stopped"), "{w}x{h}:\n{status}");
+        assert!(!status.to_lowercase().contains("valid;"), "{w}x{h}:\n{status}");
+    }
+    // Paused by the user: the bar says which key goes on.
+    app.on_event(Event::Snapshot(Box::new(snapshot(
+        &engine,
+        0,
+        false,
+        None,
+        0.0,
+        Duration::ZERO,
+    ))));
+    app.size = Rect::new(0, 0, 200, 60);
+    assert!(screen(&app, 200, 60).contains("⏸ paused (space resumes)"));
+}
+
+/// The status line's hints are whole keys: never a key without its label.
+#[test]
+fn the_key_hints_are_never_cut_in_half() {
+    let (mut app, _) = app_after(1);
+    app.size = Rect::new(0, 0, 80, 24);
+    let text = screen(&app, 80, 24);
+    let hints = text
+        .lines()
+        .rev()
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(['"', ' '])
+        .to_string();
+    let last = hints.split("  ").last().unwrap().trim();
+    assert!(last.contains(' '), "the last hint is a key and its label: {hints:?}");
+}
+
+/// A pin on a run a stop rule ended goes on with the run at once.
+#[test]
+fn an_edit_on_a_stopped_run_resumes_it() {
+    let spec = Spec::klat2();
+    let worker = Worker::spawn(fnn_tui::run::Run::new(spec).unwrap(), "t".into(), true, None);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let stopped = loop {
+        if let Event::Snapshot(s) = worker.rx.recv_deadline(deadline).expect("the run stops")
+            && s.stopped.is_some()
+        {
+            break s;
+        }
+    };
+    assert!(!stopped.running);
+    // Pin PC 0 to a switch it is not cabled to.
+    let switch = (0..stopped.cluster.switch_count())
+        .find(|&sw| !stopped.design.has(0, sw))
+        .unwrap();
+    worker.send(Command::Pin {
+        pc: 0,
+        switch,
+        pin: Some(PinKind::Must),
+    });
+    loop {
+        match worker.rx.recv_deadline(deadline).expect("the worker answers") {
+            Event::Applied(r) => {
+                assert!(r.is_ok(), "{r:?}");
+                break;
+            }
+            _ => continue,
+        }
+    }
+    let Event::Snapshot(after) = worker.rx.recv_deadline(deadline).expect("a snapshot follows the edit") else {
+        panic!("a snapshot follows the edit")
+    };
+    assert!(
+        after.running && after.stopped.is_none(),
+        "{:?} {}",
+        after.stopped,
+        after.running
+    );
+}
+
+/// A refusal opens whole in a popup (Esc closes it) and stays in the
+/// message history that `m` opens; the names are the grid's.
+#[test]
+fn a_refusal_opens_whole_in_a_popup_and_stays_in_the_history() {
+    let (mut app, _) = app_after(1);
+    app.size = Rect::new(0, 0, 80, 24);
+    let why = "impossible: k00 is pinned to 5 switches but has only 4 NICs; a long explanation that goes on well past eighty columns so that the status line alone would cut it";
+    app.on_event(Event::Applied(Err(why.into())));
+    assert!(matches!(app.mode, Mode::Message(_)), "{:?}", app.mode);
+    let text = screen(&app, 80, 24);
+    let flat: String = text
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c == '"' || c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("cut it"), "the whole text shows:\n{text}");
+    app.on_key(code(KeyCode::Esc));
+    assert_eq!(app.mode, Mode::Normal);
+    app.on_event(Event::Applied(Ok("pinned k01 on switch 3".into())));
+    app.on_key(key('m'));
+    let Mode::Message(history) = &app.mode else {
+        panic!("m opens the history: {:?}", app.mode)
+    };
+    let newest = history.find("pinned k01").unwrap();
+    let older = history.find("k00 is pinned").unwrap();
+    assert!(newest < older, "newest first:\n{history}");
+    app.on_key(code(KeyCode::Esc));
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+/// From the designer, a design that is not valid is not exported, and
+/// the refusal says what to do there (not only the command line's flag).
+#[test]
+fn the_designer_refuses_to_export_a_design_that_is_not_valid() {
+    let worker = scaled_worker();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    worker.send(Command::Export {
+        dir: out.clone(),
+        choices: Default::default(),
+        rewire_from_saved: false,
+        session_dirs: Vec::new(),
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match worker.rx.recv_deadline(deadline).expect("an export result") {
+            Event::Exported(Err(e)) => {
+                assert!(e.contains("not valid") && e.contains("reach VALID"), "{e}");
+                break;
+            }
+            Event::Exported(Ok(files)) => panic!("exported {} files of an invalid design", files.len()),
+            _ => {}
+        }
+    }
+    assert!(!out.exists(), "nothing written");
 }

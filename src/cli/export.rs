@@ -23,9 +23,10 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         macs: args.macs.clone(),
         rewire: args.from.clone().map(Rewire::Table),
     };
-    let options = choices
+    let mut options = choices
         .resolve(&cluster, &session_dirs())
         .map_err(|e| anyhow!(e.for_command_line()))?;
+    (options.force, options.allow_invalid) = (args.force, args.allow_invalid);
     let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} into {}",

@@ -255,6 +255,12 @@ pub struct ExportArgs {
     /// A previous switch table of the same cluster: also write the rewire plan from it.
     #[arg(long)]
     pub from: Option<PathBuf>,
+    /// Write into a folder that holds other files or another design's export, replacing what fnn-tui wrote there.
+    #[arg(long)]
+    pub force: bool,
+    /// Write labels and boot scripts for a design that is not valid (each file then says so first).
+    #[arg(long)]
+    pub allow_invalid: bool,
 }
 
 /// Hardware and search flags shared by `design` and `check`.

@@ -152,6 +152,7 @@ impl Choices {
             interfaces,
             macs,
             from,
+            ..Options::default()
         })
     }
 }

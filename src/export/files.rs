@@ -15,6 +15,10 @@ pub enum ExportError {
     Racks(#[from] super::racks::PlacementError),
     #[error(transparent)]
     Rewire(#[from] super::rewire::RewireError),
+    #[error(
+        "the design is not valid ({0} required pair(s) share no switch): labels and boot scripts would build a network that does not connect them; export a valid design, or give --allow-invalid to write them anyway (every file then says it is not valid)"
+    )]
+    Invalid(u64),
 }
 
 /// Writes `files` (paths relative to `dir`, and their text) as one output

@@ -31,16 +31,61 @@ pub struct Options {
     pub macs: Option<MacTable>,
     /// A previous design of the same cluster: write the rewire plan.
     pub from: Option<Design>,
+    /// Replace whatever the folder holds (`--force`).
+    pub force: bool,
+    /// Write labels and boot scripts for a design that is not valid
+    /// (`--allow-invalid`); each file then says so first.
+    pub allow_invalid: bool,
 }
 
-/// Writes a file too big to hold whole (P² lines) straight to its place.
+/// What an export is of, as its folder's list of files records it: an
+/// export of another cluster is not overwritten without `--force`.
+pub fn identity(c: &Cluster) -> String {
+    format!("{} ({} PCs, {} FNN switches)", c.name, c.pcs(), c.switch_count())
+}
+
+/// The first lines of every file of an export of a design that is not
+/// valid, in the file's own comment syntax (`None`: a format without
+/// comments, whose data says it: report.json, design.json).
+fn invalid_banner(rel: &str, uncovered: u64) -> Option<String> {
+    let what = format!(
+        "NOT VALID: {uncovered} required pair(s) share no switch in this design (exported with --allow-invalid); do not cable or boot from it as it is."
+    );
+    let ext = rel.rsplit('.').next().unwrap_or("");
+    match ext {
+        "sh" | "txt" | "dot" | "csv" => Some(format!("# {what}\n")),
+        "h" | "rs" => Some(format!("// {what}\n")),
+        "html" | "svg" => Some(format!("<!-- {what} -->\n")),
+        _ => None,
+    }
+}
+
+/// `text` with `banner` first, or second after a `#!` line (which must
+/// stay first), or after an XML declaration or `<!DOCTYPE …>`.
+fn with_banner(text: &str, banner: &str) -> String {
+    let keep_first = ["#!", "<?xml", "<!DOCTYPE", "<!doctype"]
+        .iter()
+        .any(|p| text.starts_with(p));
+    let at = if keep_first {
+        text.find('\n').map_or(text.len(), |i| i + 1)
+    } else {
+        0
+    };
+    format!("{}{banner}{}", &text[..at], &text[at..])
+}
+
+/// Writes a file too big to hold whole (P² lines) straight to its place,
+/// after the not-valid banner when `uncovered` pairs are given.
 fn stream(
     out: &mut crate::output::Staged,
     rel: &str,
+    uncovered: Option<u64>,
     f: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), ExportError> {
+    let banner = uncovered.and_then(|u| invalid_banner(rel, u)).unwrap_or_default();
     let mut w = out.create(rel)?;
-    f(&mut w)
+    std::io::Write::write_all(&mut w, banner.as_bytes())
+        .and_then(|_| f(&mut w))
         .and_then(|_| std::io::Write::flush(&mut w))
         .map_err(|e| out.failed(rel, e))?;
     Ok(())
@@ -58,9 +103,19 @@ pub fn write_all(
 ) -> Result<Vec<PathBuf>, ExportError> {
     let want = |a: &str| o.only.is_empty() || o.only.iter().any(|x| x == a);
     // What can fail for want of room is tried before anything is written.
+    if !report.valid && !o.allow_invalid && (want("labels") || want("routing")) {
+        return Err(ExportError::Invalid(report.uncovered_pairs));
+    }
     let placement = if want("racks") { Some(racks::place(c, d)?) } else { None };
-    let mut out = crate::output::Staged::new(dir, "export")?;
-    let add = |out: &mut crate::output::Staged, rel: &str, text: String| out.write(rel, text.as_bytes());
+    let mut out = crate::output::Staged::new_for(dir, "export", &identity(c), o.force)?;
+    let uncovered = (!report.valid).then_some(report.uncovered_pairs);
+    let add = |out: &mut crate::output::Staged, rel: &str, text: String| {
+        let text = match uncovered.and_then(|u| invalid_banner(rel, u)) {
+            Some(banner) => with_banner(&text, &banner),
+            None => text,
+        };
+        out.write(rel, text.as_bytes())
+    };
     if want("table") {
         add(&mut out, "switches.txt", format_table(d))?;
     }
@@ -81,8 +136,8 @@ pub fn write_all(
         }
         let r = BasicRouting::new(c, d);
         let macs = o.macs.clone().unwrap_or_default();
-        stream(&mut out, "routing/subnet-matrix.txt", |w| r.write_matrix(w))?;
-        stream(&mut out, "routing/routes.txt", |w| {
+        stream(&mut out, "routing/subnet-matrix.txt", uncovered, |w| r.write_matrix(w))?;
+        stream(&mut out, "routing/routes.txt", uncovered, |w| {
             scripts::write_route_table(w, c, d, &r, &ifaces)
         })?;
         add(&mut out, "routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces))?;
@@ -116,14 +171,14 @@ pub fn write_all(
     }
     if want("advanced") {
         let (words, mac_table) = advanced::sizes(d);
-        stream(&mut out, "advanced/fnn_routes.h", |w| {
+        stream(&mut out, "advanced/fnn_routes.h", uncovered, |w| {
             advanced::write_c_header(w, d, &c.name)
         })?;
-        stream(&mut out, "advanced/fnn_routes.rs", |w| {
+        stream(&mut out, "advanced/fnn_routes.rs", uncovered, |w| {
             advanced::write_rust_module(w, d, &c.name)
         })?;
         let macs = o.macs.clone().unwrap_or_default();
-        stream(&mut out, "advanced/fnn_mac_routes.h", |w| {
+        stream(&mut out, "advanced/fnn_mac_routes.h", uncovered, |w| {
             advanced::write_mac_header(w, d, &c.name, &macs)
         })?;
         add(

@@ -111,9 +111,30 @@ pub fn setup_script(
     }
     announce(&mut s, &switches, ifaces);
     if placeholders {
-        s.push_str("\necho 'fnn-tui: this script contains placeholder MAC addresses' >&2\n");
+        // Before any command: a permanent neighbour entry with a made-up
+        // MAC sends that PC's traffic nowhere until the next reboot.
+        let at = s.find(SET_E).map_or(0, |i| i + SET_E.len());
+        s.insert_str(at, &placeholder_guard(&name));
     }
     s
+}
+
+const SET_E: &str = "set -e\n";
+
+/// The variable that lets a script with placeholder MACs run anyway.
+pub const ALLOW_PLACEHOLDERS: &str = "FNN_ALLOW_PLACEHOLDER_MACS";
+
+/// The lines that stop a script holding placeholder MACs unless the
+/// person running it says they know (exit status 3).
+fn placeholder_guard(name: &str) -> String {
+    let why = format!(
+        "fnn-setup {name}: placeholder MAC addresses: export again with --macs FILE, or run with {ALLOW_PLACEHOLDERS}=1 to install them anyway"
+    );
+    format!(
+        "\n# Some neighbours' MAC addresses are placeholders (no discovery file was given).\n\
+         if [ \"${{{ALLOW_PLACEHOLDERS}:-}}\" != 1 ]; then\n\techo {} >&2\n\texit 3\nfi\n",
+        sh_word(&why)
+    )
 }
 
 /// No first-contact flooding: a switch learns where a NIC is only from a

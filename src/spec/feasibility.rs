@@ -6,6 +6,7 @@ use super::cluster::Cluster;
 use super::error::SpecError;
 use super::model::Coverage;
 use crate::design::{bits, bounds, max_pair_links};
+use crate::words;
 
 pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
     let f = c.source.as_str();
@@ -31,8 +32,21 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
                 Coverage::Universal => "others",
                 Coverage::Sparse => "pattern partners",
             };
+            let name = c.pc_name(pc);
+            let has = c.nics[pc];
+            // Forbidden switches can leave fewer switches than NICs: say
+            // which limit it is, not a NIC count the PC does not have.
+            let limit = if nics < has {
+                format!(
+                    "it may use only {} (the others are forbidden to it; it has {})",
+                    words::count(nics as usize, "switch"),
+                    words::count(has as usize, "NIC")
+                )
+            } else {
+                format!("it has {}", words::count(has as usize, "NIC"))
+            };
             return err(format!(
-                "PC {pc} must reach {need} {what} but its {nics} NIC(s) on switches of at most {widest} usable ports reach at most {nics} x ({widest}-1) = {reach}"
+                "{name} must reach {need} {what} but {limit}: on switches of at most {widest} usable ports they reach at most {nics} x ({widest}-1) = {reach}"
             ));
         }
     }
@@ -80,7 +94,8 @@ fn check_cabled_nics(c: &Cluster) -> Result<(), SpecError> {
         Some((pc, n)) if total > ports => Err(SpecError::infeasible(
             c.source.as_str(),
             format!(
-                "the PCs must cable at least {total} NICs between them to reach their partners (PC {pc} needs {n} on the widest switches it may use) but the FNN switches have only {ports} usable ports"
+                "the PCs must cable at least {total} NICs between them to reach their partners ({} needs {n} on the widest switches it may use) but the FNN switches have only {ports} usable ports",
+                c.pc_name(pc)
             ),
         )),
         _ => Ok(()),
@@ -134,7 +149,11 @@ fn check_pins(c: &Cluster) -> Result<(), SpecError> {
         if n > c.nics[pc] {
             return Err(SpecError::infeasible(
                 f,
-                format!("PC {pc} is pinned to {n} switches but has only {} NIC(s)", c.nics[pc]),
+                format!(
+                    "{} is pinned to {n} switches but has only {}",
+                    c.pc_name(pc),
+                    words::count(c.nics[pc] as usize, "NIC")
+                ),
             ));
         }
         for s in bits::ones(must) {

@@ -109,6 +109,8 @@ pub struct OpenList {
 
 /// Unsaved work is autosaved this often.
 pub const AUTOSAVE_EVERY: Duration = Duration::from_secs(120);
+/// Messages kept for the history popup.
+pub const HISTORY: usize = 200;
 /// How long a status message stays, and an error message.
 pub const STATUS_FOR: Duration = Duration::from_secs(8);
 pub const STATUS_ERROR_FOR: Duration = Duration::from_secs(20);
@@ -155,6 +157,10 @@ pub struct App {
     pub theme: Theme,
     pub size: Rect,
     pub worker_error: Option<String>,
+    /// Every message of this run, oldest first (at most [`HISTORY`]), with
+    /// its time since the designer opened and whether it is an error.
+    pub history: std::collections::VecDeque<(Duration, String, bool)>,
+    opened: Instant,
     pub session_dirs: Vec<PathBuf>,
     last_autosave: Instant,
     /// This run's recovery file: the autosave writes it, never the
@@ -192,6 +198,8 @@ impl App {
             theme,
             size: Rect::new(0, 0, 120, 40),
             worker_error: None,
+            history: Default::default(),
+            opened: Instant::now(),
             session_dirs: crate::session::session_dirs(),
             last_autosave: Instant::now(),
             recovery_path: None,
@@ -270,7 +278,7 @@ impl App {
             Event::Applied(Err(why)) => self.set_status(format!("refused: {why}"), true),
             Event::Saved(Err(e)) => {
                 self.after_save = None;
-                self.mode = message(format!("Not saved: {e}"));
+                self.popup(format!("Not saved: {e}"), true);
             }
             Event::Exported(Ok(files)) => {
                 let dir = files
@@ -283,10 +291,10 @@ impl App {
                     false,
                 );
             }
-            Event::Exported(Err(e)) => self.mode = message(format!("Export failed: {e}")),
+            Event::Exported(Err(e)) => self.popup(format!("Export failed: {e}"), true),
             Event::EmulateProgress(what, done, of) => self.set_status(format!("emulate: {what} {done}/{of}"), false),
-            Event::Emulated(Ok(summary)) => self.mode = message(format!("Emulate\n\n{summary}")),
-            Event::Emulated(Err(e)) => self.mode = message(format!("Emulate failed: {e}")),
+            Event::Emulated(Ok(summary)) => self.popup(format!("Emulate\n\n{summary}"), false),
+            Event::Emulated(Err(e)) => self.popup(format!("Emulate failed: {e}"), true),
             Event::Loaded(Ok(name)) => {
                 self.session_name = if std::mem::take(&mut self.opened_read_only) {
                     format!("{name}-copy")
@@ -302,21 +310,57 @@ impl App {
             }
             Event::Loaded(Err(e)) => {
                 self.pending_open = None;
-                self.mode = message(format!("Not opened: {e}"));
+                self.popup(format!("Not opened: {e}"), true);
             }
             Event::Failed(e) => {
                 self.worker_error = Some(e.clone());
-                self.mode = message(e);
+                self.popup(e, true);
             }
         }
         Vec::new()
     }
 
+    /// Says `msg` on the status line and keeps it in the history; an error
+    /// also opens in a popup, whole, unless a popup is open already.
     pub fn set_status(&mut self, msg: String, error: bool) {
-        // One line, control characters shown as escapes and cut to a
-        // readable length: the text may quote an input.
-        self.status = Some((crate::escape::terminal(&msg).replace('\n', " "), error));
+        // Control characters shown as escapes: the text may quote an input.
+        let text = crate::escape::terminal(&msg);
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        self.history.push_back((self.opened.elapsed(), text.clone(), error));
+        if error && self.mode == Mode::Normal {
+            self.help_scroll = 0;
+            self.mode = Mode::Message(text.clone());
+        }
+        self.status = Some((text.replace('\n', " "), error));
         self.status_at = Some(Instant::now());
+    }
+
+    /// A popup with `text` whole, kept in the history too.
+    fn popup(&mut self, text: String, error: bool) {
+        self.set_status(text.clone(), error);
+        self.help_scroll = 0;
+        self.mode = Mode::Message(crate::escape::terminal(&text));
+    }
+
+    /// The history as one message, newest first.
+    fn history_message(&self) -> String {
+        if self.history.is_empty() {
+            return "Messages\n\nNo messages yet.".into();
+        }
+        let mut text = String::from("Messages, newest first\n");
+        for (at, msg, error) in self.history.iter().rev() {
+            let s = at.as_secs();
+            let mark = if *error { "✖" } else { "·" };
+            text.push_str(&format!(
+                "\n{mark} {:02}:{:02}:{:02}  {msg}",
+                s / 3600,
+                s / 60 % 60,
+                s % 60
+            ));
+        }
+        text
     }
 
     /// The status message while it is fresh: a few seconds, errors longer.
@@ -347,7 +391,7 @@ impl App {
                     (Some(Action::Accept | Action::Cancel), _) | (_, Some(Action::Help | Action::Quit)) => {
                         self.mode = Mode::Normal
                     }
-                    (Some(a), _) if self.mode == Mode::Help => {
+                    (Some(a), _) => {
                         let (page, lines) = self.layout.get().help;
                         let most = lines.saturating_sub(page);
                         self.help_scroll = step_index(self.help_scroll as usize, most + 1, a, page.max(1)) as u16;
@@ -409,6 +453,10 @@ impl App {
             Action::Help => {
                 self.help_scroll = 0;
                 self.mode = Mode::Help
+            }
+            Action::Messages => {
+                self.help_scroll = 0;
+                self.mode = Mode::Message(self.history_message());
             }
             // Popup and question keys mean nothing on the panes.
             Action::Accept | Action::Cancel | Action::Emulate | Action::Yes | Action::SaveFirst | Action::No => {}
@@ -481,15 +529,16 @@ impl App {
         }
     }
 
+    /// Save-as offers the session's own file, or for a first save a name
+    /// of its own (never a shipped example's or another session's).
     fn save_as_prompt(&self) -> Prompt {
-        let default = self.session_path.clone().unwrap_or_else(|| {
-            data_dir()
-                .unwrap_or_else(|| PathBuf::from("saves"))
-                .join(format!("{}.toml", slug(&self.session_name)))
-        });
+        let default = match &self.session_path {
+            Some(p) => p.display().to_string(),
+            None => crate::session::fresh_name(&self.session_name, &self.session_dirs),
+        };
         Prompt {
             kind: PromptKind::SaveAs,
-            input: default.display().to_string().into(),
+            input: default.into(),
         }
     }
 
@@ -853,7 +902,16 @@ impl App {
                 let path = PathBuf::from(prompt.input.value().trim());
                 return match prompt.kind {
                     PromptKind::ExportCompare => vec![Command::ExportCompare { dir: path }],
-                    PromptKind::SaveAs => vec![self.save_command(path)],
+                    PromptKind::SaveAs => {
+                        let sessions = data_dir().unwrap_or_else(|| PathBuf::from("saves"));
+                        match crate::session::save_target(prompt.input.value(), &sessions) {
+                            Ok(path) => vec![self.save_command(path)],
+                            Err(why) => {
+                                self.popup(format!("Not saved: {why}"), true);
+                                Vec::new()
+                            }
+                        }
+                    }
                 };
             }
             _ => {}
@@ -887,7 +945,7 @@ impl App {
                         vec![Command::Load(Box::new(session))]
                     }
                     Err(e) => {
-                        self.mode = message(format!("Not opened: {e}"));
+                        self.popup(format!("Not opened: {e}"), true);
                         Vec::new()
                     }
                 };
@@ -995,12 +1053,6 @@ impl App {
             autosave: true,
         })
     }
-}
-
-/// A message popup for `text`, which may quote an input (a session's line,
-/// a file name): control characters shown as escapes, long lines cut.
-fn message(text: String) -> Mode {
-    Mode::Message(crate::escape::terminal(&text))
 }
 
 /// Moves an index in a list of `n` by one action.

@@ -35,6 +35,8 @@ pub enum Action {
     Compare,
     Sweep,
     Help,
+    /// The messages of this run, newest first.
+    Messages,
     /// In a popup: apply, open, confirm.
     Accept,
     /// In a popup: close without doing anything.
@@ -157,6 +159,12 @@ impl Default for Keymap {
                     "sweep",
                 ),
                 b(Help, vec![c('?')], "help", "help"),
+                b(
+                    Messages,
+                    vec![c('m')],
+                    "messages: every message of this run, newest first",
+                    "",
+                ),
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
                 b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
                 b(Cancel, vec![k(KeyCode::Esc)], "close without applying", ""),

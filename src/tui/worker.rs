@@ -270,8 +270,15 @@ impl State {
     }
 
     /// Sends the outcome of an edit: what was done, or why it was refused.
+    /// A run a stop rule ended goes on with the edit (one the user paused
+    /// stays paused).
     fn apply(&mut self, edit: Edit) {
+        let stopped = !self.running && self.run.stopped().is_some();
         let r = self.run.apply(edit).map_err(|e| e.without_file());
+        if r.is_ok() && stopped {
+            self.running = true;
+            self.reset_rate();
+        }
         let _ = self.tx.send(Event::Applied(r));
     }
 
@@ -328,7 +335,7 @@ impl State {
                 let r = choices
                     .resolve(self.run.cluster(), &session_dirs)
                     .map_err(|e| e.to_string())
-                    .and_then(|options| self.export(&dir, &options).map_err(|e| e.to_string()));
+                    .and_then(|options| self.export(&dir, &options).map_err(export_words));
                 let _ = self.tx.send(Event::Exported(r));
             }
             Command::Emulate { probe_order } => self.start_emulate(probe_order),
@@ -539,4 +546,18 @@ fn spawn_sweep(plan: &super::sweep::SweepPlan, tx: Sender<Event>, stop: Arc<std:
             });
             let _ = tx.send(Event::SweepEnded(end));
         });
+}
+
+/// An export's failure in the designer's words: its flags are the
+/// command line's.
+fn export_words(e: crate::export::ExportError) -> String {
+    match e {
+        crate::export::ExportError::Invalid(n) => format!(
+            "the design is not valid ({n} required pair(s) share no switch): labels and boot scripts would build a network that does not connect them; let the search reach VALID first (or export from the command line with --allow-invalid)"
+        ),
+        crate::export::ExportError::Output(crate::output::OutputError::Occupied { path, why }) => {
+            format!("refusing to write into {path}: {why}; give another folder (or empty this one)")
+        }
+        other => other.to_string(),
+    }
 }

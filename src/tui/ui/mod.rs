@@ -105,6 +105,14 @@ pub fn block<'a>(app: &App, title: &'a str, focused: bool) -> ratatui::widgets::
         .border_style(if focused { t.border_focus } else { t.border })
 }
 
+/// `text` in at most `width` characters, an ellipsis marking a cut.
+pub fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    text.chars().take(width.saturating_sub(1)).chain(['…']).collect()
+}
+
 /// `v` in at most `width` characters: rounded to as many decimals (up to
 /// 3) as fit, then as a whole number, then with k / M / G / T.
 pub fn compact(v: f64, width: usize) -> String {

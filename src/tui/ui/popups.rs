@@ -87,12 +87,13 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     .map(|(i, e)| {
                         let about = match list.summaries.get(i).cloned().flatten() {
                             Some(s) => format!(
-                                "gen {:<7} {:<9} {:<11}",
+                                "{:<7} gen {:<7} {:<9} {:<11}",
+                                if s.shipped { "shipped" } else { "yours" },
                                 s.generation,
                                 if s.valid { "valid" } else { "not valid" },
                                 s.age.map(crate::session::ago).unwrap_or_default()
                             ),
-                            None => format!("{:<29}", "(not a readable session)"),
+                            None => format!("{:<37}", "(not a readable session)"),
                         };
                         let text = format!("{:<20} {about} {}", e.name, e.path.display());
                         if i == list.cursor {
@@ -154,7 +155,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .border_style(t.border_focus);
     let visible = r.height.saturating_sub(2) as usize;
     let mut scroll = 0;
-    if matches!(app.mode, Mode::Help) {
+    if matches!(app.mode, Mode::Help | Mode::Message(_)) {
         // The keys to leave and scroll stay on the frame, whatever scrolls.
         scroll = (app.help_scroll as usize).min(wrapped.saturating_sub(visible));
         let mut l = app.layout.get();
@@ -183,23 +184,58 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
 
 /// Generated from the keymap, so it can never disagree with the status bar.
 fn help(app: &App) -> Vec<Line<'static>> {
+    use crate::tui::keymap::Context;
     let t = &app.theme;
-    let mut lines: Vec<Line> = app
-        .keymap
-        .bindings
-        .iter()
-        .map(|b| {
+    let mut lines: Vec<Line> = Vec::new();
+    // Grouped by where the keys apply, so a prompt's keys are not read as
+    // the designer's.
+    let sections = [
+        (Context::Normal, "In the designer"),
+        (Context::Any, "Moving (panes, lists, help, rack view)"),
+        (Context::Popup, "In popups, prompts and forms"),
+        (Context::Confirm, "When asked before unsaved work is lost"),
+    ];
+    for (context, title) in sections {
+        if !lines.is_empty() {
+            lines.push(Line::raw(""));
+        }
+        lines.push(Line::styled(title, t.title));
+        for b in app.keymap.bindings.iter().filter(|b| b.context == context) {
             let keys: Vec<String> = b.keys.iter().map(key_name).collect();
-            Line::from(vec![
+            lines.push(Line::from(vec![
                 Span::styled(format!("{:<16}", keys.join(" ")), t.header),
                 Span::raw(b.help),
-            ])
-        })
-        .collect();
-    lines.push(Line::from(vec![
-        Span::styled(format!("{:<16}", "ctrl-c"), t.header),
-        Span::raw("quit now (unsaved work is autosaved)"),
-    ]));
+            ]));
+        }
+        if context == Context::Normal {
+            lines.push(Line::from(vec![
+                Span::styled(format!("{:<16}", "ctrl-c"), t.header),
+                Span::raw("quit now (unsaved work is autosaved)"),
+            ]));
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("The population's columns", t.title));
+    for (name, what) in [
+        ("fitness", "the weighted total the GA maximises (higher is better)"),
+        ("uncov", "required pairs that share no switch (0: valid)"),
+        (
+            "bw",
+            "average links shared by the pattern's pairs (all pairs without one)",
+        ),
+        ("weak", "links of the weakest required pair"),
+        ("bal", "spread of switch fill, 0 = every switch as full as the others"),
+        ("cost", "the hardware used, as a share of the whole inventory's cost"),
+        ("red", "share of required pairs that share two or more switches"),
+        ("xrack", "share of cables that leave their PC's rack"),
+        ("age", "generations the member has survived"),
+    ] {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{name:<16}"), t.header),
+            Span::raw(what),
+        ]));
+    }
+    lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::styled(format!("{:<16}", "mouse"), t.header),
         Span::raw("click a cell: pin/unpin · right-click: forbid · wheel: scroll"),

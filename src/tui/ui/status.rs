@@ -10,76 +10,155 @@ use ratatui::widgets::Paragraph;
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let t = &app.theme;
-    let mut spans = Vec::new();
-    if let Some(s) = &app.snapshot {
-        let state = match (&app.worker_error, s.running, &s.stopped) {
-            (Some(_), _, _) => Span::styled("✖ worker failed", t.bad),
-            (None, true, _) => Span::styled("▶ running", t.good),
-            (None, false, Some(why)) => Span::styled(format!("■ stopped: {}", stop_words(*why, s)), t.header),
-            (None, false, None) => Span::styled("⏸ paused", t.header),
-        };
-        let phase = match s.phase {
-            Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
-            Phase::Full => "full".into(),
-        };
-        let best = s.members.first();
-        let valid = if s.valid {
-            Span::styled("VALID", t.good)
-        } else {
-            Span::styled(
-                format!("NOT VALID ({} uncovered)", best.map_or(0, |m| m.terms.uncovered)),
-                t.bad,
-            )
-        };
-        let secs = s.elapsed_s as u64;
-        spans.extend([
-            state,
-            Span::raw(format!(
-                " │ {phase} │ gen {} │ {} evals, {}/s │ best {:.3} │ ",
-                s.generation,
-                rate(s.evaluations as f64),
-                rate(s.evals_per_sec),
-                best.map_or(0.0, |m| m.fitness)
-            )),
-            valid,
-            Span::raw(format!(
-                " │ {:02}:{:02}:{:02} │ {}",
-                secs / 3600,
-                secs / 60 % 60,
-                secs % 60,
-                app.session_name
-            )),
-        ]);
-        if app.unsaved() {
-            spans.push(Span::styled(" ● unsaved", t.header));
-        }
-    } else {
-        spans.push(Span::raw("starting…"));
-    }
+    let width = area.width as usize;
+    let first = match &app.snapshot {
+        Some(s) => fitted(run_segments(app, s), width),
+        None => Line::from("starting…"),
+    };
     // The last message leads the second line while it is fresh; cut to
-    // half the width so the key hints stay in view.
+    // half the width so the key hints stay in view (errors also open a
+    // popup, and every message stays in the history).
     let mut hints: Vec<Span> = match app.status_shown(std::time::Instant::now()) {
         Some((msg, err)) => {
-            let room = (area.width as usize / 2).max(8);
-            let shown: String = if msg.chars().count() > room {
-                msg.chars().take(room - 1).chain(['…']).collect()
-            } else {
-                msg.clone()
-            };
-            vec![Span::styled(format!("{shown} │ "), if *err { t.bad } else { t.good })]
+            let room = (width / 2).max(8);
+            vec![Span::styled(
+                format!("{} │ ", super::cut(msg, room)),
+                if *err { t.bad } else { t.good },
+            )]
         }
         None => Vec::new(),
     };
-    hints.extend(app.keymap.bindings.iter().filter(|b| !b.hint.is_empty()).flat_map(|b| {
-        [
-            Span::styled(app.keymap.keys_for(b.action), t.header),
-            Span::styled(format!(" {}  ", b.hint), t.muted),
-        ]
-    }));
-    frame.render_widget(
-        Paragraph::new(vec![Line::from(spans), Line::from(hints)]).style(t.status),
-        area,
-    );
+    // Whole hints only: one cut in half reads as another key.
+    let mut used: usize = hints.iter().map(|s| s.width()).sum();
+    for b in app.keymap.bindings.iter().filter(|b| !b.hint.is_empty()) {
+        let keys = app.keymap.keys_for(b.action);
+        let label = format!(" {}  ", b.hint);
+        let w = keys.chars().count() + label.chars().count();
+        if used + w > width + 2 {
+            break;
+        }
+        used += w;
+        hints.push(Span::styled(keys, t.header));
+        hints.push(Span::styled(label, t.muted));
+    }
+    frame.render_widget(Paragraph::new(vec![first, Line::from(hints)]).style(t.status), area);
+}
+
+/// One part of the status line: how much it matters (lower stays
+/// longer), its full form and, when it has one, a shorter form tried
+/// before it is dropped.
+struct Segment<'a> {
+    rank: u8,
+    full: Vec<Span<'a>>,
+    /// The shorter form and the rank at which the full one gives way.
+    short: Option<(u8, Vec<Span<'a>>)>,
+}
+
+impl Segment<'_> {
+    /// The rank of the next thing to go: the full form, or the part.
+    fn next_rank(&self) -> u8 {
+        self.short.as_ref().map_or(self.rank, |(r, _)| *r)
+    }
+}
+
+/// The run's state, validity and figures, all from the one snapshot, so
+/// the state and the validity cannot disagree.
+fn run_segments<'a>(app: &'a App, s: &'a crate::tui::worker::Snapshot) -> Vec<Segment<'a>> {
+    let t = &app.theme;
+    let seg = |rank, full: Vec<Span<'a>>, short: Option<(u8, Vec<Span<'a>>)>| Segment { rank, full, short };
+    let resume = app.keymap.keys_for(crate::tui::keymap::Action::TogglePause);
+    let state = match (&app.worker_error, s.running, &s.stopped) {
+        (Some(_), _, _) => seg(0, vec![Span::styled("✖ worker failed", t.bad)], None),
+        (None, true, _) => seg(0, vec![Span::styled("▶ running", t.good)], None),
+        (None, false, Some(why)) => seg(
+            0,
+            vec![Span::styled(format!("■ stopped: {}", stop_words(*why, s)), t.header)],
+            Some((2, vec![Span::styled("■ stopped", t.header)])),
+        ),
+        (None, false, None) => seg(
+            0,
+            vec![Span::styled(format!("⏸ paused ({resume} resumes)"), t.header)],
+            Some((2, vec![Span::styled("⏸ paused", t.header)])),
+        ),
+    };
+    let best = s.members.first();
+    let valid = match (s.valid, &s.phase) {
+        (true, _) => Span::styled("VALID", t.good),
+        // The members are the scaled-down problem's: their uncovered
+        // pairs are not the cluster's.
+        (false, Phase::Scaled { .. }) => Span::styled("NOT VALID (scaled-down phase)", t.bad),
+        (false, Phase::Full) => Span::styled(
+            format!("NOT VALID ({} uncovered)", best.map_or(0, |m| m.terms.uncovered)),
+            t.bad,
+        ),
+    };
+    let phase = match s.phase {
+        Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
+        Phase::Full => "full".into(),
+    };
+    let secs = s.elapsed_s as u64;
+    let clock = format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    let plain = |rank, text: String| seg(rank, vec![Span::raw(text)], None);
+    let mut v = vec![
+        state,
+        seg(0, vec![valid], None),
+        plain(2, phase),
+        plain(3, format!("gen {}", s.generation)),
+        seg(
+            6,
+            vec![Span::raw(format!(
+                "{} evals, {}/s",
+                rate(s.evaluations as f64),
+                rate(s.evals_per_sec)
+            ))],
+            Some((6, vec![Span::raw(format!("{}/s", rate(s.evals_per_sec)))])),
+        ),
+        plain(
+            4,
+            format!("best {}", super::compact(best.map_or(0.0, |m| m.fitness), 10)),
+        ),
+        plain(3, clock),
+        plain(5, app.session_name.clone()),
+    ];
+    if app.unsaved() {
+        v.push(seg(1, vec![Span::styled("● unsaved", t.header)], None));
+    }
+    v
+}
+
+/// The segments joined by bars, shortening and then dropping the least
+/// important until the line fits `width`.
+fn fitted(mut segments: Vec<Segment<'_>>, width: usize) -> Line<'_> {
+    const BAR: &str = " │ ";
+    let len = |segs: &[Segment]| -> usize {
+        let parts: usize = segs
+            .iter()
+            .map(|s| s.full.iter().map(|x| x.width()).sum::<usize>())
+            .sum();
+        parts + 3 * segs.len().saturating_sub(1)
+    };
+    while len(&segments) > width {
+        // The least important part: shorten it if it can be, else drop it.
+        let next = |k: usize| (segments[k].next_rank(), segments[k].short.is_some(), k);
+        let Some(k) = (0..segments.len()).max_by_key(|&k| next(k)) else {
+            break;
+        };
+        match segments[k].short.take() {
+            Some((_, short)) => segments[k].full = short,
+            None if segments[k].rank == 0 => break,
+            None => {
+                segments.remove(k);
+            }
+        }
+    }
+    let mut spans = Vec::new();
+    for (k, s) in segments.into_iter().enumerate() {
+        if k > 0 {
+            spans.push(Span::raw(BAR));
+        }
+        spans.extend(s.full);
+    }
+    Line::from(spans)
 }
 
 /// Counts and rates: whole below a thousand, else one decimal and a unit
@@ -95,10 +174,7 @@ fn rate(r: f64) -> String {
 /// Why the run stopped, in words.
 fn stop_words(why: crate::ga::StopReason, s: &crate::tui::worker::Snapshot) -> String {
     match why {
-        crate::ga::StopReason::Stalled => format!(
-            "valid; no better design in {} generations",
-            s.cluster.ga.stall_generations
-        ),
+        crate::ga::StopReason::Stalled => format!("no better design in {} generations", s.cluster.ga.stall_generations),
         other => other.words().to_string(),
     }
 }

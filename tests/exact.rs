@@ -275,8 +275,9 @@ fn design_exact(pcs: &str, switches: &str, out: &Path) -> Command {
     cmd
 }
 
-/// `design --exact` exits 0 with the table and report, 1 with what was
-/// proved (and the proof files), 2 when the time runs out.
+/// `design --exact` exits as every search does: 0 with the table and
+/// report, 2 with what was proved impossible (and the proof files), 1 when
+/// the time runs out without an answer.
 #[test]
 fn the_command_exits_by_what_it_settled() {
     let dir = tempfile::tempdir().unwrap();
@@ -295,7 +296,7 @@ fn the_command_exits_by_what_it_settled() {
         .arg("--proof")
         .arg(&proof)
         .assert()
-        .code(1)
+        .code(2)
         .stdout(predicates::str::contains(
             "impossible: no wiring of 8 PCs (24 NICs in all) to 5 switches of 4 usable ports",
         ));
@@ -305,7 +306,7 @@ fn the_command_exits_by_what_it_settled() {
     // Refuted by Füredi's bound before any search.
     design_exact("12", "5x7", &dir.path().join("bound"))
         .assert()
-        .code(1)
+        .code(2)
         .stdout(predicates::str::contains("Füredi"));
     // Refuted by Füredi's structure theorem: more than 3 x 9 PCs with 4
     // NICs on 9-port switches must sit on the lines of a plane of order 3.
@@ -323,7 +324,7 @@ fn the_command_exits_by_what_it_settled() {
         ])
         .arg(dir.path().join("plane"))
         .assert()
-        .code(1)
+        .code(2)
         .stdout(predicates::str::contains(
             "projective plane of order 3 (Füredi 1981), whose lines hold at most 27 PCs",
         ));
@@ -342,7 +343,7 @@ fn the_command_exits_by_what_it_settled() {
         .arg(dir.path().join("hard"))
         .args(["--time-limit", "0.3"])
         .assert()
-        .code(2)
+        .code(1)
         .stdout(predicates::str::contains("exact: unknown"));
 }
 

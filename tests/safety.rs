@@ -590,7 +590,7 @@ fn an_exact_model_too_big_for_memory_is_refused_with_its_estimate() {
         if let Some(b) = budget {
             cmd.env("FNN_TUI_MEMORY_BUDGET", b);
         }
-        let out = cmd.assert().code(2).get_output().stdout.clone();
+        let out = cmd.assert().code(1).get_output().stdout.clone();
         let text = String::from_utf8_lossy(&out);
         assert!(
             text.contains("exact: unknown: a SAT model")
@@ -622,7 +622,7 @@ fn proof_files_replace_planted_links_instead_of_writing_through_them() {
         .current_dir(p)
         .args("design --exact --pcs 8 --nics 3 --switches 4x5 -o five --proof five.drat".split(' '))
         .assert()
-        .code(1);
+        .code(2);
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "secret");
     for name in ["five.drat", "five.drat.cnf"] {
         let meta = std::fs::symlink_metadata(p.join(name)).unwrap();

@@ -614,6 +614,13 @@ fn config_file_overrides_keys_and_no_color_turns_colour_off() {
     assert!(config::load(Some(&path), false).unwrap_err().contains("config.toml"));
     std::fs::write(&path, "[keys]\nquit = [\"banana\"]\n").unwrap();
     assert!(config::load(Some(&path), false).unwrap_err().contains("banana"));
+    // A remapped key that collides would make forbid unreachable.
+    std::fs::write(&path, "[keys]\ntoggle-pause = [\"x\"]\n").unwrap();
+    let e = config::load(Some(&path), false).unwrap_err();
+    assert!(
+        e.contains("config.toml") && e.contains("toggle-pause") && e.contains("forbid"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -1419,4 +1426,31 @@ fn the_designer_refuses_to_export_a_design_that_is_not_valid() {
         }
     }
     assert!(!out.exists(), "nothing written");
+}
+
+/// Esc backs out of the rack, compare and sweep views (the sweep's job
+/// stops with it).
+#[test]
+fn esc_backs_out_of_every_view() {
+    // Past the scaled-down phase: the comparison wants the full design.
+    let (mut app, _) = app_after(60);
+    for (k, stops) in [('r', false), ('C', false), ('W', true)] {
+        app.on_key(key(k));
+        assert_ne!(app.view, fnn_tui::tui::app::View::Designer, "{k} opens its view");
+        let commands = app.on_key(code(KeyCode::Esc));
+        assert_eq!(
+            app.view,
+            fnn_tui::tui::app::View::Designer,
+            "esc leaves the view of {k}"
+        );
+        assert_eq!(
+            commands.iter().any(|c| matches!(c, Command::StopSweep)),
+            stops,
+            "{k}: {} commands",
+            commands.len()
+        );
+    }
+    // On the designer itself, Esc does nothing.
+    assert!(app.on_key(code(KeyCode::Esc)).is_empty());
+    assert_eq!(app.mode, Mode::Normal);
 }

@@ -50,14 +50,14 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
                     );
                 }
             }
-            Ok(ExitCode::from(1))
+            Ok(ExitCode::from(2))
         }
         Verdict::Unknown => {
             if !args.quiet {
                 let why = out.unknown_because.as_deref().unwrap_or("the time limit ran out first");
                 println!("exact: unknown: {why} (time limit {limit} s); {how}");
             }
-            Ok(ExitCode::from(2))
+            Ok(ExitCode::from(1))
         }
     }
 }

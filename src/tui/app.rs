@@ -381,6 +381,8 @@ impl App {
         match self.mode.clone() {
             Mode::Normal => match self.keymap.action(&key) {
                 Some(a) => self.act(a),
+                // Esc backs out of a view, as it closes a popup.
+                None if self.keymap.action_in(Context::Popup, &key) == Some(Action::Cancel) => self.close_view(),
                 None => Vec::new(),
             },
             Mode::Help | Mode::Message(_) => {
@@ -409,6 +411,13 @@ impl App {
     }
 
     /// Applies one semantic action in normal mode.
+    /// Back from the rack, compare or sweep view to the designer.
+    fn close_view(&mut self) -> Vec<Command> {
+        let sweeping = matches!(self.view, View::Sweep(..));
+        self.view = View::Designer;
+        if sweeping { vec![Command::StopSweep] } else { Vec::new() }
+    }
+
     #[must_use = "the commands are the worker's to carry out"]
     pub fn act(&mut self, action: Action) -> Vec<Command> {
         let running = self.snapshot.as_ref().is_some_and(|s| s.running);

@@ -167,7 +167,12 @@ impl Default for Keymap {
                 ),
                 b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
                 b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
-                b(Cancel, vec![k(KeyCode::Esc)], "close without applying", ""),
+                b(
+                    Cancel,
+                    vec![k(KeyCode::Esc)],
+                    "close without applying; in the rack, compare and sweep views: back to the designer",
+                    "",
+                ),
                 b(
                     Emulate,
                     vec![k(KeyCode::F(5))],
@@ -221,7 +226,9 @@ impl Keymap {
             .unwrap_or_default()
     }
 
-    /// Replaces the keys of the named actions; errors name the action or key.
+    /// Replaces the keys of the named actions; errors name the action or
+    /// key. A key left doing two things where both apply is refused with
+    /// both actions named: one of them would be unreachable.
     pub fn apply_overrides(&mut self, overrides: &BTreeMap<Action, Vec<String>>) -> Result<(), String> {
         for (action, names) in overrides {
             let keys = names.iter().map(|n| parse_key(n)).collect::<Result<Vec<_>, _>>()?;
@@ -229,8 +236,47 @@ impl Keymap {
                 b.keys = keys;
             }
         }
-        Ok(())
+        self.conflict().map_or(Ok(()), Err)
     }
+
+    /// The first key bound to two actions in contexts that overlap.
+    fn conflict(&self) -> Option<String> {
+        let overlap = |a: Context, b: Context| a == b || a == Context::Any || b == Context::Any;
+        for (i, a) in self.bindings.iter().enumerate() {
+            for b in self
+                .bindings
+                .iter()
+                .skip(i + 1)
+                .filter(|b| overlap(a.context, b.context))
+            {
+                if let Some(k) = a
+                    .keys
+                    .iter()
+                    .find(|k| b.keys.iter().any(|x| normalize(x) == normalize(k)))
+                {
+                    return Some(format!(
+                        "`{}` is bound to both {} and {}: give one of them another key",
+                        key_name(k),
+                        action_name(a.action),
+                        action_name(b.action)
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// An action as the config file names it (`toggle-pause`).
+pub fn action_name(a: Action) -> String {
+    let mut out = String::new();
+    for (i, ch) in format!("{a:?}").chars().enumerate() {
+        if ch.is_ascii_uppercase() && i > 0 {
+            out.push('-');
+        }
+        out.push(ch.to_ascii_lowercase());
+    }
+    out
 }
 
 /// Shift is part of the character for letters; compare without it.
@@ -323,6 +369,19 @@ mod tests {
         );
         assert_eq!(km.keys_for(Action::TogglePause), "ctrl-p/f5");
         assert!(parse_key("ctrl-").is_err());
+        // A key doing two things where both apply leaves one unreachable.
+        assert_eq!(Keymap::default().conflict(), None, "the defaults collide nowhere");
+        let mut clash = BTreeMap::new();
+        clash.insert(Action::TogglePause, vec!["x".to_string()]);
+        let e = Keymap::default().apply_overrides(&clash).unwrap_err();
+        assert!(
+            e.contains("`x`") && e.contains("toggle-pause") && e.contains("forbid"),
+            "{e}"
+        );
+        // Across contexts that never meet, one key may serve both.
+        let mut fine = BTreeMap::new();
+        fine.insert(Action::Step, vec!["y".to_string()]);
+        assert!(Keymap::default().apply_overrides(&fine).is_ok());
         assert!(parse_key("banana").unwrap_err().contains("banana"));
     }
 }

@@ -290,6 +290,12 @@ fn read_identity(dir: &Path) -> Option<String> {
 
 /// Refuses a folder that holds anything but earlier outputs of `identity`.
 fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
+    // An earlier output of the same design, with anything the user added
+    // (carried across): no need to walk a folder of thousands of scripts.
+    let old = read_identity(target);
+    if old.as_deref() == Some(identity) {
+        return Ok(());
+    }
     let Ok(entries) = walk(target) else { return Ok(()) };
     let entries: Vec<String> = entries
         .into_iter()
@@ -302,18 +308,12 @@ fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
         path: target.display().to_string(),
         why,
     };
-    match read_identity(target) {
-        // An earlier output of the same design, with anything the user
-        // added (carried across).
-        Some(old) if old == identity => return Ok(()),
-        Some(old) => {
-            return Err(refused(format!(
-                "it holds the output of another design ({}; this one is {})",
-                crate::escape::terminal(&old),
-                crate::escape::terminal(identity)
-            )));
-        }
-        None => {}
+    if let Some(old) = old {
+        return Err(refused(format!(
+            "it holds the output of another design ({}; this one is {})",
+            crate::escape::terminal(&old),
+            crate::escape::terminal(identity)
+        )));
     }
     // Outputs from before the list said what they are of are fnn-tui's own
     // files, replaced kind by kind as ever; anything else is the user's.

@@ -418,7 +418,7 @@ pub fn fresh_name(base: &str, dirs: &[PathBuf]) -> String {
 }
 
 /// `name` as a file name: letters, digits, `-` and `_`, the rest as `-`.
-fn file_stem_of(name: &str) -> String {
+pub fn file_stem_of(name: &str) -> String {
     let s: String = name
         .trim()
         .chars()
@@ -429,8 +429,9 @@ fn file_stem_of(name: &str) -> String {
 }
 
 /// Where save-as writes what the user typed: a bare name is `NAME.toml`
-/// in `sessions` (other characters than letters, digits, `-`, `_` as `-`); anything with a `/` is a path (`.toml` added when it has
-/// no extension). A shipped example's name is refused.
+/// in `sessions` (characters other than letters, digits, `-` and `_` as
+/// `-`); anything with a `/` is a path (`.toml` added when it has no
+/// extension). A shipped example's name is refused.
 pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, String> {
     let typed = typed.trim();
     if typed.contains('/') {

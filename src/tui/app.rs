@@ -1085,16 +1085,10 @@ fn stem(p: &std::path::Path) -> String {
 }
 
 fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let s = s.trim_matches('-').to_string();
-    if s.is_empty() { "session".into() } else { s }
+    // A session's file stem, lower case and with `-` only.
+    let s = crate::session::file_stem_of(name)
+        .replace('_', "-")
+        .to_ascii_lowercase();
+    let s = s.trim_matches('-');
+    if s.is_empty() { "session".into() } else { s.to_string() }
 }

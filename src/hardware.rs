@@ -172,6 +172,7 @@ pub fn cheapest(
         base.cables.price = c;
     }
     base.pins.clear();
+    let own = own_hardware(&base);
     let mut heap = BinaryHeap::new();
     let mut tried = Vec::new();
     // Per (NICs, model): the counts still to try, in order.
@@ -179,7 +180,11 @@ pub fn cheapest(
     let mut plans: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); prices.switches.len()]; most_nics + 1];
     for nics in nic_counts(&base, budget) {
         for (m, model) in prices.switches.iter().enumerate() {
-            match plan(&base, prices, nics, model, budget.attempts) {
+            let own = own
+                .as_ref()
+                .filter(|(n, name, _)| *n == nics && *name == model.model)
+                .map(|o| o.2);
+            match plan(&base, prices, nics, model, budget.attempts, own) {
                 Ok((mut counts, refused)) => {
                     // The count below the first is ruled out by counting,
                     // and with it every smaller one.
@@ -189,7 +194,7 @@ pub fn cheapest(
                             model: model.model.clone(),
                             count,
                             cost_bound: bound_cost(&base, prices, nics, model, counts[0]) - model.price,
-                            outcome: format!("impossible: {reason}"),
+                            outcome: reason,
                             impossible: true,
                         });
                     }
@@ -414,7 +419,16 @@ fn largest_cheaper(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchMod
 /// With them, the count just below the fewest and why the bounds refuse it.
 type Plan = (Vec<u32>, Option<(u32, String)>);
 
-fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Plan, String> {
+/// The counts of `model` to try with `nics` NICs per PC (`own`: the
+/// spec's own count of it, tried too).
+fn plan(
+    base: &Spec,
+    prices: &PriceList,
+    nics: u32,
+    model: &SwitchModel,
+    attempts: u32,
+    own: Option<u32>,
+) -> Result<Plan, String> {
     let most = most_switches(base, nics);
     let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
     // Doubling to the first feasible count, then bisection below it. Not
@@ -435,10 +449,18 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
         }
     }
     if check(hi).is_err() {
-        return Err(format!(
-            "impossible: {}",
-            last_err.map_or_else(String::new, |e| e.to_string())
-        ));
+        let last = last_err.map_or_else(String::new, |e| e.without_file());
+        // More switches ran into the uplink switch's ports: say what
+        // ruled out the counts it allows as well.
+        let uplink_caps = |count: u32| uplink_fits(&candidate_spec(base, prices, nics, model, count), prices).is_err();
+        let allowed = (1..=hi).rev().find(|&c| !uplink_caps(c));
+        return Err(match allowed.filter(|_| uplink_caps(hi)) {
+            Some(k) => format!(
+                "up to {k} switches, {}; more, {last}",
+                check(k).err().map_or_else(String::new, |e| e.without_file())
+            ),
+            None => last,
+        });
     }
     let mut lo = hi / 2 + 1;
     while lo < hi {
@@ -447,7 +469,7 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
     }
     let lo = hi;
     let refused = (lo > 1)
-        .then(|| check(lo - 1).err().map(|e| (lo - 1, e.to_string())))
+        .then(|| check(lo - 1).err().map(|e| (lo - 1, e.without_file())))
         .flatten();
     let mut counts: Vec<u32> = (lo..lo.saturating_add(attempts.max(1)))
         .filter(|&c| c <= most)
@@ -462,7 +484,28 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
             counts.push(b.switches() as u32);
         }
     }
+    // The spec's own hardware, when it is this model: the answer is never
+    // worse than what the user already has for want of trying it.
+    if let Some(own) = own.filter(|&n| (lo..=most).contains(&n))
+        && !counts.contains(&own)
+    {
+        counts.push(own);
+        counts.sort_unstable();
+    }
     Ok((counts, refused))
+}
+
+/// The spec's own FNN switches when they are of one model: NICs per PC,
+/// the model's name and how many (as resolved: a count left open is the
+/// number the spec needs).
+fn own_hardware(base: &Spec) -> Option<(u32, String, u32)> {
+    let listed: Vec<&SwitchModel> = base.switches.iter().filter(|m| m.count != Some(0)).collect();
+    let [only] = listed.as_slice() else { return None };
+    let count = match only.count {
+        Some(n) => n,
+        None => base.resolve().ok()?.switch_count() as u32,
+    };
+    Some((base.pcs.nics, only.model.clone(), count))
 }
 
 /// The NICs per PC to consider: the budget's fewest up to the spec's.
@@ -502,8 +545,7 @@ fn with_uplink(spec: &mut Spec, prices: &PriceList) {
     if spec.uplink.mode != UplinkMode::Separate {
         return;
     }
-    let fnn: u64 = spec.switches.iter().map(|m| m.count.unwrap_or(0) as u64).sum();
-    let need = fnn * spec.uplink.ports as u64 + spec.pcs.hot_spares as u64;
+    let need = uplink_ports(spec);
     let Some(m) = prices
         .switches
         .iter()
@@ -521,6 +563,32 @@ fn with_uplink(spec: &mut Spec, prices: &PriceList) {
     spec.uplink.model = m.model.clone();
 }
 
+/// The ports a separate uplink switch needs: one per FNN switch uplink and
+/// per hot spare.
+fn uplink_ports(spec: &Spec) -> u64 {
+    let fnn: u64 = spec.switches.iter().map(|m| m.count.unwrap_or(0) as u64).sum();
+    fnn * spec.uplink.ports as u64 + spec.pcs.hot_spares as u64
+}
+
+/// A candidate whose uplink switch no model on the price list can be is
+/// impossible for that reason, said so (not as the base spec's uplink
+/// model missing from the candidate's list).
+fn uplink_fits(spec: &Spec, prices: &PriceList) -> Result<(), SpecError> {
+    let need = uplink_ports(spec);
+    let widest = prices.switches.iter().map(|m| m.ports as u64).max().unwrap_or(0);
+    if spec.uplink.mode == UplinkMode::Separate && need > widest {
+        let fnn = need - spec.pcs.hot_spares as u64;
+        return Err(SpecError::infeasible(
+            &spec.source,
+            format!(
+                "a separate uplink switch for {} needs {need} ports; the widest model on the price list has {widest}",
+                crate::words::count(fnn as usize / spec.uplink.ports.max(1) as usize, "FNN switch")
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn candidate_cluster(
     base: &Spec,
     prices: &PriceList,
@@ -528,16 +596,32 @@ fn candidate_cluster(
     model: &SwitchModel,
     count: u32,
 ) -> Result<Cluster, SpecError> {
-    let c = candidate_spec(base, prices, nics, model, count).resolve()?;
+    let spec = candidate_spec(base, prices, nics, model, count);
+    uplink_fits(&spec, prices)?;
+    let c = spec.resolve()?;
     check_feasible(&c)?;
     Ok(c)
 }
 
 fn bound_cost(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, count: u32) -> f64 {
     match candidate_cluster(base, prices, nics, model, count) {
-        Ok(c) => c.inventory_cost(),
+        Ok(c) => priced(&c),
         Err(_) => f64::INFINITY,
     }
+}
+
+/// What the cluster's whole inventory costs as a design's report prices
+/// it (`Metrics::cost`) when every switch is used: switches, the uplink
+/// switch, NICs, and a cable per NIC, uplink and hot spare. A candidate's
+/// bound is then exactly its price when the design uses every switch.
+pub fn priced(c: &Cluster) -> f64 {
+    let n = c.switch_count() as u64;
+    let uplinks = match c.uplink.mode {
+        UplinkMode::None => 0,
+        UplinkMode::Separate => n,
+        UplinkMode::Folded => n.saturating_sub(1),
+    };
+    c.inventory_cost() + (uplinks + c.hot_spares as u64) as f64 * c.cable_price
 }
 
 /// Runs the GA on one candidate and re-prices a valid design.

@@ -24,6 +24,7 @@ pub mod run;
 pub mod session;
 pub mod spec;
 pub mod sweep;
+pub mod table;
 pub mod topology;
 #[cfg(feature = "tui")]
 pub mod tui;

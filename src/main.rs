@@ -2,8 +2,6 @@
 
 mod cli;
 
-use clap::Parser;
-
 fn main() -> std::process::ExitCode {
-    cli::run(cli::Cli::parse())
+    cli::run(cli::parse())
 }

@@ -168,11 +168,21 @@ impl Report {
             l.avg_switch_hops, l.max_switch_hops, l.via_uplink_pairs, l.via_pc_pairs, l.unreachable_pairs
         );
         let bd = &self.bounds;
-        let _ = writeln!(
-            s,
-            "  bounds (universal)    switches of at least {} ports ({}-port here); at least {} switches of {} ports ({} used)",
-            bd.min_switch_width, bd.widest_ports, bd.min_switches_at_widest, bd.widest_ports, self.switches_used
-        );
+        if self.coverage == Coverage::Universal {
+            let _ = writeln!(
+                s,
+                "  bounds               switches of at least {} ports ({}-port here); at least {} switches of {} ports ({} used)",
+                bd.min_switch_width, bd.widest_ports, bd.min_switches_at_widest, bd.widest_ports, self.switches_used
+            );
+        } else {
+            // Only the pattern's pairs must meet: the universal bounds say
+            // what every pair meeting would take, not what this needs.
+            let _ = writeln!(
+                s,
+                "  bounds               none for a sparse FNN (every pair meeting would take switches of {}+ ports)",
+                bd.min_switch_width
+            );
+        }
         let c = &m.cost;
         let _ = writeln!(
             s,
@@ -182,9 +192,9 @@ impl Report {
         if self.generations > 0 {
             let _ = writeln!(
                 s,
-                "  search               {} generations, {} evaluations, {:.3} s{}",
-                self.generations,
-                self.evaluations,
+                "  search               {}, {}, {:.3} s{}",
+                crate::words::count(self.generations as usize, "generation"),
+                crate::words::count(self.evaluations as usize, "evaluation"),
                 self.elapsed_s,
                 self.stop_reason
                     .map(|r| format!(", stopped: {}", r.words()))

@@ -343,7 +343,7 @@ fn export_from_a_session_and_from_a_table() {
         .arg(d.join("c"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("`nonsense` is not an artifact"));
+        .stderr(predicate::str::contains("'nonsense'").and(predicate::str::contains("racks")));
 }
 
 #[test]
@@ -368,7 +368,6 @@ fn a_sparse_design_exports_every_artifact() {
         "routing/hosts/hosts.k127",
         "advanced/fnn_routes.h",
         "racks/racks.svg",
-        "racks/cables.csv",
         "design.dot",
         "cables.csv",
         "design.json",
@@ -585,7 +584,7 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     assert_eq!(r["valid"], true);
     assert_eq!(r["switches_used"], 6);
     let candidates = std::fs::read_to_string(out_dir.join("candidates.csv")).unwrap();
-    assert!(candidates.contains("2,four,0,NaN,true,impossible"), "{candidates}");
+    assert!(candidates.contains("2,four,0,,true,impossible"), "{candidates}");
     // Five 4-port switches have 20 ports for the 24 NICs the PCs need to
     // reach 7 others each: counting rules them out, and nothing cheaper
     // is left, without any exact search.

@@ -86,10 +86,11 @@ fn design_pin_export_save_quit_and_resume_in_a_real_terminal() {
     assert!(gen_now >= gen_saved, "resumed at {gen_now}, saved at {gen_saved}");
     let row = s.lines().find(|l| l.contains("k02 ")).expect("PC k02's row");
     assert!(row.contains('◆'), "the pin survived: {row}");
-    // Ctrl-C leaves at once and saves the progress made since.
+    // Ctrl-C leaves at once, saves the progress made since, and exits
+    // 130 as an interrupted command does.
     tui.keys(" ");
     tui.keys("\x03");
-    assert!(tui.exit_status().success());
+    assert_eq!(tui.exit_status().exit_code(), 130);
     let after = std::fs::read_to_string(h.join("k.toml")).unwrap();
     assert!(fnn_tui::session::Session::from_toml(&after, "k.toml").is_ok());
 }
@@ -142,7 +143,7 @@ fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
             );
         }
         send_signal(tui.child.process_id().unwrap(), signal);
-        assert!(tui.exit_status().success(), "SIG{signal}");
+        assert_eq!(tui.exit_status().exit_code(), 130, "SIG{signal}: interrupted");
         let text = tui.wait_for("unsaved work saved to");
         let parser = tui.screen.lock().unwrap();
         assert!(
@@ -155,14 +156,7 @@ fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
             "SIG{signal}: the mouse is still captured"
         );
         // An untitled run goes to a recovery file of its own.
-        let dir = h.join("data/fnn-tui/sessions/recovery");
-        let files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("SIG{signal}: {}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .collect();
-        assert_eq!(files.len(), 1, "{files:?}");
-        let session = std::fs::read_to_string(&files[0]).unwrap();
-        assert!(fnn_tui::session::Session::from_toml(&session, "autosave.toml").is_ok());
+        the_recovery_session(h, &format!("SIG{signal}"));
     }
 }
 
@@ -188,7 +182,7 @@ fn an_unwritable_session_falls_back_to_a_recovery_file() {
         std::thread::sleep(Duration::from_millis(50));
     }
     tui.keys("\x03");
-    assert!(tui.exit_status().success());
+    assert_eq!(tui.exit_status().exit_code(), 130);
     let text = tui.wait_for("recovery file");
     let dir = h.join("data/fnn-tui/sessions/recovery");
     let files: Vec<_> = std::fs::read_dir(&dir)
@@ -203,4 +197,33 @@ fn an_unwritable_session_falls_back_to_a_recovery_file() {
         text.contains(&files[0].display().to_string()),
         "the message says where:\n{text}"
     );
+}
+
+/// `q` asked every time during a live run (a live run is always
+/// "unsaved"): with no edits of the user's it quits at once, exit 0, and
+/// the search's progress is in a recovery file that --resume opens.
+#[test]
+fn q_without_edits_quits_at_once_and_keeps_the_progress() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys("q");
+    assert!(tui.exit_status().success(), "no question, exit 0");
+    let text = tui.wait_for("--resume that file");
+    assert!(!text.contains("Quit?"), "{text}");
+    the_recovery_session(h, &text);
+}
+
+/// The one recovery file a run left in the data folder under `home`, read
+/// as a session; `what` says which run in a failure.
+fn the_recovery_session(home: &std::path::Path, what: &str) -> fnn_tui::session::Session {
+    let dir = home.join("data/fnn-tui/sessions/recovery");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{what}: {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{what}: {files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    fnn_tui::session::Session::from_toml(&text, "recovery.toml").unwrap()
 }

@@ -129,7 +129,7 @@ fn exports_write_every_artifact_and_the_scripts_parse() {
     let dir = tempfile::tempdir().unwrap();
     let report = Report::new(&c, Metrics::compute(&d, &c), RunInfo::default());
     let files = write_all(dir.path(), &c, &d, &report, &Options::default()).unwrap();
-    assert_eq!(files.len(), 2 + 2 + 3 + 3 * 64 + 4 + 3 + 3);
+    assert_eq!(files.len(), 2 + 2 + 3 + 3 * 64 + 4 + 2 + 3);
     let mac_header = std::fs::read_to_string(dir.path().join("advanced/fnn_mac_routes.h")).unwrap();
     let reaching: u32 = (0..64)
         .map(|a| (0..64).filter(|&b| b != a).map(|b| d.links(a, b)).sum::<u32>())
@@ -243,6 +243,63 @@ fn tall_switches_keep_their_room_when_pcs_fill_the_racks() {
     let p = fnn_tui::export::racks::place(&c, &d).unwrap();
     assert_packed(&p);
     assert_eq!(p.items.len(), 1024 + 21 + 1);
+}
+
+/// Two `cables.csv` with different schemas (numeric PCs and ports, no
+/// length; names and lengths, no port): one cut list with everything a
+/// cable needs, its port as the switch's port sheet says and its length as
+/// the rack placement estimates.
+#[test]
+fn one_cut_list_names_both_ends_of_every_cable_with_its_length() {
+    use fnn_tui::export::racks;
+    let (c, d) = klat2();
+    let dir = tempfile::tempdir().unwrap();
+    let report = Report::new(&c, Metrics::compute(&d, &c), RunInfo::default());
+    write_all(dir.path(), &c, &d, &report, &Options::default()).unwrap();
+    assert!(!dir.path().join("racks/cables.csv").exists(), "one cut list only");
+    let p = racks::place(&c, &d).unwrap();
+    let text = std::fs::read_to_string(dir.path().join("cables.csv")).unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let head: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        head,
+        [
+            "pc",
+            "nic",
+            "switch",
+            "port",
+            "color",
+            "label",
+            "length_m",
+            "crosses_racks"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 256);
+    let mut ports_seen = std::collections::HashSet::new();
+    for (row, run) in rows.iter().zip(&p.cables) {
+        let (pc, nic, sw) = (run.pc, run.nic, run.switch);
+        assert_eq!(&row[0], c.pc_name(pc));
+        assert_eq!(row[1].parse::<usize>().unwrap(), nic);
+        assert_eq!(row[2].parse::<usize>().unwrap(), sw);
+        let port: usize = row[3].parse().unwrap();
+        assert_eq!(Some(port), labels::port_of(&d, sw, pc), "the port sheet's port");
+        assert!(port >= 1, "ports count from 1");
+        assert!(ports_seen.insert((sw, port)), "one cable per switch port");
+        assert_eq!(
+            &row[5],
+            format!("{} NIC {nic} - switch {sw} port {port}", c.pc_name(pc))
+        );
+        assert_eq!(row[6].parse::<f64>().unwrap(), run.length_m);
+        assert_eq!(row[7].parse::<bool>().unwrap(), run.crosses);
+    }
+    let labels = std::fs::read_to_string(dir.path().join("labels.txt")).unwrap();
+    let (pc, sw) = (0, d.switches_of(0)[0]);
+    let port = labels::port_of(&d, sw, pc).unwrap();
+    assert!(
+        labels.contains(&format!("port {port:>3}  {} NIC 0", c.pc_name(pc))),
+        "the cut list and the port sheets agree"
+    );
 }
 
 #[test]

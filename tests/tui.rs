@@ -178,7 +178,7 @@ fn mouse_clicks_pin_forbid_and_select() {
         modifiers: KeyModifiers::NONE,
     };
     // The cell of PC 3, switch 4 is where the grid draws it.
-    let (x, y) = (g.cells.x + 4 * 2, g.cells.y + 3);
+    let (x, y) = (g.cells.x + 4 * g.cell_w, g.cells.y + 3);
     assert_eq!(
         g.cell_at(x, y),
         Some((3, 4)),
@@ -521,7 +521,16 @@ fn the_rate_after_a_restart_is_sane() {
 
 #[test]
 fn quit_asks_when_unsaved_and_ctrl_c_always_leaves() {
+    // A live run is always "unsaved": the search's progress alone goes to
+    // the recovery file on the way out, so q asks nothing.
     let (mut app, _) = app_after(10);
+    assert!(app.unsaved());
+    app.on_key(key('q'));
+    assert!(app.quit, "no edits: q quits at once");
+    // An edit of the user's is worth a question.
+    let (mut app, _) = app_after(10);
+    app.on_key(key('p'));
+    assert!(app.dirty, "a pin is an edit");
     app.on_key(key('q'));
     assert_eq!(app.mode, Mode::Confirm(Discard::Quit));
     app.on_key(key('n'));
@@ -531,6 +540,7 @@ fn quit_asks_when_unsaved_and_ctrl_c_always_leaves() {
     assert!(app.quit && !app.interrupted);
 
     let (mut app, _) = app_after(10);
+    app.on_key(key('p'));
     app.on_key(key('q'));
     assert!(matches!(app.on_key(key('s')).as_slice(), []), "no file yet: asks where");
     assert!(matches!(&app.mode, Mode::Prompt(p) if p.kind == PromptKind::SaveAs));
@@ -720,7 +730,9 @@ fn the_help_scrolls_and_always_shows_how_to_leave() {
 }
 
 /// The rack view showed units 41-6 only, and j/G
-/// moved the hidden population list (G picked member 200).
+/// moved the hidden population list (G picked member 200). Its header
+/// said `units 42-15` over rows numbered 41..14: rows are numbered as on
+/// the rack, U1 at the bottom.
 #[test]
 fn the_rack_view_scrolls_and_keeps_its_keys() {
     let (mut app, _) = app_after(60);
@@ -728,10 +740,12 @@ fn the_rack_view_scrolls_and_keeps_its_keys() {
     open_racks(&mut app);
     let top = screen(&app, 120, 30);
     assert!(top.contains("units 42-"), "{top}");
+    assert!(top.contains("42│") && !top.contains(" 0│"), "rows as the header: {top}");
     app.on_key(key('G'));
     app.on_key(key('j'));
     let bottom = screen(&app, 120, 30);
-    assert!(bottom.contains(" 0│") && bottom.contains("-1 of 42"), "{bottom}");
+    assert!(bottom.contains(" 1│") && bottom.contains("-1 of 42"), "{bottom}");
+    assert!(!bottom.contains(" 0│"), "no unit 0 on a rack: {bottom}");
     assert_eq!(app.pop_cursor, 0, "the population selection did not move");
 }
 
@@ -822,6 +836,7 @@ fn popups_and_questions_use_the_one_keymap() {
     assert!(matches!(app.mode, Mode::Export(_)), "esc is no longer cancel");
     app.on_key(code(KeyCode::F(10)));
     assert_eq!(app.mode, Mode::Normal);
+    app.dirty = true;
     app.on_key(key('q'));
     assert_eq!(app.mode, Mode::Confirm(Discard::Quit));
     let s = screen(&app, 120, 40);
@@ -946,6 +961,31 @@ fn shift_c_toggles_the_comparison_table() {
     insta::assert_snapshot!(screen(&app, 140, 40));
     app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
     assert_eq!(app.view, View::Designer);
+}
+
+/// The compare table's note column was cut at 120x40 with no way to see
+/// the rest: → scrolls it into view, ← back, and the title says where.
+#[test]
+fn the_compare_table_scrolls_sideways_to_its_cut_columns() {
+    let (mut app, _) = app_after(60);
+    app.size = Rect::new(0, 0, 80, 24);
+    app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
+    let first = screen(&app, 80, 24);
+    assert!(
+        first.contains("FNN") && !first.contains("fat-tree paper's Algorithm"),
+        "{first}"
+    );
+    assert!(
+        first.contains("←/→ scroll, columns 1-"),
+        "the title says it scrolls: {first}"
+    );
+    for _ in 0..40 {
+        app.on_key(code(KeyCode::Right));
+    }
+    let right = screen(&app, 80, 24);
+    assert!(right.contains("Algorithm 1)"), "the note's end is in view: {right}");
+    app.on_key(code(KeyCode::Home));
+    assert_eq!(screen(&app, 80, 24), first, "Home goes back to the first column");
 }
 
 #[test]
@@ -1241,6 +1281,122 @@ fn the_event_loop_refreshes_the_rack_view_as_the_design_moves_on() {
         "the rack view was not refreshed"
     );
     ui.quit();
+}
+
+/// No way to find a PC or switch in the grid but scrolling: `/` takes a
+/// name and puts the cursor there, in view.
+#[test]
+fn slash_finds_a_pc_or_switch_in_the_grid() {
+    let (mut app, _) = app_after(10);
+    app.size = Rect::new(0, 0, 80, 24);
+    let _ = screen(&app, 80, 24);
+    app.on_key(key('/'));
+    assert!(screen(&app, 80, 24).contains("Find in the grid"));
+    for ch in "k50 s7".chars() {
+        app.on_key(key(ch));
+    }
+    app.on_key(code(KeyCode::Enter));
+    assert_eq!(app.cursor, (50, 7));
+    assert_eq!(app.focus, Pane::Grid);
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("k50"), "the found PC's row is in view: {s}");
+    app.on_key(key('/'));
+    for ch in "s99".chars() {
+        app.on_key(key(ch));
+    }
+    app.on_key(code(KeyCode::Enter));
+    match &app.mode {
+        Mode::Message(m) => assert!(m.contains("no switch 99") && m.contains("s0..s"), "{m}"),
+        m => panic!("expected a message, got {m:?}"),
+    }
+    assert_eq!(app.cursor, (50, 7), "a failed find leaves the cursor");
+}
+
+/// The weights form had no field descriptions: the field being edited
+/// says what it does under the form.
+#[test]
+fn the_weights_form_explains_the_field_being_edited() {
+    let (mut app, _) = app_after(5);
+    app.on_key(key('w'));
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("weights.uncovered: required pairs that share no"), "{s}");
+    app.on_key(code(KeyCode::Down));
+    let s = screen(&app, 80, 24);
+    assert!(s.contains("weights.bandwidth: average links"), "{s}");
+}
+
+/// The default KLAT2 run was valid and in the full phase by 0.4 s: at the
+/// watch pace (v, --watch) the scaled-down phase takes seconds and the
+/// status bar says the pace; off, the run goes on at full speed.
+#[test]
+fn the_watch_pace_slows_the_scaled_phase_so_it_can_be_seen() {
+    use fnn_tui::tui::worker::WATCH_SCALED;
+    let spec = Spec::klat2();
+    let worker = Worker::spawn(fnn_tui::run::Run::new(spec).unwrap(), "t".into(), false, None);
+    worker.send(Command::Watch(true));
+    worker.send(Command::Resume);
+    let started = std::time::Instant::now();
+    let watched = Duration::from_millis(1500);
+    let mut last = None;
+    while started.elapsed() < watched {
+        if let Ok(Event::Snapshot(s)) = worker.rx.recv_timeout(Duration::from_millis(100)) {
+            last = Some(s);
+        }
+    }
+    let s = last.expect("snapshots while running");
+    // At most one generation per WATCH_SCALED in the scaled-down phase
+    // (and the first at once): the pace only ever slows it.
+    let most = (watched.as_millis() / WATCH_SCALED.as_millis()) as u64 + 2;
+    assert!(s.watch && s.running);
+    assert!(
+        s.generation <= most,
+        "{} generations in {watched:?} at the watch pace",
+        s.generation
+    );
+    assert!(
+        matches!(s.phase, fnn_tui::ga::Phase::Scaled { .. }),
+        "still in the scaled-down phase"
+    );
+    let (mut app, _) = app_after(5);
+    app.snapshot = Some(*s);
+    assert!(screen(&app, 120, 40).contains("watch pace"));
+    worker.send(Command::Watch(false));
+}
+
+static SUSPENDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn count_suspend() -> std::io::Result<()> {
+    SUSPENDS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Ok(())
+}
+
+/// No ctrl-z: now it suspends from any view or popup (the loop hands the
+/// terminal back through its hook), and after `fg` the designer goes on
+/// where it was.
+#[test]
+fn ctrl_z_suspends_from_any_view_and_the_designer_goes_on() {
+    let (mut app, _) = app_after(10);
+    app.suspend_hook = Some(count_suspend);
+    let ui = Loop::start(app);
+    ui.key(key('w'));
+    ui.key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while SUSPENDS.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        assert!(std::time::Instant::now() < deadline, "ctrl-z did not suspend");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let app = ui.quit();
+    assert_eq!(SUSPENDS.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert!(
+        matches!(app.mode, Mode::Form(..)),
+        "the form is open as it was: {:?}",
+        app.mode
+    );
+    let mut app = app;
+    app.mode = Mode::Help;
+    app.on_key(code(KeyCode::End));
+    let help = screen(&app, 120, 60);
+    assert!(help.contains("ctrl-z") && help.contains("suspend"), "{help}");
 }
 
 /// "Save first" before a restart: once the worker says it saved, the loop

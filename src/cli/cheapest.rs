@@ -30,7 +30,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
         exact_s: args.exact_budget,
     };
     let start = Instant::now();
-    let interrupted = super::design::interrupt_flag();
+    let interrupted = super::exit::interrupt_flag();
     let best = hardware::cheapest(&spec, &prices, budget, &interrupted)?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let report = Report::new(
@@ -47,7 +47,12 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
             t.nics.to_string(),
             t.model.clone(),
             t.count.to_string(),
-            format!("{:.2}", t.cost_bound),
+            // A model no count of which can work has no bound to give.
+            if t.cost_bound.is_finite() {
+                format!("{:.2}", t.cost_bound)
+            } else {
+                String::new()
+            },
             t.impossible.to_string(),
             t.outcome.clone(),
         ]
@@ -60,14 +65,40 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
         ("candidates.csv".to_string(), candidates),
     ];
     fnn_tui::export::write_files(&args.out, "cheapest", &files)?;
-    if !args.quiet {
+    if args.json {
+        println!("{}", json(&spec, &best));
+    } else if !args.quiet {
         print!("{}", summary(&spec, &best));
         println!(
             "wrote spec.toml, switches.txt, report.json and candidates.csv into {}",
             args.out.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::exit::unless_interrupted(ExitCode::SUCCESS))
+}
+
+/// The answer as JSON: the hardware chosen, its cost, what is known of
+/// cheaper hardware and every candidate tried.
+fn json(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
+    let switches: Vec<serde_json::Value> = best
+        .spec
+        .switches
+        .iter()
+        .filter(|m| m.count.unwrap_or(0) > 0)
+        .map(|m| serde_json::json!({ "model": m.model, "ports": m.ports, "count": m.count, "price": m.price }))
+        .collect();
+    let own = spec.resolve().ok().map(|own| hardware::priced(&own));
+    let json = serde_json::json!({
+        "name": spec.name,
+        "pcs": spec.pcs.count,
+        "nics_per_pc": best.spec.pcs.nics,
+        "switches": switches,
+        "cost": best.metrics.cost,
+        "proved_cheapest": best.proved_cheapest,
+        "spec_own_hardware_cost": own,
+        "candidates": best.tried,
+    });
+    serde_json::to_string_pretty(&json).expect("JSON values serialize")
 }
 
 fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
@@ -96,12 +127,35 @@ fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
     ));
     out.push_str(&below(best));
     if let Ok(own) = spec.resolve() {
-        out.push_str(&format!(
-            "  the spec's own hardware lists {:.2}\n",
-            own.inventory_cost()
-        ));
+        out.push_str(&own_hardware(spec, &own, c.total));
     }
     out
+}
+
+/// The spec's own hardware, priced as the answer is (every switch and NIC
+/// it lists, with their cables), and why it may be cheaper.
+fn own_hardware(spec: &fnn_tui::spec::Spec, own: &fnn_tui::spec::Cluster, answer: f64) -> String {
+    let cost = hardware::priced(own);
+    let models = spec.switches.iter().filter(|m| m.count.unwrap_or(1) > 0).count();
+    let why = if cost >= answer - 1e-9 {
+        String::new()
+    } else if models > 1 {
+        " (less: it mixes switch models, and cheapest tries one model at a time)".to_string()
+    } else {
+        " (less: at the spec's own prices, not the price list's)".to_string()
+    };
+    format!("  spec's own hardware  {cost:.2}, priced the same way{why}\n")
+}
+
+/// Whether `t` is the hardware chosen (listed among those tried, never
+/// among those cheaper than itself).
+fn is_answer(best: &hardware::Cheapest, t: &hardware::Tried) -> bool {
+    t.nics == best.spec.pcs.nics
+        && best
+            .spec
+            .switches
+            .iter()
+            .any(|m| m.model == t.model && m.count == Some(t.count))
 }
 
 /// What is known about cheaper candidates: proved impossible, or only
@@ -111,6 +165,7 @@ fn below(best: &hardware::Cheapest) -> String {
     let cheaper: Vec<&hardware::Tried> = best
         .tried
         .iter()
+        .filter(|t| !is_answer(best, t))
         .filter(|t| t.count == 0 || t.cost_bound < cost - 1e-9)
         .collect();
     let name = |t: &&hardware::Tried| match t.count {

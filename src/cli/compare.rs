@@ -10,7 +10,8 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     let cluster = inputs::cluster(&spec)?;
-    let design = super::design::search(spec.clone(), cluster.clone(), true)?.best_design();
+    let json = args.json || args.format == "json";
+    let design = super::design::search(spec.clone(), cluster.clone(), !json)?.best_design();
     let (rows, skipped) = compare(&cluster, &design);
     if let Some(dir) = &args.out {
         let files = fnn_tui::topology::artifacts::write_all(dir, &cluster, &design)?;
@@ -21,12 +22,12 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         );
     }
     match args.format.as_str() {
+        _ if json => println!("{}", serde_json::json!({ "systems": rows, "not_built": skipped })),
         "csv" => print!("{}", csv(&rows)),
-        "json" => println!("{}", serde_json::json!({ "systems": rows, "not_built": skipped })),
         _ => {
             println!("{}: {} PCs", cluster.name, cluster.pcs());
-            print!("{}", text(&rows, &skipped));
+            print!("{}", text(&rows, &skipped, super::terminal_width()));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::exit::unless_interrupted(ExitCode::SUCCESS))
 }

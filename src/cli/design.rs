@@ -3,14 +3,11 @@
 use super::DesignArgs;
 use super::inputs;
 use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
-use fnn_tui::report::Report;
 use fnn_tui::run::Run;
 use fnn_tui::spec::{Cluster, Preset, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let flags = inputs::quick_flags(&args.quick, &args.search);
@@ -20,41 +17,38 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     }
     let cluster = inputs::cluster(&spec)?;
     cluster.check_search_memory()?;
-    let run = search(spec, cluster, !args.quiet)?;
+    let run = search(spec, cluster, !args.quiet && !args.json)?;
     let report = run.report();
     let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &run.best_design(), &report)?;
-    if !args.quiet {
+    if args.json {
+        println!("{}", report.to_json());
+    } else if !args.quiet {
         print!("{}", report.text());
         if let Some(Ok(out)) = run.engine().exact() {
             println!("exact: {}", super::exact::verdict(out));
         }
         println!("wrote {} and {}", table_path.display(), report_path.display());
     }
-    Ok(exit_code(&report))
-}
-
-fn exit_code(report: &Report) -> ExitCode {
-    if report.valid {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    Ok(super::exit::unless_interrupted(super::exit::success_if(report.valid)))
 }
 
 /// Runs the search to its stopping rule (a [`Run`]: the spec's limits,
 /// from the moment the command started) and returns the finished run.
 pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Result<Run> {
-    let interrupted = interrupt_flag();
+    let interrupted = super::exit::interrupt_flag();
     let limits = Limits::from_params(&cluster.ga);
     // The bar follows whichever limit is set: generations, else seconds.
     let by_time = limits.generations == 0;
     let (len, template) = if by_time {
         (
             (limits.time_limit_s * 10.0) as u64,
-            "{elapsed_precise} [{bar:30}] {msg}",
+            "{elapsed_precise} [{bar:30}] {wide_msg}",
         )
     } else {
-        (limits.generations, "{elapsed_precise} [{bar:30}] gen {pos}/{len} {msg}")
+        (
+            limits.generations,
+            "{elapsed_precise} [{bar:30}] gen {pos}/{len} {wide_msg}",
+        )
     };
     let bar = progress_bar(show_progress, len, template);
     let start = super::started();
@@ -67,7 +61,7 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
             e.generation()
         });
         if e.generation() % 8 == 0 {
-            bar.set_message(progress_message(e));
+            bar.set_message(progress_message(e, by_time));
         }
     });
     bar.finish_and_clear();
@@ -75,14 +69,6 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
         eprintln!("interrupted: writing the best design so far");
     }
     Ok(run)
-}
-
-/// A flag Ctrl-C sets, so long commands stop and write what they have.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    let interrupted = Arc::new(AtomicBool::new(false));
-    // Registering fails only for a signal that cannot be caught; SIGINT can.
-    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, interrupted.clone());
-    interrupted
 }
 
 /// A progress bar on stderr when it is a terminal (hidden otherwise), in
@@ -98,15 +84,21 @@ pub fn progress_bar(show: bool, len: u64, template: &str) -> ProgressBar {
     bar
 }
 
-fn progress_message(e: &Engine) -> String {
+/// The bar's message, fitted to the terminal by the bar (`wide_msg`); the
+/// generation only when the bar does not count generations itself.
+fn progress_message(e: &Engine, with_generation: bool) -> String {
     let top = &e.population()[0];
     let phase = match e.phase() {
         Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
         Phase::Full => "full".into(),
     };
+    let generation = if with_generation {
+        format!("gen {} ", e.generation())
+    } else {
+        String::new()
+    };
     format!(
-        "gen {} {phase} best {:.3} uncovered {}",
-        e.generation(),
+        "{generation}{phase} best {:.3} uncovered {}",
         top.fitness(),
         top.terms().uncovered
     )

@@ -3,15 +3,15 @@
 //! preset, as any other search is a run.
 
 use super::DesignArgs;
-use super::design::interrupt_flag;
+use super::exit;
 use fnn_tui::exact::{Model, Outcome, Verdict};
 use fnn_tui::ga::{Portfolio, sat::Exact};
 use fnn_tui::run::Run;
 use fnn_tui::spec::Spec;
 use std::process::ExitCode;
 
-/// Exit codes: 0 found (table and report written), 1 proved impossible,
-/// 2 unknown (or an error).
+/// Exit codes as every search: 0 found (table and report written),
+/// 2 proved impossible, 1 unknown (the time limit ran out), 130 Ctrl-C.
 pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     // No bound check first: a bound that refutes the spec is a proof too.
     let cluster = spec.resolve()?;
@@ -19,25 +19,28 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     let portfolio = Portfolio::exact(Exact::alone(args.proof.clone()));
     // The time limit counts from the command's start, reading the spec included.
     let mut run = Run::with_portfolio(spec, cluster, portfolio, super::started());
-    run.run(&interrupt_flag(), |_| {});
+    run.run(&exit::interrupt_flag(), |_| {});
     let (report, design) = (run.report(), run.best_design());
     let out = match run.into_engine().into_exact() {
         Some(out) => out?,
-        None => anyhow::bail!("interrupted before the exact mode ran"),
+        None => {
+            eprintln!("interrupted before the exact mode ran: nothing written");
+            return Ok(exit::interrupted());
+        }
     };
     let how = how(&out);
-    match out.verdict {
+    let (code, verdict, reason) = match &out.verdict {
         Verdict::Found(_) => {
             let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
-            if !args.quiet {
+            if !args.quiet && !args.json {
                 print!("{}", report.text());
                 println!("exact: found a design by {how}");
                 println!("wrote {} and {}", table_path.display(), report_path.display());
             }
-            Ok(ExitCode::SUCCESS)
+            (exit::success_if(true), "found", None)
         }
         Verdict::Impossible(why) => {
-            if !args.quiet {
+            if !args.quiet && !args.json {
                 println!("exact: impossible: {why}");
                 println!("proved by {how}");
                 if let Some((cnf, proof)) = &out.proof {
@@ -50,16 +53,37 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
                     );
                 }
             }
-            Ok(ExitCode::from(2))
+            (exit::bad_input(), "impossible", Some(why.clone()))
         }
         Verdict::Unknown => {
-            if !args.quiet {
-                let why = out.unknown_because.as_deref().unwrap_or("the time limit ran out first");
+            let why = out.unknown_because.as_deref().unwrap_or("the time limit ran out first");
+            if !args.quiet && !args.json {
                 println!("exact: unknown: {why} (time limit {limit} s); {how}");
             }
-            Ok(ExitCode::from(1))
+            (exit::success_if(false), "unknown", Some(why.to_string()))
         }
+    };
+    if args.json {
+        let found = matches!(out.verdict, Verdict::Found(_));
+        let json = serde_json::json!({
+            "exact": {
+                "verdict": verdict,
+                "reason": reason,
+                "how": how,
+                "seconds": out.seconds,
+                "proof": out.proof.as_ref().map(|(cnf, proof)| serde_json::json!({
+                    "cnf": cnf.display().to_string(),
+                    "drat": proof.display().to_string(),
+                })),
+            },
+            "report": found.then(|| serde_json::to_value(&report).expect("a report serializes")),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).expect("JSON values serialize")
+        );
     }
+    Ok(exit::unless_interrupted(code))
 }
 
 /// What the exact mode settled and how, in one line.

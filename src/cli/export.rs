@@ -28,6 +28,19 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow!(e.for_command_line()))?;
     (options.force, options.allow_invalid) = (args.force, args.allow_invalid);
     let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
+    if args.json {
+        let json = serde_json::json!({
+            "out": args.out.display().to_string(),
+            "files": files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+            "valid": report.valid,
+            "uncovered_pairs": report.uncovered_pairs,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).expect("JSON values serialize")
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "wrote {} into {}",
         fnn_tui::words::count(files.len(), "file"),

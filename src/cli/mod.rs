@@ -1,13 +1,14 @@
 //! The command line: clap definitions and the headless
-//! commands. Exit codes: 0 a valid design, 1 none found (or the table does
-//! not cover the required pairs), 2 bad input or a provably impossible spec.
+//! commands. Exit codes: one table for all (`exit.rs`).
 
 mod cheapest;
 mod check;
 mod compare;
 mod design;
+mod docs;
 mod emulate;
 mod exact;
+mod exit;
 mod export;
 mod inputs;
 mod sweep;
@@ -32,6 +33,10 @@ pub struct Cli {
     /// Resume a saved session: a file, or a name from the data folder or ./saves.
     #[arg(long, value_name = "NAME|PATH", conflicts_with = "spec")]
     pub resume: Option<String>,
+    /// Start the designer at the watch pace (v toggles it): generations slowed so
+    /// the scaled-down and full phases of the papers' GA can be followed.
+    #[arg(long)]
+    pub watch: bool,
     /// Append a diagnostic log (runs, stops, edits, saves, exports, errors) to FILE.
     #[arg(long, value_name = "FILE", global = true)]
     pub log: Option<PathBuf>,
@@ -57,6 +62,39 @@ pub enum Command {
     Emulate(EmulateArgs),
     /// After cabling: read every PC's probe results (routing/probe/fnn-probe-PC.sh output) and name the miswired cables.
     Verify(VerifyArgs),
+    /// Print the shell completion script for SHELL (e.g. `fnn-tui completions bash > /etc/bash_completion.d/fnn-tui`).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write a page per command into DIR.
+    Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// bash, elvish, fish, powershell or zsh.
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write fnn-tui.1 and fnn-tui-COMMAND.1 into DIR instead of printing fnn-tui.1.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// The command line as parsed, `--help` and the man page: the exit-status
+/// table under every command's help.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+        .after_help(exit::TABLE)
+        .mut_subcommands(|c| c.after_help(exit::TABLE))
+}
+
+/// The parsed command line (clap's own errors exit 2, as bad input).
+pub fn parse() -> Cli {
+    use clap::FromArgMatches;
+    let matches = command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 #[derive(Args, Debug)]
@@ -132,6 +170,9 @@ pub struct CheapestArgs {
     /// No summary, only errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the answer, its cost and every candidate tried as JSON on stdout (no progress or summary).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -164,6 +205,9 @@ pub struct SweepArgs {
     /// No progress bar or summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print every size (the rows of sweep.csv) as JSON on stdout (no progress or summary).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -175,6 +219,9 @@ pub struct CompareArgs {
     /// text, csv or json.
     #[arg(long, default_value = "text", value_parser = ["text", "csv", "json"])]
     pub format: String,
+    /// The same as --format json.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Also write the table and each system's artifacts (wiring, bill of
     /// materials, IP plans, forwarding tables) into this directory.
     #[arg(long, short)]
@@ -243,8 +290,8 @@ pub struct ExportArgs {
     /// Output directory.
     #[arg(long, short)]
     pub out: PathBuf,
-    /// Only these artifacts: table, report, labels, routing, advanced, dot, csv, json (comma separated).
-    #[arg(long, value_delimiter = ',')]
+    /// Only these artifacts (comma separated); csv is the cut list, cables.csv.
+    #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(fnn_tui::export::ARTIFACTS))]
     pub only: Vec<String>,
     /// Discovered MAC addresses, lines "PC IFACE MAC" (e.g. "k05 eth2 00:11:22:33:44:55").
     #[arg(long)]
@@ -261,6 +308,9 @@ pub struct ExportArgs {
     /// Write labels and boot scripts for a design that is not valid (each file then says so first).
     #[arg(long)]
     pub allow_invalid: bool,
+    /// Print the folder, the files written and whether the design is valid as JSON on stdout (no progress or summary).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Hardware and search flags shared by `design` and `check`.
@@ -295,7 +345,7 @@ pub struct DesignArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Exact mode (`ga.exact`): a SAT solver finds a design or proves none exists;
-    /// exit 0 found, 1 proved impossible, 2 unknown when --time-limit runs out.
+    /// exit 0 found, 2 proved impossible, 1 unknown when --time-limit runs out.
     #[arg(long)]
     pub exact: bool,
     /// With --exact: write the solver's DRAT proof of impossibility to FILE and the CNF it refutes to FILE.cnf.
@@ -304,6 +354,9 @@ pub struct DesignArgs {
     /// No progress bar or summary, only errors.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the report (report.json; with --exact, the verdict too) as JSON on stdout (no progress or summary).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -369,6 +422,19 @@ fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Stdout's width when it is a terminal (tables wrap to it); `None` for a
+/// file or pipe, which get whole lines.
+pub fn terminal_width() -> Option<u16> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ fills the winsize it is given, and only that.
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(size.ws_col)
+}
+
 /// When the command started: time limits count from here, so reading a
 /// large spec is inside them.
 pub fn started() -> std::time::Instant {
@@ -391,8 +457,15 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Cheapest(args)) => cheapest::run(&args),
         Some(Command::Emulate(args)) => emulate::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),
+        Some(Command::Completions(args)) => docs::completions(&args),
+        Some(Command::Man(args)) => docs::man(&args),
         #[cfg(feature = "tui")]
-        None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref()).and_then(fnn_tui::tui::run),
+        None => fnn_tui::tui::prepare(cli.spec.as_deref(), cli.resume.as_deref())
+            .map(|start| fnn_tui::tui::Start {
+                watch: cli.watch,
+                ..start
+            })
+            .and_then(fnn_tui::tui::run),
         #[cfg(not(feature = "tui"))]
         None => Err(anyhow::anyhow!(
             "this fnn-tui was built without the designer (cargo feature `tui`): give a command, or see --help"

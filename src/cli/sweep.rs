@@ -24,7 +24,8 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         .flat_map(|&n| pcs.iter().map(move |&p| (p, n as u32)))
         .filter(|k| !have.contains(k))
         .collect();
-    if !args.quiet && !done.is_empty() {
+    let quiet = args.quiet || args.json;
+    if !quiet && !done.is_empty() {
         eprintln!("resuming: {} sizes already in {}", done.len(), csv_path.display());
     }
     let budget = Budget {
@@ -33,12 +34,12 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         exact_s: args.exact_budget,
     };
-    let interrupted = super::design::interrupt_flag();
+    let interrupted = super::exit::interrupt_flag();
     let total = done.len() + todo.len();
     let bar = super::design::progress_bar(
-        !args.quiet,
+        !quiet,
         todo.len() as u64,
-        "{elapsed_precise} [{bar:30}] {pos}/{len} sizes, eta {eta} {msg}",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} sizes, eta {eta} {wide_msg}",
     );
     let results = Mutex::new((done, Instant::now()));
     let start = Instant::now();
@@ -69,8 +70,10 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             points.len()
         );
     }
-    if !args.quiet {
-        print!("{}", sweep::summary(&points));
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&points).expect("points serialize"));
+    } else if !args.quiet {
+        print!("{}", sweep::summary(&points, super::terminal_width()));
         println!(
             "{} sizes in {:.1} s; wrote {} and {}",
             points.len(),
@@ -79,7 +82,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
             svg_path.display()
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::exit::unless_interrupted(ExitCode::SUCCESS))
 }
 
 fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {

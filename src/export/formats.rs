@@ -1,4 +1,5 @@
-//! The design as Graphviz DOT, CSV and JSON, with its metrics.
+//! The design as Graphviz DOT and JSON, with its metrics (the cable list
+//! is the cut list, `cut_list.rs`).
 
 use crate::design::Design;
 use crate::escape::dot_string;
@@ -42,24 +43,6 @@ pub fn dot(cluster: &Cluster, design: &Design) -> String {
 }
 
 /// One row per cable: PC, NIC, switch, colour, port.
-pub fn csv(cluster: &Cluster, design: &Design) -> String {
-    let head = ["pc", "pc_name", "nic", "switch", "color", "port"].map(String::from);
-    let rows = (0..design.pcs()).flat_map(|pc| {
-        design.switches_of(pc).into_iter().enumerate().map(move |(nic, s)| {
-            let port = super::labels::port_of(design, s, pc).unwrap_or(0);
-            [
-                pc.to_string(),
-                cluster.pc_name(pc),
-                nic.to_string(),
-                s.to_string(),
-                super::colors::cable(&cluster.cable_colors, s).name(),
-                port.to_string(),
-            ]
-        })
-    });
-    crate::escape::csv(std::iter::once(head).chain(rows))
-}
-
 #[derive(Serialize)]
 struct DesignJson<'a> {
     name: &'a str,

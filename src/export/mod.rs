@@ -4,6 +4,7 @@
 
 pub mod choices;
 pub mod colors;
+pub mod cut_list;
 mod files;
 pub mod formats;
 pub mod labels;
@@ -106,7 +107,12 @@ pub fn write_all(
     if !report.valid && !o.allow_invalid && (want("labels") || want("routing")) {
         return Err(ExportError::Invalid(report.uncovered_pairs));
     }
-    let placement = if want("racks") { Some(racks::place(c, d)?) } else { None };
+    // The cut list takes its lengths from the rack placement.
+    let placement = if want("racks") || want("csv") {
+        Some(racks::place(c, d)?)
+    } else {
+        None
+    };
     let mut out = crate::output::Staged::new_for(dir, "export", &identity(c), o.force)?;
     let uncovered = (!report.valid).then_some(report.uncovered_pairs);
     let add = |out: &mut crate::output::Staged, rel: &str, text: String| {
@@ -190,16 +196,15 @@ pub fn write_all(
             ),
         )?;
     }
-    if let Some(p) = placement {
-        add(&mut out, "racks/racks.svg", racks::svg(&p, c))?;
-        add(&mut out, "racks/cables.csv", racks::cable_list(&p, c))?;
-        add(&mut out, "racks/totals.txt", racks::totals(&p))?;
+    if let Some(p) = placement.as_ref().filter(|_| want("racks")) {
+        add(&mut out, "racks/racks.svg", racks::svg(p, c))?;
+        add(&mut out, "racks/totals.txt", racks::totals(p))?;
     }
     if want("dot") {
         add(&mut out, "design.dot", formats::dot(c, d))?;
     }
-    if want("csv") {
-        add(&mut out, "cables.csv", formats::csv(c, d))?;
+    if let Some(p) = placement.as_ref().filter(|_| want("csv")) {
+        add(&mut out, "cables.csv", cut_list::csv(c, d, p))?;
     }
     if want("json") {
         add(&mut out, "design.json", formats::json(c, d, &report.metrics))?;

@@ -391,6 +391,8 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
             Item::Switch(sw) => (format!("switch {sw}"), cable(&c.cable_colors, sw).base.hex),
             Item::Uplink => ("uplink switch".into(), "#222222".into()),
         };
+        // Units as printed on the rack: U1 at the bottom.
+        let label = format!("U{} {label}", it.unit + 1);
         let (label, fill) = (xml(&label), xml(&fill));
         let text = if matches!(it.item, Item::Uplink) {
             "#fff"
@@ -415,22 +417,6 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
         p.crossings
     );
     s
-}
-
-/// The cable list as CSV, then the totals.
-pub fn cable_list(p: &Placement, c: &Cluster) -> String {
-    let head = ["pc", "nic", "switch", "color", "length_m", "crosses_racks"].map(String::from);
-    let rows = p.cables.iter().map(|r| {
-        [
-            c.pc_name(r.pc),
-            r.nic.to_string(),
-            r.switch.to_string(),
-            r.color.clone(),
-            format!("{:.1}", r.length_m),
-            r.crosses.to_string(),
-        ]
-    });
-    crate::escape::csv(std::iter::once(head).chain(rows))
 }
 
 pub fn totals(p: &Placement) -> String {

@@ -56,14 +56,12 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
         let needed = (p * (p - 1) / 2) as u64;
         let widest = ports.iter().copied().max().unwrap_or(0) as u64;
         let rank = c.max_nics() as u64;
-        if let Some(why) = bounds::intersecting_refutation(p as u64, rank, widest) {
+        if let Some(why) = bounds::intersecting_refutation(p as u64, rank, widest)
+            .or_else(|| bounds::moment_refutation(p as u64, rank, widest))
+        {
             return err(format!(
-                "{p} PCs with at most {rank} NIC(s) each cannot all share switches of at most {widest} usable ports: {why}"
-            ));
-        }
-        if let Some(why) = bounds::moment_refutation(p as u64, rank, widest) {
-            return err(format!(
-                "{p} PCs with at most {rank} NIC(s) each cannot all share switches of at most {widest} usable ports: {why}"
+                "{p} PCs with at most {} each cannot all share switches of at most {widest} usable ports: {why}",
+                crate::words::count(rank as usize, "NIC")
             ));
         }
         if max_links < needed {

@@ -225,27 +225,46 @@ pub fn run(
 }
 
 /// Per NIC count: sizes, how many at the bound, the largest gap, time.
-pub fn summary(points: &[Point]) -> String {
-    let mut out =
-        String::from("NICs  sizes  at bound  over by 1  over by more  proved optimal over  open  max gap  seconds\n");
+/// Per NIC count: how the sizes stand against the bound, as a table
+/// wrapped to `width` columns when given. Seconds are each size's own,
+/// summed: sizes run in parallel, so the sum can exceed the wall time.
+pub fn summary(points: &[Point], width: Option<u16>) -> String {
+    let header = [
+        "NICs",
+        "sizes",
+        "at bound",
+        "over by 1",
+        "over by more",
+        "proved optimal over",
+        "open",
+        "max gap",
+        "CPU s",
+    ];
     let mut nics: Vec<u32> = points.iter().map(|p| p.nics).collect();
     nics.sort_unstable();
     nics.dedup();
-    for n in nics {
-        let pts: Vec<&Point> = points.iter().filter(|p| p.nics == n).collect();
-        let count = |f: &dyn Fn(i64) -> bool| pts.iter().filter(|p| f(p.gap())).count();
-        let proved = pts.iter().filter(|p| p.gap() > 0 && p.mark == Mark::Optimal).count();
-        let open = pts.iter().filter(|p| p.mark != Mark::Optimal).count();
-        out.push_str(&format!(
-            "{n:>4}  {:>5}  {:>8}  {:>9}  {:>12}  {proved:>19}  {open:>4}  {:>7}  {:>7.1}\n",
-            pts.len(),
-            count(&|g| g <= 0),
-            count(&|g| g == 1),
-            count(&|g| g > 1),
-            pts.iter().map(|p| p.gap()).max().unwrap_or(0),
-            pts.iter().map(|p| p.seconds).sum::<f64>()
-        ));
-    }
+    let rows: Vec<Vec<String>> = nics
+        .into_iter()
+        .map(|n| {
+            let pts: Vec<&Point> = points.iter().filter(|p| p.nics == n).collect();
+            let count = |f: &dyn Fn(i64) -> bool| pts.iter().filter(|p| f(p.gap())).count().to_string();
+            let proved = pts.iter().filter(|p| p.gap() > 0 && p.mark == Mark::Optimal).count();
+            let open = pts.iter().filter(|p| p.mark != Mark::Optimal).count();
+            vec![
+                n.to_string(),
+                pts.len().to_string(),
+                count(&|g| g <= 0),
+                count(&|g| g == 1),
+                count(&|g| g > 1),
+                proved.to_string(),
+                open.to_string(),
+                pts.iter().map(|p| p.gap()).max().unwrap_or(0).to_string(),
+                format!("{:.1}", pts.iter().map(|p| p.seconds).sum::<f64>()),
+            ]
+        })
+        .collect();
+    let mut out = crate::table::fitted(&header, &rows, width);
+    out.push_str("CPU s: each size's own seconds, summed (sizes run in parallel, so more than the wall time)\n");
     out
 }
 

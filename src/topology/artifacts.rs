@@ -227,7 +227,7 @@ pub fn write_all(
 ) -> Result<Vec<PathBuf>, crate::export::ExportError> {
     let (rows, skipped) = super::compare::compare(c, design);
     let mut files: Vec<(String, String)> = vec![
-        ("compare.txt".into(), super::compare::text(&rows, &skipped)),
+        ("compare.txt".into(), super::compare::text(&rows, &skipped, None)),
         ("compare.csv".into(), super::compare::csv(&rows)),
     ];
     if let Ok((wiring, bom)) = fat_tree(c) {

@@ -357,33 +357,46 @@ pub fn compare(c: &Cluster, fnn: &Design) -> (Vec<Row>, Vec<Skipped>) {
     (rows, skipped)
 }
 
-pub fn text(rows: &[Row], skipped: &[Skipped]) -> String {
-    let mut s = format!(
-        "{:<11} {:>8} {:>6} {:>7} {:>11} {:>9} {:>4} {:>4} {:>9} {:>10} {:>10}  note\n",
-        "system", "switches", "NICs", "cables", "cost", "avg hops", "max", "fwd", "pairwise", "bisection", "best case"
-    );
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{:<11} {:>8} {:>6} {:>7} {:>11.2} {:>9.3} {:>4} {:>4} {:>9.4} {:>10.2} {:>10.2}  {}",
-            r.system,
-            r.switches,
-            r.nics,
-            r.cables,
-            r.cost,
-            r.avg_switch_hops,
-            r.max_switch_hops,
-            r.software_forwarding,
-            r.avg_pairwise_links,
-            r.bisection_links,
-            r.bisection_best_links,
-            r.note
-        );
-    }
+/// The comparison as a table, wrapped to `width` columns when given.
+pub fn text(rows: &[Row], skipped: &[Skipped], width: Option<u16>) -> String {
+    // Short headers, so the figures fit 80 columns; the legend says them whole.
+    let header = [
+        "system", "sw", "NICs", "cables", "cost", "hops", "max", "fwd", "pairwise", "bisect", "best", "note",
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.system.clone(),
+                r.switches.to_string(),
+                r.nics.to_string(),
+                r.cables.to_string(),
+                format!("{:.2}", r.cost),
+                format!("{:.3}", r.avg_switch_hops),
+                r.max_switch_hops.to_string(),
+                r.software_forwarding.to_string(),
+                format!("{:.4}", r.avg_pairwise_links),
+                format!("{:.2}", r.bisection_links),
+                format!("{:.2}", r.bisection_best_links),
+                r.note.clone(),
+            ]
+        })
+        .collect();
+    let mut s = crate::table::fitted(&header, &cells, width);
     for k in skipped {
-        let _ = writeln!(s, "not built: {}: {}", k.system, k.reason);
+        s.push_str(&crate::table::wrap(
+            &format!("not built: {}: {}", k.system, k.reason),
+            width,
+        ));
     }
-    s.push_str("hops: switches a message crosses; fwd: software forwardings; pairwise and bisection in links (one link = one NIC's bandwidth)\n");
+    s.push_str(&crate::table::wrap(
+        "sw: switches; hops: switches a message crosses (average), max: at most; fwd: software forwardings; \
+         pairwise: links between two PCs (average); bisect, best: bisection for a random and the best split; \
+         in links (a link is one NIC's bandwidth)",
+        // Prose wraps even where the table may run wide (a file, a view
+        // that scrolls sideways).
+        Some(width.unwrap_or(100)),
+    ));
     s
 }
 

@@ -67,6 +67,8 @@ pub enum PromptKind {
     /// From the Compare tab: the comparison and the other systems' artifacts.
     ExportCompare,
     SaveAs,
+    /// `/`: a PC or switch to put the grid's cursor on.
+    Find,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -142,10 +144,16 @@ pub struct App {
     pub quit: bool,
     /// Left with Ctrl-C: unsaved work is saved on the way out.
     pub interrupted: bool,
+    /// Ctrl-Z: the event loop hands the terminal back and stops the
+    /// process (`suspend_hook`), then redraws everything.
+    pub suspend: bool,
+    pub suspend_hook: Option<fn() -> std::io::Result<()>>,
     /// First line shown of the help popup, and first rack unit row shown
     /// of the rack view (both scroll with the movement keys).
     pub help_scroll: u16,
     pub rack_scroll: u32,
+    /// The compare table's scroll: columns right, lines down.
+    pub compare_scroll: (u16, u16),
     /// What the last frame laid out, kept for the next key or click.
     pub layout: std::cell::Cell<super::layout::FrameLayout>,
     /// What to do once the save asked for before it succeeds.
@@ -187,10 +195,13 @@ impl App {
             status: None,
             quit: false,
             interrupted: false,
+            suspend: false,
+            suspend_hook: None,
             after_save: None,
             status_at: None,
             help_scroll: 0,
             rack_scroll: 0,
+            compare_scroll: (0, 0),
             layout: std::cell::Cell::new(Default::default()),
             pending_open: None,
             opened_read_only: false,
@@ -378,6 +389,11 @@ impl App {
             self.interrupted = true;
             return Vec::new();
         }
+        // Suspends from any mode, as in a shell; the event loop does it.
+        if self.keymap.action(&key) == Some(Action::Suspend) {
+            self.suspend = true;
+            return Vec::new();
+        }
         match self.mode.clone() {
             Mode::Normal => match self.keymap.action(&key) {
                 Some(a) => self.act(a),
@@ -422,7 +438,30 @@ impl App {
     pub fn act(&mut self, action: Action) -> Vec<Command> {
         let running = self.snapshot.as_ref().is_some_and(|s| s.running);
         match action {
+            // The search's own progress goes to the run's recovery file on
+            // the way out (`tui::run`): only the user's edits are worth a question.
+            Action::Quit if !self.dirty => {
+                self.quit = true;
+                return Vec::new();
+            }
             Action::Quit => return self.unless_unsaved(Discard::Quit),
+            Action::Suspend => self.suspend = true,
+            Action::Watch => {
+                let on = !self.snapshot.as_ref().is_some_and(|s| s.watch);
+                let what = if on {
+                    "watch pace: slowed to follow the phases"
+                } else {
+                    "full speed"
+                };
+                self.set_status(what.into(), false);
+                return vec![Command::Watch(on)];
+            }
+            Action::Find => {
+                self.mode = Mode::Prompt(Prompt {
+                    kind: PromptKind::Find,
+                    input: String::new().into(),
+                })
+            }
             Action::TogglePause => return vec![if running { Command::Pause } else { Command::Resume }],
             Action::Step => return vec![Command::Step],
             Action::NextPane | Action::PrevPane => {
@@ -505,6 +544,7 @@ impl App {
                         let racks = crate::topology::artifacts::fat_tree_racks(&s.cluster)
                             .ok()
                             .map(|(_, summary)| summary.trim().to_string());
+                        self.compare_scroll = (0, 0);
                         View::Compare(rows, skipped, racks)
                     }
                 }
@@ -568,7 +608,18 @@ impl App {
                 self.rack_scroll = step_index(self.rack_scroll as usize, most + 1, action, page.max(1)) as u32;
                 return Vec::new();
             }
-            View::Compare(..) => return Vec::new(),
+            View::Compare(..) => {
+                // Wider than the screen: ←/→ scroll by a column's width.
+                let (most_x, most_y) = self.layout.get().compare_most;
+                let (x, y) = self.compare_scroll;
+                self.compare_scroll = match action {
+                    Action::Left => (x.saturating_sub(8), y),
+                    Action::Right => ((x + 8).min(most_x), y),
+                    Action::Home => (0, 0),
+                    _ => (x, step_index(y as usize, most_y as usize + 1, action, 10) as u16),
+                };
+                return Vec::new();
+            }
             _ => {}
         }
         if let View::Sweep(run, nics) = &mut self.view {
@@ -906,10 +957,16 @@ impl App {
                 self.mode = Mode::Normal;
                 return Vec::new();
             }
+            Some(Action::Accept) if prompt.kind == PromptKind::Find => {
+                self.mode = Mode::Normal;
+                self.go_to(prompt.input.value());
+                return Vec::new();
+            }
             Some(Action::Accept) if !prompt.input.value().trim().is_empty() => {
                 self.mode = Mode::Normal;
                 let path = PathBuf::from(prompt.input.value().trim());
                 return match prompt.kind {
+                    PromptKind::Find => Vec::new(),
                     PromptKind::ExportCompare => vec![Command::ExportCompare { dir: path }],
                     PromptKind::SaveAs => {
                         let sessions = data_dir().unwrap_or_else(|| PathBuf::from("saves"));
@@ -927,6 +984,25 @@ impl App {
         }
         self.mode = Mode::Prompt(prompt);
         Vec::new()
+    }
+
+    /// The grid's cursor on what `query` names (`find::find`); a name
+    /// that is not there opens a message saying what is.
+    fn go_to(&mut self, query: &str) {
+        let Some(s) = &self.snapshot else { return };
+        let found = super::find::find(&s.cluster, query);
+        let (pc, sw) = self.cursor;
+        match found.map(|f| (f.pc.unwrap_or(pc), f.switch.unwrap_or(sw))) {
+            Ok((pc, sw)) => {
+                let name = s.cluster.pc_name(pc);
+                self.cursor = (pc, sw);
+                self.focus = Pane::Grid;
+                self.view = View::Designer;
+                self.scroll_grid();
+                self.set_status(format!("cursor on {name}, switch {sw}"), false);
+            }
+            Err(why) => self.popup(format!("Not found: {why}"), true),
+        }
     }
 
     fn open_key(&mut self, mut list: OpenList, key: KeyEvent) -> Vec<Command> {

@@ -16,32 +16,102 @@ enum Kind {
     Small(Field<u32>),
 }
 
-/// The form's rows, in order: the label is the spec field it edits.
-const FIELDS: &[(&str, Kind)] = &[
-    ("weights.uncovered", Kind::Real(|w, _| &mut w.uncovered)),
-    ("weights.bandwidth", Kind::Real(|w, _| &mut w.bandwidth)),
-    ("weights.weakest", Kind::Real(|w, _| &mut w.weakest)),
-    ("weights.balance", Kind::Real(|w, _| &mut w.balance)),
-    ("weights.cost", Kind::Real(|w, _| &mut w.cost)),
-    ("weights.redundancy", Kind::Real(|w, _| &mut w.redundancy)),
-    ("weights.rack_crossings", Kind::Real(|w, _| &mut w.rack_crossings)),
-    ("ga.population", Kind::Size(|_, g| &mut g.population)),
-    ("ga.keep", Kind::Size(|_, g| &mut g.keep)),
-    ("ga.fudge", Kind::Size(|_, g| &mut g.fudge)),
-    ("ga.cross", Kind::Size(|_, g| &mut g.cross)),
-    ("ga.max_mutations", Kind::Small(|_, g| &mut g.max_mutations)),
-    ("ga.pc_swap_rate", Kind::Real(|_, g| &mut g.pc_swap_rate)),
-    ("ga.focus", Kind::Real(|_, g| &mut g.focus)),
-    ("ga.generations", Kind::Count(|_, g| &mut g.generations)),
-    ("ga.local_search", Kind::Count(|_, g| &mut g.local_search)),
+/// The form's rows, in order: the label is the spec field it edits, then
+/// what the field does, shown under the form for the field being edited.
+const FIELDS: &[(&str, Kind, &str)] = &[
+    (
+        "weights.uncovered",
+        Kind::Real(|w, _| &mut w.uncovered),
+        "required pairs that share no switch: the validity term, keep it the largest",
+    ),
+    (
+        "weights.bandwidth",
+        Kind::Real(|w, _| &mut w.bandwidth),
+        "average links between pattern pairs (pairwise bandwidth); 0 ignores it",
+    ),
+    (
+        "weights.weakest",
+        Kind::Real(|w, _| &mut w.weakest),
+        "links of the worst-served pattern pair; raises the weakest link",
+    ),
+    (
+        "weights.balance",
+        Kind::Real(|w, _| &mut w.balance),
+        "penalty for uneven switch fill (0 even, 1 worst)",
+    ),
+    (
+        "weights.cost",
+        Kind::Real(|w, _| &mut w.cost),
+        "hardware cost, as a share of the whole inventory's; favours fewer switches",
+    ),
+    (
+        "weights.redundancy",
+        Kind::Real(|w, _| &mut w.redundancy),
+        "share of required pairs that keep a shared switch if any one switch fails",
+    ),
+    (
+        "weights.rack_crossings",
+        Kind::Real(|w, _| &mut w.rack_crossings),
+        "cables that run between racks, by the rack placement",
+    ),
+    (
+        "ga.population",
+        Kind::Size(|_, g| &mut g.population),
+        "members in each generation",
+    ),
+    (
+        "ga.keep",
+        Kind::Size(|_, g| &mut g.keep),
+        "best members carried over unchanged each generation",
+    ),
+    (
+        "ga.fudge",
+        Kind::Size(|_, g| &mut g.fudge),
+        "the last kept members swapped with random unkept ones, against stagnation",
+    ),
+    (
+        "ga.cross",
+        Kind::Size(|_, g| &mut g.cross),
+        "members made by crossing two parents",
+    ),
+    (
+        "ga.max_mutations",
+        Kind::Small(|_, g| &mut g.max_mutations),
+        "each mutant gets 1 to this many applications of the mutation operators",
+    ),
+    (
+        "ga.pc_swap_rate",
+        Kind::Real(|_, g| &mut g.pc_swap_rate),
+        "share of mutations that swap two PCs' whole connection sets, the rest single connections (0..1)",
+    ),
+    (
+        "ga.focus",
+        Kind::Real(|_, g| &mut g.focus),
+        "chance a mutation starts at a problem spot, a PC lacking a partner (0..1)",
+    ),
+    (
+        "ga.generations",
+        Kind::Count(|_, g| &mut g.generations),
+        "generation limit of the run (0: none)",
+    ),
+    (
+        "ga.local_search",
+        Kind::Count(|_, g| &mut g.local_search),
+        "tabu-search moves per improved member each generation (0: the papers' GA alone)",
+    ),
 ];
+
+/// What the field in row `i` does, in a line.
+pub fn description(i: usize) -> &'static str {
+    FIELDS.get(i).map_or("", |f| f.2)
+}
 
 /// Every field's label and current value.
 pub fn rows(w: &Weights, g: &GaParams) -> Vec<(&'static str, String)> {
     let (mut w, mut g) = (w.clone(), g.clone());
     FIELDS
         .iter()
-        .map(|(label, kind)| {
+        .map(|(label, kind, _)| {
             let value = match kind {
                 Kind::Real(f) => f(&mut w, &mut g).to_string(),
                 Kind::Count(f) => f(&mut w, &mut g).to_string(),
@@ -56,7 +126,7 @@ pub fn rows(w: &Weights, g: &GaParams) -> Vec<(&'static str, String)> {
 /// Reads the values (in the table's order) into `w` and `g`; the error
 /// names the field whose text is not a number of its kind.
 pub fn read(values: &[String], w: &mut Weights, g: &mut GaParams) -> Result<(), String> {
-    for ((label, kind), text) in FIELDS.iter().zip(values) {
+    for ((label, kind, _), text) in FIELDS.iter().zip(values) {
         let v = text.trim();
         let whole = || format!("{label}: `{v}` is not a whole number");
         match kind {

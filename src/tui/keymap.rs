@@ -37,6 +37,12 @@ pub enum Action {
     Help,
     /// The messages of this run, newest first.
     Messages,
+    /// Put the grid's cursor on a PC or switch typed by name.
+    Find,
+    /// The watch pace on or off (slowed generations, to follow the phases).
+    Watch,
+    /// Stop the designer and return to the shell (`fg` brings it back).
+    Suspend,
     /// In a popup: apply, open, confirm.
     Accept,
     /// In a popup: close without doing anything.
@@ -158,6 +164,12 @@ impl Default for Keymap {
                     "sweep: narrowest switches for 3..1024 PCs, 2..6 NICs (toggle; Left/Right pick NICs)",
                     "sweep",
                 ),
+                b(
+                    Find,
+                    vec![c('/')],
+                    "find a PC or switch in the grid (k10, s3, k10 s3)",
+                    "",
+                ),
                 b(Help, vec![c('?')], "help", "help"),
                 b(
                     Messages,
@@ -165,7 +177,18 @@ impl Default for Keymap {
                     "messages: every message of this run, newest first",
                     "",
                 ),
-                b(Quit, vec![c('q')], "quit (asks when unsaved)", "quit"),
+                b(
+                    Quit,
+                    vec![c('q')],
+                    "quit (asks only when you have unsaved edits; the search's progress goes to a recovery file)",
+                    "quit",
+                ),
+                b(
+                    Suspend,
+                    vec![KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL)],
+                    "suspend to the shell, from any view (fg returns)",
+                    "",
+                ),
                 b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
                 b(
                     Cancel,

@@ -24,6 +24,9 @@ pub struct FrameLayout {
     pub help: (usize, usize),
     /// Rack units visible.
     pub rack_units: u32,
+    /// The compare table: how far it can scroll right and down (its
+    /// widest line and its lines, less what the view shows).
+    pub compare_most: (u16, u16),
 }
 
 impl FrameLayout {

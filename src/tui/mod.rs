@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod config;
+pub mod find;
 pub mod form;
 pub mod keymap;
 pub mod layout;
@@ -40,6 +41,8 @@ pub struct Start {
     pub session_path: Option<PathBuf>,
     /// Opened from a session (or a shipped example): as saved.
     pub opened: bool,
+    /// Start at the watch pace (`--watch`).
+    pub watch: bool,
 }
 
 /// Resolves `--resume` / `--spec` / the KLAT2 default, before the terminal
@@ -59,6 +62,7 @@ pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result
             name,
             session_path: path,
             opened: true,
+            watch: false,
         });
     }
     let spec = match spec_path {
@@ -75,6 +79,7 @@ pub fn prepare(spec_path: Option<&Path>, resume: Option<&str>) -> anyhow::Result
         name,
         session_path: None,
         opened: false,
+        watch: false,
     })
 }
 
@@ -97,8 +102,14 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         app.saved_generation = Some(u64::MAX);
     }
     offer_recovery(&mut app);
+    app.suspend_hook = Some(suspend_process);
     let baseline = start.opened.then(|| start.run.best_design());
-    let worker = Worker::spawn(start.run, start.name, true, baseline);
+    // At the watch pace from the first generation: paused until it is set.
+    let worker = Worker::spawn(start.run, start.name, !start.watch, baseline);
+    if start.watch {
+        worker.send(Command::Watch(true));
+        worker.send(Command::Resume);
+    }
     clean_stale_temps();
     install_panic_hook();
     let mut terminal = setup_terminal().context("cannot set up the terminal")?;
@@ -107,7 +118,14 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     restore_terminal();
     // A failed draw (a terminal hung up) ends the loop too: save then.
     let saved = if (app.interrupted || result.is_err()) && app.unsaved() {
-        Some(autosave_now(&mut app, &worker))
+        Some(autosave_now(&mut app, &worker, true))
+    } else if app.quit && !app.dirty && app.unsaved() {
+        // Quit without edits: the search's progress is kept, in the run's
+        // recovery file (never over the session's own file).
+        Some(
+            autosave_now(&mut app, &worker, false)
+                .map(|m| format!("{m} (the search's progress: fnn-tui --resume that file goes on from it)")),
+        )
     } else {
         None
     };
@@ -121,7 +139,12 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         }
         None => {}
     }
-    Ok(ExitCode::SUCCESS)
+    // Ctrl-C (or a signal) ended it: the shell's convention, as every command.
+    Ok(if app.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Runs that ended without a save left recovery files: say so at start.
@@ -133,7 +156,8 @@ fn offer_recovery(app: &mut App) {
     if n > 0 {
         app.set_status(
             format!(
-                "{n} recovery file(s) from runs not saved, in {}: press o to open one",
+                "{} from runs not saved, in {}: press o to open one",
+                crate::words::count(n, "recovery file"),
                 dir.display()
             ),
             false,
@@ -152,12 +176,13 @@ fn clean_stale_temps() {
 /// Ctrl-C (or SIGTERM, SIGHUP) never loses work: the session is saved
 /// before leaving; when its file cannot be written, to a recovery file in
 /// the data folder (or the temporary folder), and the message says where.
-fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
-    // The session's file, else (or when it cannot be written) this run's
-    // own recovery file, never another run's; last, the temporary folder.
+fn autosave_now(app: &mut App, worker: &Worker, to_session: bool) -> Result<String, String> {
+    // The session's file (when `to_session`), else (or when it cannot be
+    // written) this run's own recovery file, never another run's; last,
+    // the temporary folder.
     let recovery = app.recovery_file();
     let file_name = recovery.file_name().map_or("run.toml".into(), |n| n.to_os_string());
-    let mut candidates: Vec<PathBuf> = app.session_path.iter().cloned().collect();
+    let mut candidates: Vec<PathBuf> = app.session_path.iter().filter(|_| to_session).cloned().collect();
     candidates.push(recovery);
     candidates.dedup();
     // Last, a private folder made only if the others fail (never a name
@@ -203,6 +228,17 @@ fn setup_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout
     let mut out = std::io::stdout();
     execute!(out, EnterAlternateScreen, EnableMouseCapture)?;
     Terminal::new(CrosstermBackend::new(out))
+}
+
+/// Ctrl-Z: the terminal back as it was, the process stopped (SIGTSTP, as
+/// the shell's job control expects), and on `fg` the designer's screen
+/// again.
+fn suspend_process() -> std::io::Result<()> {
+    restore_terminal();
+    // SAFETY: raise has no memory preconditions.
+    unsafe { libc::raise(libc::SIGTSTP) };
+    enable_raw_mode()?;
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)
 }
 
 pub fn restore_terminal() {
@@ -292,6 +328,14 @@ where
         }
         if app.quit {
             return Ok(());
+        }
+        if std::mem::take(&mut app.suspend) {
+            if let Some(hook) = app.suspend_hook {
+                hook()?;
+                // Whatever the shell drew is on screen now: draw it all.
+                terminal.clear()?;
+            }
+            continue;
         }
         select! {
             recv(input) -> ev => {

@@ -62,6 +62,9 @@ pub enum Command {
     /// Start the sweep tab's job (stopping one already running).
     Sweep(super::sweep::SweepPlan),
     StopSweep,
+    /// The watch pace on or off: generations slowed so a person can follow
+    /// both phases of the papers' GA (off: as fast as it goes).
+    Watch(bool),
     Quit,
     /// Panics the worker: proves in tests that a worker panic reaches the
     /// UI as an event instead of killing the designer.
@@ -122,6 +125,8 @@ pub struct Snapshot {
     pub design: Design,
     /// Required partners each PC lacks in that wiring.
     pub lacking: Vec<u32>,
+    /// At the watch pace (`Command::Watch`).
+    pub watch: bool,
 }
 
 /// Points of history sent for the chart.
@@ -197,6 +202,9 @@ struct State {
     run: Run,
     name: String,
     running: bool,
+    /// The watch pace, and when the last generation ran.
+    watch: bool,
+    last_step: Instant,
     selected: usize,
     tx: Sender<Event>,
     rate: f64,
@@ -215,6 +223,11 @@ struct State {
     )>,
 }
 
+/// The watch pace: a generation this often in the scaled-down phase (a few
+/// generations for KLAT2) and in the full one.
+pub const WATCH_SCALED: Duration = Duration::from_millis(400);
+pub const WATCH_FULL: Duration = Duration::from_millis(50);
+
 /// Snapshots are sent at most this often while running flat out.
 const SEND_EVERY: Duration = Duration::from_millis(40);
 
@@ -225,6 +238,8 @@ impl State {
             run,
             name,
             running,
+            watch: false,
+            last_step: Instant::now(),
             selected: 0,
             tx,
             rate: 0.0,
@@ -240,7 +255,15 @@ impl State {
         self.send_snapshot();
         loop {
             let command = if self.running {
-                rx.try_recv().ok()
+                match self.wait_for_pace() {
+                    // At the watch pace the wait is for commands too.
+                    Some(wait) => match rx.recv_timeout(wait) {
+                        Ok(c) => Some(c),
+                        Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
+                        Err(_) => return,
+                    },
+                    None => rx.try_recv().ok(),
+                }
             } else {
                 match rx.recv_timeout(Duration::from_millis(200)) {
                     Ok(c) => Some(c),
@@ -258,7 +281,8 @@ impl State {
                 self.send_snapshot();
                 continue;
             }
-            if self.running {
+            if self.running && self.wait_for_pace().is_none() {
+                self.last_step = Instant::now();
                 if self.run.step().is_some() {
                     self.running = false;
                 }
@@ -267,6 +291,20 @@ impl State {
                 }
             }
         }
+    }
+
+    /// How long until the next generation is due at the watch pace
+    /// (`None`: due now, or not at the watch pace). The scaled-down phase
+    /// goes slower still: it lasts a few generations.
+    fn wait_for_pace(&self) -> Option<Duration> {
+        if !self.watch {
+            return None;
+        }
+        let every = match self.run.engine().phase() {
+            Phase::Scaled { .. } => WATCH_SCALED,
+            Phase::Full => WATCH_FULL,
+        };
+        every.checked_sub(self.last_step.elapsed()).filter(|d| !d.is_zero())
     }
 
     /// Sends the outcome of an edit: what was done, or why it was refused.
@@ -285,6 +323,7 @@ impl State {
     fn handle(&mut self, c: Command) {
         match c {
             Command::Pause => self.running = false,
+            Command::Watch(on) => self.watch = on,
             Command::Resume => {
                 self.run.resume_after_stop();
                 self.running = true;
@@ -440,7 +479,7 @@ impl State {
             self.rate = evals.saturating_sub(e0) as f64 / dt;
             self.last_evals = (now, evals);
         }
-        let snapshot = snapshot(
+        let mut snapshot = snapshot(
             self.run.engine(),
             self.selected,
             self.running,
@@ -448,6 +487,7 @@ impl State {
             self.rate,
             self.run.elapsed(),
         );
+        snapshot.watch = self.watch;
         self.last_send = now;
         let _ = self.tx.send(Event::Snapshot(Box::new(snapshot)));
     }
@@ -496,6 +536,7 @@ pub fn snapshot(
         selected,
         design: member.genome.design(engine.active()),
         lacking: member.eval.lacking.clone(),
+        watch: false,
     }
 }
 

@@ -13,10 +13,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-/// Columns per switch cell.
-const CELL_W: u16 = 2;
-/// Rows of switch numbers above the grid.
-const HEADER_H: u16 = 2;
+/// Columns per switch cell: at least two, and up to six when there are
+/// few switches, so the grid uses the pane's width.
+const CELL_W: (u16, u16) = (2, 6);
 /// Lines of PC detail under the grid.
 const DETAIL_H: u16 = 2;
 
@@ -25,6 +24,10 @@ const DETAIL_H: u16 = 2;
 pub struct Geometry {
     pub cells: Rect,
     pub label_w: u16,
+    pub cell_w: u16,
+    /// Rows of switch numbers above the cells: one when a number fits
+    /// across a cell, else two digits stacked.
+    pub header_h: u16,
     pub rows: usize,
     pub cols: usize,
     pub offset: (usize, usize),
@@ -40,17 +43,22 @@ pub fn geometry(area: Rect, app: &App, pcs: usize, switches: usize) -> Geometry 
     let label_w = (pcs.max(2) - 1).to_string().len() as u16
         + app.snapshot.as_ref().map_or(1, |s| s.cluster.name_prefix.len() as u16)
         + 2;
+    let free = inner.width.saturating_sub(label_w);
+    let cell_w = (free / switches.max(1) as u16).clamp(CELL_W.0, CELL_W.1);
+    let header_h = if cell_w >= 3 { 1 } else { 2 };
     let cells = Rect::new(
         inner.x + label_w,
-        inner.y + HEADER_H,
-        inner.width.saturating_sub(label_w),
-        inner.height.saturating_sub(HEADER_H + DETAIL_H),
+        inner.y + header_h,
+        free,
+        inner.height.saturating_sub(header_h + DETAIL_H),
     );
     Geometry {
         rows: (cells.height as usize).min(pcs),
-        cols: ((cells.width / CELL_W) as usize).min(switches),
+        cols: ((cells.width / cell_w) as usize).min(switches),
         cells,
         label_w,
+        cell_w,
+        header_h,
         offset: app.grid_offset,
     }
 }
@@ -61,8 +69,13 @@ impl Geometry {
         if x < self.cells.x || y < self.cells.y {
             return None;
         }
-        let (r, c) = ((y - self.cells.y) as usize, ((x - self.cells.x) / CELL_W) as usize);
+        let (r, c) = ((y - self.cells.y) as usize, ((x - self.cells.x) / self.cell_w) as usize);
         (r < self.rows && c < self.cols).then_some((self.offset.0 + r, self.offset.1 + c))
+    }
+
+    /// Where a switch's column draws its mark: the cell's middle.
+    fn mark_x(&self, c: usize) -> u16 {
+        self.cells.x + c as u16 * self.cell_w + (self.cell_w - 1) / 2
     }
 }
 
@@ -82,7 +95,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(super::block(app, &title, focused), area);
     let g = geometry(area, app, pcs, switches);
     let mut l = app.layout.get();
-    (l.cells, l.cell_w, l.rows, l.cols) = (g.cells, CELL_W, g.rows, g.cols);
+    (l.cells, l.cell_w, l.rows, l.cols) = (g.cells, g.cell_w, g.rows, g.cols);
     app.layout.set(l);
     let t = &app.theme;
     let buf = frame.buffer_mut();
@@ -92,14 +105,23 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             cell.set_symbol(sym).set_style(style);
         }
     };
-    // Switch numbers, two digits stacked, in cable colours.
+    // Switch numbers in cable colours: across the cell when it is wide
+    // enough, else two digits stacked (the last two, past 99).
     for c in 0..g.cols {
         let sw = g.offset.1 + c;
-        let x = g.cells.x + c as u16 * CELL_W;
-        let label = format!("{:>2}", sw % 100);
         let style = t.cable(colors, sw);
-        put(x, g.cells.y - 2, &label[0..1], style);
-        put(x, g.cells.y - 1, &label[1..2], style);
+        if g.header_h == 1 {
+            let label = sw.to_string();
+            let x = (g.mark_x(c) + 1).saturating_sub(label.len().min(g.cell_w as usize) as u16);
+            for (i, ch) in label.chars().take(g.cell_w as usize).enumerate() {
+                put(x + i as u16, g.cells.y - 1, &ch.to_string(), style);
+            }
+        } else {
+            let label = format!("{:>2}", sw % 100);
+            let x = g.mark_x(c);
+            put(x, g.cells.y - 2, &label[0..1], style);
+            put(x, g.cells.y - 1, &label[1..2], style);
+        }
     }
     let pins = &s.cluster.pins;
     for r in 0..g.rows {
@@ -118,7 +140,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         let mask = s.design.mask(pc);
         for c in 0..g.cols {
             let sw = g.offset.1 + c;
-            let x = g.cells.x + c as u16 * CELL_W;
+            let x = g.mark_x(c);
             let on = bits::test(mask, sw);
             let (sym, mut style) = match (
                 on,

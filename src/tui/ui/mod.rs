@@ -71,13 +71,32 @@ pub fn render(app: &App, frame: &mut Frame) {
         }
         super::app::View::Compare(rows, skipped, racks) => {
             let main = Rect::new(area.x, area.y, area.width, a.status.y - area.y);
-            let mut text = crate::topology::compare::text(rows, skipped);
+            let mut text = crate::topology::compare::text(rows, skipped, None);
             if let Some(plan) = racks {
                 text.push_str(&format!("fat-tree in racks: {plan}\n"));
             }
             let lines: Vec<Line> = text.lines().map(|l| Line::raw(l.to_string())).collect();
+            let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0) as u16;
+            let view = block(app, "", true).inner(main);
+            let most = (
+                widest.saturating_sub(view.width),
+                (lines.len() as u16).saturating_sub(view.height),
+            );
+            let mut l = app.layout.get();
+            l.compare_most = most;
+            app.layout.set(l);
+            let (x, y) = (app.compare_scroll.0.min(most.0), app.compare_scroll.1.min(most.1));
+            let title = if most.0 > 0 {
+                format!(
+                    "Compare (←/→ scroll, columns {}-{} of {widest} · esc back)",
+                    x + 1,
+                    (x + view.width).min(widest)
+                )
+            } else {
+                "Compare (esc: back to the designer)".to_string()
+            };
             frame.render_widget(
-                Paragraph::new(lines).block(block(app, "Compare (C: back to the designer)", true)),
+                Paragraph::new(lines).scroll((y, x)).block(block(app, &title, true)),
                 main,
             );
         }

@@ -24,6 +24,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Mode::Help => ("Help", help(app), 70),
         Mode::Form(form) => {
             let mut lines = form_lines(app, form);
+            let field = form.fields.get(form.cursor).map_or("", |f| f.label);
+            lines.push(Line::styled(
+                format!("{field}: {}", crate::tui::form::description(form.cursor)),
+                t.title,
+            ));
             lines.push(Line::styled(
                 format!(
                     "{} {} field · type to edit · {accept} apply live · {cancel} cancel",
@@ -63,6 +68,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 PromptKind::SaveAs => (
                     "Save session as",
                     "a session file (TOML); it can be reopened with o or --resume",
+                ),
+                PromptKind::Find => (
+                    "Find in the grid",
+                    "a PC (k10 or its number), a switch (s3 or switch 3), or both (k10 s3)",
                 ),
             };
             (

@@ -50,7 +50,9 @@ pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Fram
             .collect::<Vec<_>>(),
     )];
     for row in top..top + shown {
+        // Units count from 0 inside, from 1 (U1 at the bottom) on the rack.
         let unit = p.units - 1 - row;
+        let printed = unit + 1;
         let spans: Vec<Span> = (0..p.racks.min(per_rack))
             .map(|r| {
                 let here = p
@@ -60,17 +62,17 @@ pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Fram
                 match here {
                     Some(it) if unit == it.unit + it.units - 1 => match it.item {
                         Item::Pc(pc) => Span::styled(
-                            format!("{:<16}", format!("{:>2}│{}", unit, s.cluster.pc_name(pc))),
+                            format!("{:<16}", format!("{printed:>2}│{}", s.cluster.pc_name(pc))),
                             t.title,
                         ),
                         Item::Switch(sw) => Span::styled(
-                            format!("{:<16}", format!("{unit:>2}│switch {sw}")),
+                            format!("{:<16}", format!("{printed:>2}│switch {sw}")),
                             t.cable(&s.cluster.cable_colors, sw),
                         ),
-                        Item::Uplink => Span::styled(format!("{:<16}", format!("{unit:>2}│uplink")), t.header),
+                        Item::Uplink => Span::styled(format!("{:<16}", format!("{printed:>2}│uplink")), t.header),
                     },
-                    Some(_) => Span::styled(format!("{:<16}", format!("{unit:>2}│ ┆")), t.muted),
-                    None => Span::styled(format!("{:<16}", format!("{unit:>2}│")), t.muted),
+                    Some(_) => Span::styled(format!("{:<16}", format!("{printed:>2}│ ┆")), t.muted),
+                    None => Span::styled(format!("{:<16}", format!("{printed:>2}│")), t.muted),
                 }
             })
             .collect();

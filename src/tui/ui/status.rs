@@ -92,10 +92,13 @@ fn run_segments<'a>(app: &'a App, s: &'a crate::tui::worker::Snapshot) -> Vec<Se
             t.bad,
         ),
     };
-    let phase = match s.phase {
+    let mut phase = match s.phase {
         Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
         Phase::Full => "full".into(),
     };
+    if s.watch {
+        phase.push_str(" · watch pace");
+    }
     let secs = s.elapsed_s as u64;
     let clock = format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
     let plain = |rank, text: String| seg(rank, vec![Span::raw(text)], None);

@@ -1,0 +1,55 @@
+//! `fnn-tui completions SHELL` and `fnn-tui man`: generated from the same
+//! clap definitions the command line parses, so they never drift from it.
+
+use super::{CompletionsArgs, ManArgs};
+use anyhow::Context;
+use std::process::ExitCode;
+
+pub fn completions(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {
+    let mut cmd = super::command();
+    let mut out = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "fnn-tui", &mut out);
+    print(&out)
+}
+
+/// Writes `bytes` to stdout; a reader that went away (`| head`) is not an
+/// error.
+fn print(bytes: &[u8]) -> anyhow::Result<ExitCode> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|_| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The man page on stdout, or with `--out DIR` a page per command
+/// (`fnn-tui.1`, `fnn-tui-design.1`, ...), written whole or not at all.
+pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
+    let cmd = super::command();
+    let Some(dir) = &args.out else {
+        return print(page(cmd)?.as_bytes());
+    };
+    let mut files = vec![("fnn-tui.1".to_string(), page(cmd.clone())?)];
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = format!("fnn-tui-{}", sub.get_name());
+        let sub = sub
+            .clone()
+            .name(name.clone())
+            .bin_name(format!("fnn-tui {}", sub.get_name()));
+        files.push((format!("{name}.1"), page(sub)?));
+    }
+    fnn_tui::export::write_files(dir, "man", &files).with_context(|| format!("cannot write {}", dir.display()))?;
+    println!(
+        "wrote {} into {}",
+        fnn_tui::words::count(files.len(), "man page"),
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn page(cmd: clap::Command) -> anyhow::Result<String> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(cmd).render(&mut out)?;
+    Ok(String::from_utf8(out)?)
+}

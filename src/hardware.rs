@@ -452,9 +452,8 @@ fn plan(
         let last = last_err.map_or_else(String::new, |e| e.without_file());
         // More switches ran into the uplink switch's ports: say what
         // ruled out the counts it allows as well.
-        let uplink_caps = |count: u32| uplink_fits(&candidate_spec(base, prices, nics, model, count), prices).is_err();
-        let allowed = (1..=hi).rev().find(|&c| !uplink_caps(c));
-        return Err(match allowed.filter(|_| uplink_caps(hi)) {
+        let allowed = most_under_uplink(base, prices).filter(|&k| k >= 1 && k < hi);
+        return Err(match allowed {
             Some(k) => format!(
                 "up to {k} switches, {}; more, {last}",
                 check(k).err().map_or_else(String::new, |e| e.without_file())
@@ -574,19 +573,32 @@ fn uplink_ports(spec: &Spec) -> u64 {
 /// impossible for that reason, said so (not as the base spec's uplink
 /// model missing from the candidate's list).
 fn uplink_fits(spec: &Spec, prices: &PriceList) -> Result<(), SpecError> {
-    let need = uplink_ports(spec);
-    let widest = prices.switches.iter().map(|m| m.ports as u64).max().unwrap_or(0);
-    if spec.uplink.mode == UplinkMode::Separate && need > widest {
-        let fnn = need - spec.pcs.hot_spares as u64;
-        return Err(SpecError::infeasible(
+    let fnn: u32 = spec.switches.iter().map(|m| m.count.unwrap_or(0)).sum();
+    match most_under_uplink(spec, prices) {
+        Some(most) if fnn > most => Err(SpecError::infeasible(
             &spec.source,
             format!(
-                "a separate uplink switch for {} needs {need} ports; the widest model on the price list has {widest}",
-                crate::words::count(fnn as usize / spec.uplink.ports.max(1) as usize, "FNN switch")
+                "a separate uplink switch for {} needs {} ports; the widest model on the price list has {}",
+                crate::words::count(fnn as usize, "FNN switch"),
+                uplink_ports(spec),
+                widest(prices)
             ),
-        ));
+        )),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// The most FNN switches a separate uplink switch from the price list
+/// can serve (`None`: no separate uplink switch, no limit).
+fn most_under_uplink(spec: &Spec, prices: &PriceList) -> Option<u32> {
+    (spec.uplink.mode == UplinkMode::Separate).then(|| {
+        let free = widest(prices).saturating_sub(spec.pcs.hot_spares as u64);
+        (free / spec.uplink.ports.max(1) as u64).min(u32::MAX as u64) as u32
+    })
+}
+
+fn widest(prices: &PriceList) -> u64 {
+    prices.switches.iter().map(|m| m.ports as u64).max().unwrap_or(0)
 }
 
 fn candidate_cluster(

@@ -184,17 +184,10 @@ fn an_unwritable_session_falls_back_to_a_recovery_file() {
     tui.keys("\x03");
     assert_eq!(tui.exit_status().exit_code(), 130);
     let text = tui.wait_for("recovery file");
-    let dir = h.join("data/fnn-tui/sessions/recovery");
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}\n{text}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    let session = std::fs::read_to_string(&files[0]).unwrap();
-    let s = fnn_tui::session::Session::from_toml(&session, "r.toml").unwrap();
+    let (path, s) = the_recovery_session(h, &text);
     assert!(s.engine.generation > saved_at, "the recovery file has the newer work");
     assert!(
-        text.contains(&files[0].display().to_string()),
+        text.contains(&path.display().to_string()),
         "the message says where:\n{text}"
     );
 }
@@ -215,9 +208,9 @@ fn q_without_edits_quits_at_once_and_keeps_the_progress() {
     the_recovery_session(h, &text);
 }
 
-/// The one recovery file a run left in the data folder under `home`, read
-/// as a session; `what` says which run in a failure.
-fn the_recovery_session(home: &std::path::Path, what: &str) -> fnn_tui::session::Session {
+/// The one recovery file a run left in the data folder under `home`, and
+/// it read as a session; `what` says which run in a failure.
+fn the_recovery_session(home: &std::path::Path, what: &str) -> (std::path::PathBuf, fnn_tui::session::Session) {
     let dir = home.join("data/fnn-tui/sessions/recovery");
     let files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{what}: {}: {e}", dir.display()))
@@ -225,5 +218,6 @@ fn the_recovery_session(home: &std::path::Path, what: &str) -> fnn_tui::session:
         .collect();
     assert_eq!(files.len(), 1, "{what}: {files:?}");
     let text = std::fs::read_to_string(&files[0]).unwrap();
-    fnn_tui::session::Session::from_toml(&text, "recovery.toml").unwrap()
+    let session = fnn_tui::session::Session::from_toml(&text, "recovery.toml").unwrap();
+    (files[0].clone(), session)
 }

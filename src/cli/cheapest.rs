@@ -127,14 +127,14 @@ fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
     ));
     out.push_str(&below(best));
     if let Ok(own) = spec.resolve() {
-        out.push_str(&own_hardware(spec, &own, c.total));
+        out.push_str(&own_hardware_line(spec, &own, c.total));
     }
     out
 }
 
 /// The spec's own hardware, priced as the answer is (every switch and NIC
 /// it lists, with their cables), and why it may be cheaper.
-fn own_hardware(spec: &fnn_tui::spec::Spec, own: &fnn_tui::spec::Cluster, answer: f64) -> String {
+fn own_hardware_line(spec: &fnn_tui::spec::Spec, own: &fnn_tui::spec::Cluster, answer: f64) -> String {
     let cost = hardware::priced(own);
     let models = spec.switches.iter().filter(|m| m.count.unwrap_or(1) > 0).count();
     let why = if cost >= answer - 1e-9 {

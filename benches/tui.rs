@@ -1,6 +1,8 @@
-//! The designer's speed: frame time at 64 and 1024 PCs, and
+//! The designer's speed: frame time at 64 and 1024 PCs,
 //! key-to-screen latency through the real event loop while the GA worker
-//! runs flat out.
+//! runs flat out, and the worker's own pace: generations a second with the
+//! watch pace off (as fast as the search goes, which the watch pace must
+//! not slow).
 //!
 //!     cargo bench --bench tui
 
@@ -140,5 +142,47 @@ fn key_latency(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame_time, key_latency);
+/// Generations the worker runs in one measurement, per workload.
+fn worker_generations(label: &str) -> u64 {
+    if label == "64" { 400 } else { 100 }
+}
+
+/// The designer's worker running flat out (the watch pace off): wall time
+/// from spawn to the first snapshot at `worker_generations`, scaled to
+/// exactly that many generations (snapshots come every 40 ms, so the one
+/// seen may be a few generations past). The designer's run has no
+/// generation limit, so the count is read off the snapshots.
+fn worker_pace(c: &mut Criterion) {
+    let mut group = c.benchmark_group("worker_generations");
+    group.sample_size(10);
+    for &label in SIZES {
+        let mut s = spec(label);
+        s.ga.stall_generations = 0;
+        s.ga.polish_generations = u64::MAX / 2;
+        let n = worker_generations(label);
+        group.bench_function(BenchmarkId::from_parameter(label), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let run = fnn_tui::run::Run::new(s.clone()).unwrap();
+                    let start = Instant::now();
+                    let worker = Worker::spawn(run, label.into(), true, None);
+                    let reached = loop {
+                        if let Event::Snapshot(snap) = worker.rx.recv().unwrap()
+                            && (snap.generation >= n || !snap.running)
+                        {
+                            break snap.generation.max(1);
+                        }
+                    };
+                    total += start.elapsed().mul_f64(n as f64 / reached as f64);
+                    drop(worker);
+                }
+                total
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame_time, key_latency, worker_pace);
 criterion_main!(benches);

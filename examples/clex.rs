@@ -1,18 +1,55 @@
 //! CLEX point-to-point routing simulation at any size, with the 3D torus of
 //! the same node count for comparison (the CLEX paper, Tables I-IV).
 //!
-//! cargo run --release --example clex -- K LEVELS LOAD [saving]
-//! (Table I: 32 4 28 saving; Table II: 64 3 57 saving; Tables III/IV: light loads, no "saving")
+//! ```sh
+//! cargo run --release --example clex -- 8 3 6            # a small one, in a second
+//! cargo run --release --example clex -- 32 4 28 --saving  # Table I (minutes)
+//! cargo run --release --example clex -- 64 3 57 --saving  # Table II
+//! ```
+//! (Tables III/IV: light loads, without `--saving`.)
 
+use clap::Parser;
 use fnn_tui::topology::clex::{Clex, torus_for};
 use fnn_tui::topology::clex_sim::simulate;
 
+/// CLEX point-to-point routing simulation, with the 3D torus of the same
+/// node count for comparison (the CLEX paper, Tables I-IV).
+#[derive(Parser)]
+struct Args {
+    /// Nodes per cluster at each level (the paper's k).
+    #[arg(default_value_t = 8)]
+    k: u64,
+    /// Levels of clustering.
+    #[arg(default_value_t = 3)]
+    levels: u32,
+    /// Messages each node sends (and receives).
+    #[arg(default_value_t = 6)]
+    load: usize,
+    /// The paper's "saving" mode: every request acknowledged.
+    #[arg(long)]
+    saving: bool,
+}
+
 fn main() {
-    let a: Vec<String> = std::env::args().skip(1).collect();
-    let num = |i: usize, d: u64| a.get(i).and_then(|v| v.parse().ok()).unwrap_or(d);
-    let (k, levels, load) = (num(0, 8), num(1, 3) as u32, num(2, 6) as usize);
-    let saving = a.get(3).is_some_and(|s| s == "saving");
-    let c = Clex::new(k, levels).expect("a valid CLEX");
+    let Args {
+        k,
+        levels,
+        load,
+        saving,
+    } = Args::parse();
+    let c = match Clex::new(k, levels) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    // A large size runs for minutes: say what is running before it starts.
+    eprintln!(
+        "simulating CLEX k={k} levels={levels}: {} nodes, {} messages...",
+        c.nodes(),
+        c.nodes() * load as u64
+    );
     let start = std::time::Instant::now();
     let stats = simulate(c, load, saving, 1);
     println!(

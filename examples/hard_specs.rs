@@ -10,6 +10,7 @@
 //! cargo run --release --example hard_specs -- --write     # (re)write assets/specs/hard/*.toml
 //! ```
 
+use clap::Parser;
 use fnn_tui::ga::Limits;
 use fnn_tui::run::Run;
 #[path = "../tests/common/hard_specs.rs"]
@@ -17,48 +18,27 @@ mod hard_specs;
 use hard_specs::HardSpec;
 use std::time::Instant;
 
+/// Time to a valid design over several seeds for each hard spec.
+#[derive(Parser)]
 struct Options {
+    /// Seeds per spec (1..=N).
+    #[arg(long, default_value_t = 10)]
     seeds: u64,
+    /// Seconds each run may take before it counts as a failure.
+    #[arg(long = "time-limit", default_value_t = 60.0)]
     time_limit_s: f64,
+    /// Local-search moves per generation, overriding the specs' (0: the papers' GA alone).
+    #[arg(long)]
     local_search: Option<u64>,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// (Re)write assets/specs/hard/*.toml instead of timing.
+    #[arg(long)]
     write: bool,
+    /// The specs to run (all without names).
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(hard_specs::all().into_iter().map(|h| h.name)))]
     names: Vec<String>,
-}
-
-fn options() -> Result<Options, String> {
-    let mut o = Options {
-        seeds: 10,
-        time_limit_s: 60.0,
-        local_search: None,
-        threads: 0,
-        write: false,
-        names: Vec::new(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
-        match a.as_str() {
-            "--seeds" => o.seeds = value("--seeds")?.parse().map_err(|e| format!("--seeds: {e}"))?,
-            "--time-limit" => {
-                o.time_limit_s = value("--time-limit")?
-                    .parse()
-                    .map_err(|e| format!("--time-limit: {e}"))?
-            }
-            "--local-search" => {
-                o.local_search = Some(
-                    value("--local-search")?
-                        .parse()
-                        .map_err(|e| format!("--local-search: {e}"))?,
-                )
-            }
-            "--threads" => o.threads = value("--threads")?.parse().map_err(|e| format!("--threads: {e}"))?,
-            "--write" => o.write = true,
-            name if !name.starts_with('-') => o.names.push(name.to_string()),
-            other => return Err(format!("unknown option {other}")),
-        }
-    }
-    Ok(o)
 }
 
 /// Seconds to the first valid design, or None within the limit.
@@ -85,7 +65,7 @@ fn time_to_valid(h: &HardSpec, seed: u64, o: &Options) -> Result<(Option<f64>, u
 }
 
 fn main() -> Result<(), String> {
-    let o = options()?;
+    let o = Options::parse();
     let specs: Vec<HardSpec> = hard_specs::all()
         .into_iter()
         .filter(|h| o.names.is_empty() || o.names.iter().any(|n| n == h.name))

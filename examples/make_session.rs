@@ -3,23 +3,33 @@
 //!
 //! cargo run --release --example make_session -- SPEC GENERATIONS OUT.toml NAME
 
+use clap::Parser;
 use fnn_tui::ga::Limits;
 use fnn_tui::run::Run;
 use fnn_tui::spec::Spec;
-use std::path::Path;
+use std::path::PathBuf;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [spec, generations, out, name] = args.as_slice() else {
-        eprintln!("usage: make_session SPEC GENERATIONS OUT.toml NAME");
-        std::process::exit(2);
-    };
-    let spec = Spec::load(Path::new(spec)).expect("spec loads");
+/// Runs a spec for some generations and saves the session.
+#[derive(Parser)]
+struct Args {
+    /// The spec (TOML) to search.
+    spec: PathBuf,
+    /// Generations to run.
+    generations: u64,
+    /// Where the session is written.
+    out: PathBuf,
+    /// The session's name.
+    name: String,
+}
+
+fn main() -> Result<(), String> {
+    let args = Args::parse();
+    let spec = Spec::load(&args.spec).map_err(|e| e.to_string())?;
     let limits = Limits {
-        generations: generations.parse().expect("a generation count"),
+        generations: args.generations,
         time_limit_s: 0.0,
     };
-    let mut run = Run::new(spec).expect("the spec can be searched").with_limits(limits);
+    let mut run = Run::new(spec).map_err(|e| e.to_string())?.with_limits(limits);
     let stop = run.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
     let e = run.engine();
     println!(
@@ -28,5 +38,5 @@ fn main() {
         e.is_valid(),
         stop.words()
     );
-    run.session(name).save(Path::new(out)).expect("session saves");
+    run.session(&args.name).save(&args.out).map_err(|e| e.to_string())
 }

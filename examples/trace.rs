@@ -3,38 +3,59 @@
 //!
 //! cargo run --release --example trace -- --pcs 64 --nics 4 --switches 31x8,8 [--generations N] [--every K] [--spec FILE]
 
+use clap::Parser;
 use fnn_tui::ga::{Limits, Phase};
 use fnn_tui::run::Run;
 use fnn_tui::spec::{QuickFlags, Spec};
+use std::path::PathBuf;
 
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let get = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
+/// Prints a search generation by generation (a tool for tuning the GA).
+#[derive(Parser)]
+struct Args {
+    /// The spec to start from (KLAT2 without one).
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// PCs, overriding the spec's.
+    #[arg(long)]
+    pcs: Option<usize>,
+    /// NICs per PC, overriding the spec's.
+    #[arg(long)]
+    nics: Option<u32>,
+    /// Switches, as `PORTSxCOUNT` groups, comma separated, overriding the spec's.
+    #[arg(long)]
+    switches: Option<String>,
+    /// The search's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Generations to run at most.
+    #[arg(long, default_value_t = 500)]
+    generations: u64,
+    /// Print every K-th generation (and the first valid one).
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
+}
+
+fn main() -> Result<(), String> {
+    let args = Args::parse();
     let flags = QuickFlags {
-        pcs: get("--pcs").and_then(|v| v.parse().ok()),
-        nics: get("--nics").and_then(|v| v.parse().ok()),
-        switches: get("--switches"),
-        seed: get("--seed").and_then(|v| v.parse().ok()),
+        pcs: args.pcs,
+        nics: args.nics,
+        switches: args.switches,
+        seed: args.seed,
         ..Default::default()
     };
-    let base = match get("--spec") {
-        Some(p) => Spec::load(std::path::Path::new(&p)).expect("spec loads"),
+    let base = match &args.spec {
+        Some(p) => Spec::load(p).map_err(|e| e.to_string())?,
         None => Spec::default(),
     };
-    let spec = flags.apply(base).expect("flags apply");
-    let generations: u64 = get("--generations").and_then(|v| v.parse().ok()).unwrap_or(500);
-    let every: u64 = get("--every").and_then(|v| v.parse().ok()).unwrap_or(25);
+    let spec = flags.apply(base).map_err(|e| e.to_string())?;
+    let (generations, every) = (args.generations, args.every);
     let start = std::time::Instant::now();
     let limits = Limits {
         generations,
         time_limit_s: 0.0,
     };
-    let mut run = Run::new(spec).expect("the spec can be searched").with_limits(limits);
+    let mut run = Run::new(spec).map_err(|e| e.to_string())?.with_limits(limits);
     loop {
         let stop = run.step();
         let e = run.engine();
@@ -65,4 +86,5 @@ fn main() {
             s.name, s.runs, s.finds, s.moves, s.seconds
         );
     }
+    Ok(())
 }

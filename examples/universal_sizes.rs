@@ -4,18 +4,19 @@
 //! with 7 and 8 NICs (no projective plane of order 6, so constructions
 //! are weak there) at one port over the lower bound, starting from as many
 //! switches as the NICs need (every port used) and adding one at a time
-//! (up to `MAX_EXTRA`), then the line count of a plane of order nics - 1
+//! (up to `--max-extra`), then the line count of a plane of order nics - 1
 //! where one may exist (8 NICs: 57), until every seed is valid: the table
 //! then says how many extra switches each size took, next to what the best
 //! construction needs for the same width.
 //!
 //! ```sh
 //! cargo run --release --example universal_sizes            # the whole table
-//! cargo run --release --example universal_sizes -- 40 64 5 6   # PCs 40..64, NICs 5..6
-//! cargo run --release --example universal_sizes -- 3 64 2 6 5  # seeds 1..5 each
-//! cargo run --release --example universal_sizes -- 3 64 7 8 3 0  # 7, 8 NICs, every port used only
+//! cargo run --release --example universal_sizes -- --pcs 40..64 --nics 5..6
+//! cargo run --release --example universal_sizes -- --pcs 3..64 --nics 2..6 --seeds 5
+//! cargo run --release --example universal_sizes -- --nics 7..8 --seeds 3 --max-extra 0  # every port used only
 //! ```
 
+use clap::Parser;
 use fnn_tui::design::{bounds, constructions};
 use fnn_tui::ga::Limits;
 use fnn_tui::run::Run;
@@ -24,9 +25,35 @@ use std::time::Instant;
 
 const LIMIT_S: f64 = 10.0;
 
-/// Switches added beyond every-port-used before a 7- or 8-NIC size counts
-/// as failed (the sixth argument overrides it).
-const MAX_EXTRA: u64 = 6;
+/// Universal FNNs by the GA alone, constructions off: time to a valid
+/// design for every size in a range.
+#[derive(Parser)]
+struct Args {
+    /// PCs, as a range `FIRST..LAST` (both included).
+    #[arg(long, default_value = "3..64", value_parser = range)]
+    pcs: (usize, usize),
+    /// NICs per PC, as a range `FIRST..LAST` (2..8).
+    #[arg(long, default_value = "2..8", value_parser = range)]
+    nics: (usize, usize),
+    /// Seeds per size (1..=N).
+    #[arg(long, default_value_t = 1)]
+    seeds: u64,
+    /// Switches added beyond every-port-used before a 7- or 8-NIC size
+    /// counts as failed.
+    #[arg(long, default_value_t = 6)]
+    max_extra: u64,
+}
+
+/// `A..B` (or one number) as an inclusive range.
+fn range(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    let num = |v: &str| v.trim().parse::<usize>().map_err(|e| format!("`{v}`: {e}"));
+    let (a, b) = (num(a)?, num(b)?);
+    if a > b {
+        return Err(format!("{a}..{b} is empty"));
+    }
+    Ok((a, b))
+}
 
 fn time_to_valid(pcs: usize, nics: u32, width: u32, switches: u64, seed: u64) -> Option<(f64, u64)> {
     let mut spec = quick_spec(pcs, nics, &format!("{width}x{switches}")).ok()?;
@@ -84,13 +111,10 @@ fn switch_counts(nics: u32, least: u64, max_extra: u64) -> Vec<u64> {
 }
 
 fn main() {
-    let a: Vec<usize> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
-    let (p0, p1, n0, n1, seeds, max_extra) = match a.as_slice() {
-        [p0, p1, n0, n1] => (*p0, *p1, *n0 as u32, *n1 as u32, 1, MAX_EXTRA),
-        [p0, p1, n0, n1, k] => (*p0, *p1, *n0 as u32, *n1 as u32, *k as u64, MAX_EXTRA),
-        [p0, p1, n0, n1, k, x] => (*p0, *p1, *n0 as u32, *n1 as u32, *k as u64, *x as u64),
-        _ => (3, 64, 2, 8, 1, MAX_EXTRA),
-    };
+    let args = Args::parse();
+    let ((p0, p1), (n0, n1)) = (args.pcs, args.nics);
+    let (n0, n1) = (n0.max(2) as u32, n1.min(8) as u32);
+    let (seeds, max_extra) = (args.seeds, args.max_extra);
     println!(
         "| NICs | PCs | sizes valid on every seed | runs valid | median s | worst s (PCs) | failed sizes (seeds failed) |"
     );

@@ -148,3 +148,39 @@ fn completions_and_man_pages_come_from_the_parser() {
     }
     fnn().args(["completions", "nosh"]).assert().code(2);
 }
+
+/// The examples (the benchmarks and tools the README and BENCHMARKS.md
+/// run) parse their arguments as the binary does: `--help` explains them
+/// and an unknown option is refused with status 2, never taken as data or
+/// ignored. `cargo test` builds the examples beside the test binaries.
+#[test]
+fn examples_parse_their_arguments_with_help() {
+    let here = std::env::current_exe().expect("the test binary's path");
+    let dir = here
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>/deps")
+        .join("examples");
+    let names: Vec<String> = std::fs::read_dir("examples")
+        .expect("examples/")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".rs").map(str::to_string))
+        .collect();
+    assert!(names.len() >= 5, "examples found: {names:?}");
+    for name in names {
+        let exe = dir.join(&name);
+        assert!(
+            exe.exists(),
+            "{} is not built: run the whole `cargo test` (it builds the examples) or `cargo build --examples`",
+            exe.display()
+        );
+        let help = Command::new(&exe).arg("--help").assert().success();
+        let text = String::from_utf8_lossy(&help.get_output().stdout).to_string();
+        assert!(text.contains("Usage:"), "{name} --help:\n{text}");
+        Command::new(&exe)
+            .arg("--no-such-option")
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("--no-such-option"));
+    }
+}

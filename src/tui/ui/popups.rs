@@ -148,7 +148,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             // A message keeps its own lines (emulate's summary has several).
             let mut lines: Vec<Line> = m.lines().map(|l| Line::raw(l.to_string())).collect();
             lines.push(Line::raw(""));
-            lines.push(Line::styled(format!("{accept} to close"), t.muted));
+            lines.push(Line::styled(format!("{accept} or {cancel} to close"), t.muted));
             let widest = m.lines().map(|l| l.chars().count()).max().unwrap_or(0);
             ("Message", lines, (widest as u16 + 2).clamp(70, 120))
         }

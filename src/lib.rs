@@ -18,6 +18,7 @@ pub mod input;
 pub mod metrics;
 pub mod output;
 pub mod patterns;
+pub mod planted;
 pub mod report;
 pub mod routing;
 pub mod run;

@@ -18,6 +18,7 @@
 use super::genome::{FREE, Genome};
 use super::portfolio::{Context, Found, Strategy};
 use super::problem::{DUMMY_SWITCH, Problem};
+use super::tabu::Marks;
 use super::{Deadline, Rng};
 use crate::design::bits;
 use crate::patterns::PairWeights;
@@ -163,8 +164,8 @@ struct Search<'a> {
     lacking: Vec<usize>,
     slot: Vec<usize>,
     uncovered: u64,
-    /// Iteration until which PC `pc` may not join switch `s` (`pc * S + s`).
-    tabu: Vec<u64>,
+    /// The switches each PC may not rejoin yet.
+    tabu: Marks,
     iteration: u64,
     /// When to stop, looked at inside a move's scan too: one scan covers
     /// millions of pairs at 16384 PCs.
@@ -232,7 +233,7 @@ impl<'a> Search<'a> {
             lacking: Vec::new(),
             slot: vec![usize::MAX; p],
             uncovered: 0,
-            tabu: vec![0; p * problem.switches()],
+            tabu: Marks::new(p),
             iteration: 0,
             deadline: Deadline::default(),
         };
@@ -315,7 +316,6 @@ impl<'a> Search<'a> {
         let p = self.problem;
         let c = &p.cluster;
         let yy = y as u32;
-        let switches = p.switches();
         // Connections `u` may give up: cabled ones not pinned, and one
         // uncabled NIC if it has any.
         let mut gives: Vec<(usize, u32, Delta)> = Vec::new();
@@ -330,7 +330,7 @@ impl<'a> Search<'a> {
             }
             gives.push((e, x, self.delta(u, x, yy)));
         }
-        let u_tabu = self.tabu[u * switches + y] > self.iteration;
+        let u_tabu = self.tabu.holds(u, yy, self.iteration);
         let mut only_y: Vec<(usize, i64)> = Vec::new();
         let mut zero: Vec<(usize, i64)> = Vec::new();
         for (i, ek) in p.range(y).enumerate() {
@@ -395,7 +395,7 @@ impl<'a> Search<'a> {
                     }
                     None => (0, 0),
                 };
-                let k_tabu = x != DUMMY_SWITCH && self.tabu[k * switches + x as usize] > self.iteration;
+                let k_tabu = x != DUMMY_SWITCH && self.tabu.holds(k, x, self.iteration);
                 let m = Move {
                     eu,
                     ek,
@@ -456,14 +456,13 @@ impl<'a> Search<'a> {
         self.count(&touched, -1);
         self.g.swap(p, m.eu, m.ek);
         self.count(&touched, 1);
-        let switches = p.switches();
         // Tenure: long enough to leave a plateau, randomised so cycles break.
         let tenure = 4 + rng.random_range(0..8u64) + (self.lacking.len() as u64).min(12);
         if x != DUMMY_SWITCH {
-            self.tabu[u * switches + x as usize] = self.iteration + tenure;
+            self.tabu.mark(u, x, self.iteration + tenure);
         }
         if k != FREE {
-            self.tabu[k as usize * switches + y as usize] = self.iteration + tenure;
+            self.tabu.mark(k as usize, y, self.iteration + tenure);
         }
     }
 

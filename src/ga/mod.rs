@@ -34,6 +34,7 @@ pub mod problem;
 pub mod sat;
 pub mod scale;
 pub mod seeding;
+pub mod tabu;
 
 pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};

@@ -14,8 +14,7 @@
 #![allow(dead_code)]
 
 use fnn_tui::design::{Design, parse_table};
-use fnn_tui::patterns::{coords, index};
-use fnn_tui::spec::{Coverage, NicOverride, PatternSpec, PinKind, PinSpec, Spec, SwitchModel, UplinkMode, Weights};
+use fnn_tui::spec::{NicOverride, PatternSpec, PinKind, PinSpec, Spec, UplinkMode};
 
 /// One benchmark spec and the design that proves it feasible.
 pub struct HardSpec {
@@ -89,37 +88,7 @@ pub fn named(name: &str) -> Option<HardSpec> {
 /// A sparse spec of `pcs` PCs with `nics` NICs on exactly the switches
 /// listed (`(ports, count)`), no uplink, coverage only.
 fn base(name: &str, pcs: usize, nics: u32, switches: &[(u32, u32)], patterns: Vec<PatternSpec>) -> Spec {
-    Spec {
-        name: name.into(),
-        coverage: Coverage::Sparse,
-        pcs: fnn_tui::spec::PcSpec {
-            count: pcs,
-            nics,
-            ..Default::default()
-        },
-        switches: switches
-            .iter()
-            .map(|&(ports, count)| SwitchModel {
-                model: format!("{ports}-port"),
-                ports,
-                count: Some(count),
-                price: 10.0 * ports as f64,
-                ..Default::default()
-            })
-            .collect(),
-        uplink: fnn_tui::spec::UplinkSpec {
-            mode: UplinkMode::None,
-            ..Default::default()
-        },
-        patterns,
-        // Coverage is the whole question here; no secondary objective.
-        weights: Weights {
-            bandwidth: 0.0,
-            weakest: 0.0,
-            ..Default::default()
-        },
-        ..Spec::default()
-    }
+    fnn_tui::planted::sparse_spec(name, pcs, nics, switches, patterns)
 }
 
 fn grid(dims: &[usize]) -> PatternSpec {
@@ -130,23 +99,9 @@ fn grid(dims: &[usize]) -> PatternSpec {
     }
 }
 
-/// Tori of even sides on 2 NICs: each PC is in the block of side 2 that
-/// holds it and in the block shifted by one along every axis. An edge
-/// along an axis at an even coordinate lies in an unshifted block, at an
-/// odd one in a shifted block; every port is used.
+/// Tori of even sides on 2 NICs: blocks of side 2 and the same shifted by one.
 pub fn torus_blocks(dims: &[usize]) -> Vec<Vec<usize>> {
-    let n: usize = dims.iter().product();
-    let half: Vec<usize> = dims.iter().map(|d| d / 2).collect();
-    let per_shift: usize = half.iter().product();
-    let mut blocks = vec![Vec::new(); 2 * per_shift];
-    for shift in 0..2 {
-        for i in 0..n {
-            let c = coords(i, dims);
-            let b: Vec<usize> = c.iter().zip(dims).map(|(&x, &d)| ((x + d - shift) % d) / 2).collect();
-            blocks[shift * per_shift + index(&b, &half)].push(i);
-        }
-    }
-    blocks
+    fnn_tui::planted::blocks::torus(dims)
 }
 
 fn torus_2d(rows: usize, cols: usize, name: &'static str) -> HardSpec {
@@ -171,18 +126,9 @@ fn torus_3d(dims: [usize; 3], name: &'static str) -> HardSpec {
     }
 }
 
-/// Subcubes: the `d` address bits in `nics` groups of `g` bits; a switch
-/// per subcube of each group holds the 2^g PCs that differ only there.
+/// Subcubes: the `d` address bits in `d / g` groups of `g` bits.
 fn subcubes(d: u32, g: u32) -> Vec<Vec<usize>> {
-    let n = 1usize << d;
-    let mut blocks = Vec::new();
-    for group in 0..d / g {
-        let mask = ((1usize << g) - 1) << (group * g);
-        for base in (0..n).filter(|i| i & mask == 0) {
-            blocks.push((0..1usize << g).map(|k| base | (k << (group * g))).collect());
-        }
-    }
-    blocks
+    fnn_tui::planted::blocks::subcubes(&vec![g; (d / g) as usize])
 }
 
 fn hypercube(d: u32, g: u32, name: &'static str) -> HardSpec {

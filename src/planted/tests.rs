@@ -1,0 +1,78 @@
+use super::*;
+use crate::metrics::Metrics;
+use proptest::prelude::*;
+
+/// A planted spec resolves, its certificate is valid with every port
+/// used, and it stays within what the benchmarks promise: 2 to 6 NICs on
+/// switches of 4 to 64 ports (128 only where a lone bit joins a 6-bit group).
+fn check(family: Family, pcs: usize, seed: u64) {
+    let p = plant(family, pcs, seed).unwrap_or_else(|e| panic!("{e}"));
+    let cluster = p.spec.resolve().unwrap_or_else(|e| panic!("{}: {e}", p.spec.name));
+    let m = Metrics::compute(&p.certificate, &cluster);
+    assert!(
+        m.valid && m.uncovered_pairs == 0 && m.required_pairs > 0,
+        "{} ({}): {:?} {:?}",
+        p.spec.name,
+        p.about,
+        m.violations,
+        &m.uncovered[..m.uncovered.len().min(5)]
+    );
+    let ports: u64 = cluster.switches.iter().map(|s| s.ports as u64).sum();
+    assert_eq!(m.nics_used, ports, "{}: a port is left free", p.spec.name);
+    assert!(
+        (2..=6).contains(&p.spec.pcs.nics),
+        "{}: {} NICs",
+        p.spec.name,
+        p.spec.pcs.nics
+    );
+    for s in &p.spec.switches {
+        assert!((4..=128).contains(&s.ports), "{}: {}-port", p.spec.name, s.ports);
+    }
+}
+
+#[test]
+fn every_family_plants_a_feasible_spec_at_every_size() {
+    for family in Family::ALL {
+        for pcs in [64, 256, 1024] {
+            for seed in 1..=3 {
+                check(family, pcs, seed);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_seed_is_the_spec() {
+    let a = plant(Family::Mixture, 256, 7).unwrap();
+    let b = plant(Family::Mixture, 256, 7).unwrap();
+    assert_eq!(a.spec, b.spec);
+    assert_eq!(a.certificate, b.certificate);
+    let c = plant(Family::Mixture, 256, 8).unwrap();
+    assert_ne!(a.spec, c.spec, "another seed, another spec");
+}
+
+#[test]
+fn sizes_that_are_no_power_of_two_are_refused_by_name() {
+    let e = plant(Family::Torus2d, 1000, 1).err().expect("refused");
+    assert_eq!(e.family, "torus2d");
+    assert!(e.to_string().contains("power of two"), "{e}");
+}
+
+#[test]
+fn the_stencil_blocks_cover_the_diagonals() {
+    // Without the shifted blocks the diagonals across a block edge are lost.
+    let pairs = stencil_pairs(4, 4);
+    assert_eq!(pairs.len(), 16 * 4, "4 new partners per cell");
+    let d = Design::from_blocks(16, &blocks::stencil([4, 4]));
+    for (a, b) in pairs {
+        assert!(d.links(a, b) > 0, "{a}-{b}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn any_family_any_seed_is_feasible(f in 0..Family::ALL.len(), bits in 6u32..=9, seed in any::<u64>()) {
+        check(Family::ALL[f], 1 << bits, seed);
+    }
+}

@@ -48,17 +48,68 @@ fn shuffled(problem: &Problem, seed: u64) -> Genome {
     g
 }
 
-fn eval_full(c: &mut Criterion) {
-    let mut group = c.benchmark_group("eval_full");
+/// A group of one benchmark per size in [`SIZES`], on the shuffled
+/// genome, its throughput counted in PC pairs.
+fn over_sizes(c: &mut Criterion, name: &str, run: impl Fn(&Problem, &Genome)) {
+    let mut group = c.benchmark_group(name);
     for &(label, pcs, nics, sw) in SIZES {
         let problem = Problem::new(quick(pcs, nics, sw));
         let g = shuffled(&problem, 1);
         group.throughput(Throughput::Elements((pcs * (pcs - 1) / 2) as u64));
         group.bench_with_input(BenchmarkId::from_parameter(label), &g, |b, g| {
-            b.iter(|| black_box(Eval::full(&problem, black_box(g))))
+            b.iter(|| run(&problem, g))
         });
     }
     group.finish();
+}
+
+fn eval_full(c: &mut Criterion) {
+    over_sizes(c, "eval_full", |problem, g| {
+        black_box(Eval::full(problem, black_box(g)));
+    });
+}
+
+/// The limit a full evaluation is held to: the same pairs' AND and
+/// popcount, summed, and nothing else, compiled for the same CPU levels.
+#[multiversion::multiversion(targets(
+    "x86_64+avx512f+avx512bw+avx512vl+avx512vpopcntdq+avx2+bmi1+bmi2+lzcnt+popcnt",
+    "x86_64+avx2+bmi1+bmi2+lzcnt+popcnt",
+    "x86_64+popcnt"
+))]
+fn and_popcount(masks: &[u64], words: usize) -> u64 {
+    let mut sum = 0u64;
+    for (a, ma) in masks.chunks_exact(words).enumerate() {
+        let after = &masks[(a + 1) * words..];
+        sum += if words == 1 {
+            after
+                .iter()
+                .map(|&mb| u64::from((ma[0] & mb).count_ones()))
+                .sum::<u64>()
+        } else if words == 2 {
+            after
+                .chunks_exact(2)
+                .map(|mb| u64::from((ma[0] & mb[0]).count_ones() + (ma[1] & mb[1]).count_ones()))
+                .sum::<u64>()
+        } else {
+            after
+                .chunks_exact(words)
+                .map(|mb| {
+                    ma.iter()
+                        .zip(mb)
+                        .map(|(x, y)| u64::from((x & y).count_ones()))
+                        .sum::<u64>()
+                })
+                .sum::<u64>()
+        };
+    }
+    sum
+}
+
+/// [`and_popcount`] on the genomes `eval_full` evaluates, for the ratio.
+fn eval_limit(c: &mut Criterion) {
+    over_sizes(c, "eval_limit", |problem, g| {
+        black_box(and_popcount(black_box(g.masks()), problem.words));
+    });
 }
 
 /// One incremental exchange of two NIC connections (and its undo), the
@@ -140,5 +191,12 @@ fn time_to_valid(c: &mut Criterion) {
     let _ = AtomicBool::new(false);
 }
 
-criterion_group!(benches, eval_full, eval_incremental, generation, time_to_valid);
+criterion_group!(
+    benches,
+    eval_full,
+    eval_limit,
+    eval_incremental,
+    generation,
+    time_to_valid
+);
 criterion_main!(benches);

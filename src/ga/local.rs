@@ -44,7 +44,7 @@ impl<'a> Required<'a> {
     }
 
     /// Calls `f(partner, weight slot)` for every required partner of `pc`.
-    fn each(&self, pc: usize, mut f: impl FnMut(usize, usize)) {
+    pub(super) fn each(&self, pc: usize, mut f: impl FnMut(usize, usize)) {
         match self {
             Required::Sparse(pw) => {
                 let base = pw.row_start(pc);
@@ -59,14 +59,14 @@ impl<'a> Required<'a> {
     }
 
     /// The weight slot of the pair (a, b) in a's row, if it is required.
-    fn slot(&self, a: usize, b: usize) -> Option<usize> {
+    pub(super) fn slot(&self, a: usize, b: usize) -> Option<usize> {
         match self {
             Required::Sparse(pw) => pw.row(a).0.binary_search(&(b as u32)).ok().map(|k| pw.row_start(a) + k),
             Required::Universal { pcs } => (a != b).then(|| a * pcs + b),
         }
     }
 
-    fn slots(&self) -> usize {
+    pub(super) fn slots(&self) -> usize {
         match self {
             Required::Sparse(pw) => 2 * pw.pair_count(),
             Required::Universal { pcs } => pcs * pcs,

@@ -12,7 +12,8 @@
 //! * [`seeding`]: design-theory constructions laid onto the hardware as seeds;
 //! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA: tabu
 //!   walks over single NICs, over groups of PCs that share a NIC set, and
-//!   over designs with a cyclic symmetry; [`sat`]: the exact mode;
+//!   over designs with a cyclic symmetry; [`blocks`]: sparse designs grown
+//!   switch by switch as dense pieces of the pattern; [`sat`]: the exact mode;
 //! * [`portfolio`]: the [`Strategy`] each of those implements (the
 //!   constructions too, as a seed) and the presets that combine them,
 //!   each strategy on a random stream of its own;
@@ -22,6 +23,7 @@
 //! A search run (limits, clock, stop reason, the edits a user makes) is
 //! [`crate::run::Run`], which drives the engine.
 
+pub mod blocks;
 pub mod cyclic;
 pub mod engine;
 pub mod eval;

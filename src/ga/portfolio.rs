@@ -136,10 +136,12 @@ pub struct Portfolio {
 impl Portfolio {
     /// The portfolio `preset` names, for these GA parameters.
     pub fn preset(preset: Preset, ga: &GaParams) -> Portfolio {
-        use super::{cyclic::Cyclic, groups::Grouped, local::Tabu, seeding::Constructions};
+        use super::{blocks::Blocks, cyclic::Cyclic, groups::Grouped, local::Tabu, seeding::Constructions};
         let constructions = ga.constructions.then(|| Box::new(Constructions) as Box<dyn Strategy>);
         let (evolves, scales) = (true, ga.scale_down);
-        let searches = || -> Vec<Box<dyn Strategy>> { vec![Box::new(Cyclic), Box::new(Tabu), Box::new(Grouped)] };
+        let searches = || -> Vec<Box<dyn Strategy>> {
+            vec![Box::new(Cyclic), Box::new(Tabu), Box::new(Grouped), Box::new(Blocks)]
+        };
         let exact = || Box::new(super::sat::Exact::first()) as Box<dyn Strategy>;
         let strategies: Vec<Box<dyn Strategy>> = match preset {
             Preset::Papers => Vec::new(),

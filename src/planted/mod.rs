@@ -16,7 +16,7 @@ pub mod random;
 
 use crate::design::Design;
 use crate::ga::Rng;
-use crate::spec::{Coverage, PatternSpec, PcSpec, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights};
+use crate::spec::{PatternSpec, Spec, sparse_spec};
 use rand::{RngExt, SeedableRng};
 
 /// A family of planted specs.
@@ -336,41 +336,6 @@ fn assemble(family: Family, pcs: usize, seed: u64, mut parts: Vec<Part>) -> Plan
         spec: sparse_spec(&name, pcs, nics as u32, &models, patterns),
         about,
         certificate: Design::from_blocks(pcs, &all_blocks),
-    }
-}
-
-/// A sparse spec of `pcs` PCs with `nics` NICs on exactly the switches
-/// listed (`(ports, count)`), no uplink, coverage the only objective.
-pub fn sparse_spec(name: &str, pcs: usize, nics: u32, switches: &[(u32, u32)], patterns: Vec<PatternSpec>) -> Spec {
-    Spec {
-        name: name.into(),
-        coverage: Coverage::Sparse,
-        pcs: PcSpec {
-            count: pcs,
-            nics,
-            ..Default::default()
-        },
-        switches: switches
-            .iter()
-            .map(|&(ports, count)| SwitchModel {
-                model: format!("{ports}-port"),
-                ports,
-                count: Some(count),
-                price: 10.0 * ports as f64,
-                ..Default::default()
-            })
-            .collect(),
-        uplink: UplinkSpec {
-            mode: UplinkMode::None,
-            ..Default::default()
-        },
-        patterns,
-        weights: Weights {
-            bandwidth: 0.0,
-            weakest: 0.0,
-            ..Default::default()
-        },
-        ..Spec::default()
     }
 }
 

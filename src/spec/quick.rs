@@ -2,7 +2,7 @@
 //! (`--pcs 64 --nics 4 --switches 31x8,8`), or overrides applied to a spec.
 
 use super::error::SpecError;
-use super::model::{Coverage, PatternSpec, Preset, Spec, SwitchModel, UplinkMode};
+use super::model::{Coverage, PatternSpec, PcSpec, Preset, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights};
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, Default)]
@@ -159,6 +159,41 @@ pub fn parse_switch_groups(text: &str) -> Result<Vec<(u32, Option<u32>)>, Switch
         out.push((ports, count));
     }
     Ok(out)
+}
+
+/// A sparse spec of `pcs` PCs with `nics` NICs on exactly the switches
+/// listed (`(ports, count)`), no uplink, coverage the only objective.
+pub fn sparse_spec(name: &str, pcs: usize, nics: u32, switches: &[(u32, u32)], patterns: Vec<PatternSpec>) -> Spec {
+    Spec {
+        name: name.into(),
+        coverage: Coverage::Sparse,
+        pcs: PcSpec {
+            count: pcs,
+            nics,
+            ..Default::default()
+        },
+        switches: switches
+            .iter()
+            .map(|&(ports, count)| SwitchModel {
+                model: format!("{ports}-port"),
+                ports,
+                count: Some(count),
+                price: 10.0 * ports as f64,
+                ..Default::default()
+            })
+            .collect(),
+        uplink: UplinkSpec {
+            mode: UplinkMode::None,
+            ..Default::default()
+        },
+        patterns,
+        weights: Weights {
+            bandwidth: 0.0,
+            weakest: 0.0,
+            ..Default::default()
+        },
+        ..Spec::default()
+    }
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ pub fn named(name: &str) -> Option<HardSpec> {
 /// A sparse spec of `pcs` PCs with `nics` NICs on exactly the switches
 /// listed (`(ports, count)`), no uplink, coverage only.
 fn base(name: &str, pcs: usize, nics: u32, switches: &[(u32, u32)], patterns: Vec<PatternSpec>) -> Spec {
-    fnn_tui::planted::sparse_spec(name, pcs, nics, switches, patterns)
+    fnn_tui::spec::sparse_spec(name, pcs, nics, switches, patterns)
 }
 
 fn grid(dims: &[usize]) -> PatternSpec {

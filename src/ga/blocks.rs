@@ -1,0 +1,476 @@
+//! Block growing for sparse patterns: a design built switch by switch, each
+//! switch's PCs a dense piece of the pattern still uncovered.
+//!
+//! The tabu walk moves one NIC at a time. Where the pattern's natural
+//! blocks are subcubes, torus blocks or the components of a random wiring,
+//! and every port is used, a walk from a random design stalls on a plateau
+//! hundreds of pairs short: no single exchange turns a random block into a
+//! subcube, and the blocks of one width must agree with each other (a
+//! layer of subcubes on the same address bits) for the other widths to
+//! cover the rest. So this strategy builds whole blocks:
+//!
+//! * a switch starts from the PC with the most uncovered partners and
+//!   takes, one at a time, the PC whose uncovered pairs with it weigh the
+//!   most (a greedy dense subgraph), until its ports are full. A pair
+//!   weighs one more per common partner of its PCs, so a clique's pairs
+//!   (a random switch's, a butterfly's) go together before pairs nothing
+//!   else supports;
+//! * where the PCs and the width are powers of two, a whole layer of the
+//!   width's switches may instead be the cosets of a set of address bits
+//!   (the subcubes of a hypercube or butterfly, the aligned blocks of a
+//!   torus whose sides are powers of two): the set covering the most
+//!   uncovered pairs is found from the pairs' address differences, and
+//!   kept if it covers at least what growing the layer would.
+//!
+//! Which width goes first decides which pieces each width gets, so the
+//! seed tries the orders of the widths (up to [`ORDERS`]) and keeps the
+//! design leaving the fewest pairs uncovered; while the best still leaves
+//! some, each generation grows one more with a random order and random
+//! ties and hands it to a tabu walk, which repairs what the greedy left.
+
+use super::genome::Genome;
+use super::local::{self, Required};
+use super::portfolio::{Context, Found, Strategy};
+use super::problem::Problem;
+use super::{Eval, Rng};
+use crate::design::bits;
+use crate::spec::Coverage;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+/// The most orders of the switch widths the seed tries.
+const ORDERS: usize = 24;
+
+/// The block growing as a strategy: a seed, then a regrown and walked
+/// design each generation while the best leaves pairs uncovered.
+pub struct Blocks;
+
+impl Strategy for Blocks {
+    fn name(&self) -> &'static str {
+        "blocks"
+    }
+
+    fn seed(&self, full: &Problem) -> Option<Genome> {
+        // A construction like the design-theory ones, off with them.
+        if full.cluster.coverage != Coverage::Sparse || !full.cluster.ga.constructions {
+            return None;
+        }
+        let req = Required::new(full);
+        let weight = triangle_weights(&req, full.pcs());
+        let ties: Vec<u32> = (0..full.pcs() as u32).collect();
+        let mut best: Option<(u64, Genome)> = None;
+        for order in width_orders(full, ORDERS, None) {
+            let g = grow(full, &req, &weight, &order, &ties);
+            let uncovered = Eval::full(full, &g).terms.uncovered;
+            if best.as_ref().is_none_or(|(u, _)| uncovered < *u) {
+                best = Some((uncovered, g));
+            }
+            if uncovered == 0 {
+                break;
+            }
+        }
+        best.map(|(_, g)| g)
+    }
+
+    fn applies(&self, ctx: &Context<'_>) -> bool {
+        let ga = ctx.ga();
+        ctx.problem.cluster.coverage == Coverage::Sparse && ga.local_search > 0 && ctx.best_uncovered() > 0
+    }
+
+    fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
+        let problem = ctx.problem;
+        let req = Required::new(problem);
+        let weight = triangle_weights(&req, problem.pcs());
+        let order = width_orders(problem, 1, Some(rng)).remove(0);
+        let mut ties: Vec<u32> = (0..problem.pcs() as u32).collect();
+        ties.shuffle(rng);
+        let mut g = grow(problem, &req, &weight, &order, &ties);
+        let walk_seed = rng.random();
+        let out = local::improve(problem, &req, &mut g, ctx.budget(), &mut Rng::seed_from_u64(walk_seed));
+        Found {
+            members: vec![g],
+            moves: out.iterations,
+            ..Found::default()
+        }
+    }
+}
+
+/// Orders of the problem's switches: grouped by width, the widths in each
+/// of their orders (at most `most`), or in one random order with `rng`.
+fn width_orders(problem: &Problem, most: usize, rng: Option<&mut Rng>) -> Vec<Vec<usize>> {
+    let c = &problem.cluster;
+    let mut widths: Vec<u32> = (0..problem.switches()).map(|s| c.ports(s)).collect();
+    widths.sort_unstable_by(|a, b| b.cmp(a));
+    widths.dedup();
+    let lay = |ws: &[u32]| -> Vec<usize> {
+        ws.iter()
+            .flat_map(|&w| (0..problem.switches()).filter(move |&s| c.ports(s) == w))
+            .collect()
+    };
+    if let Some(rng) = rng {
+        widths.shuffle(rng);
+        return vec![lay(&widths)];
+    }
+    permutations(&widths)
+        .into_iter()
+        .take(most)
+        .map(|ws| lay(&ws))
+        .collect()
+}
+
+/// Every order of `items`, the given order first.
+fn permutations(items: &[u32]) -> Vec<Vec<u32>> {
+    if items.len() <= 1 {
+        return vec![items.to_vec()];
+    }
+    let mut all = Vec::new();
+    for k in 0..items.len() {
+        let mut rest = items.to_vec();
+        let first = rest.remove(k);
+        for mut tail in permutations(&rest) {
+            tail.insert(0, first);
+            all.push(tail);
+        }
+    }
+    all
+}
+
+/// 1 + the common partners of each pair slot's two PCs.
+fn triangle_weights(req: &Required<'_>, pcs: usize) -> Vec<u32> {
+    let rows: Vec<Vec<u32>> = (0..pcs)
+        .map(|a| {
+            let mut row = Vec::new();
+            req.each(a, |b, _| row.push(b as u32));
+            row
+        })
+        .collect();
+    let mut weight = vec![1u32; req.slots()];
+    for (a, row) in rows.iter().enumerate() {
+        req.each(a, |b, k| {
+            let other = &rows[b];
+            let (mut i, mut j, mut common) = (0, 0, 0);
+            while i < row.len() && j < other.len() {
+                match row[i].cmp(&other[j]) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        common += 1;
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            weight[k] += common;
+        });
+    }
+    weight
+}
+
+/// The `n`-bit masks with `k` bits set, in increasing order.
+fn combinations(n: u32, k: u32) -> impl Iterator<Item = u32> {
+    (0u32..1 << n).filter(move |m| m.count_ones() == k)
+}
+
+/// Every submask of `mask`, 0 first.
+fn subsets(mask: u32) -> impl Iterator<Item = u32> {
+    let mut next = Some(0u32);
+    std::iter::from_fn(move || {
+        let x = next?;
+        next = (x != mask).then(|| (x.wrapping_sub(mask)) & mask);
+        Some(x)
+    })
+}
+
+/// What the growing knows as it goes.
+#[derive(Clone)]
+struct Growth<'a> {
+    problem: &'a Problem,
+    req: &'a Required<'a>,
+    /// Whether each pair slot is covered (both slots of a pair together).
+    covered: Vec<bool>,
+    /// Uncovered required partners per PC.
+    lack: Vec<u32>,
+    /// NICs each PC has left to place.
+    free: Vec<u32>,
+    /// Switches each PC is on so far.
+    masks: Vec<u64>,
+    /// Per PC, uncovered partners on the switch being grown.
+    gain: Vec<u32>,
+    touched: Vec<usize>,
+    /// Per PC, switches of the width being grown it is on: a width's
+    /// switches are a layer, which takes every PC once before any twice.
+    layer: Vec<u32>,
+    width: u32,
+    /// Per pair slot, what covering it weighs in a switch's growth: 1 and
+    /// one more per common partner (a triangle), so pairs of a clique go
+    /// together before pairs no other pair supports.
+    weight: &'a [u32],
+    /// Ties go to the lowest key.
+    ties: &'a [u32],
+    /// Required pairs covered so far.
+    covered_pairs: u64,
+    /// The switches grown for each PC.
+    preferred: Vec<Vec<usize>>,
+}
+
+/// A genome grown switch by switch in `order`; pins, and NICs and ports
+/// the growing left, are placed by [`Genome::construct`].
+fn grow(problem: &Problem, req: &Required<'_>, weight: &[u32], order: &[usize], ties: &[u32]) -> Genome {
+    let c = &problem.cluster;
+    let p = problem.pcs();
+    let mut g = Growth::new(problem, req, weight, ties);
+    let mut at = 0;
+    while at < order.len() {
+        let width = c.ports(order[at]);
+        if width != g.width {
+            g.width = width;
+            g.layer.fill(0);
+        }
+        let span = p / width.max(1) as usize;
+        let same = order
+            .get(at..at + span)
+            .is_some_and(|ss| ss.iter().all(|&s| c.ports(s) == width));
+        if same && let Some((bits, score)) = g.subspace(width) {
+            // A layer of cosets, if it covers at least what growing covers.
+            let mut grown = g.clone();
+            let before = g.covered_pairs;
+            grown.grow_switches(&order[at..at + span]);
+            if score >= grown.covered_pairs - before {
+                g.cosets(bits, &order[at..at + span]);
+            } else {
+                g = grown;
+            }
+            at += span;
+            continue;
+        }
+        g.grow_switches(&order[at..at + 1]);
+        at += 1;
+    }
+    let preferred = std::mem::take(&mut g.preferred);
+    let pcs: Vec<usize> = (0..p).collect();
+    Genome::construct(problem, &pcs, &|pc| preferred[pc].clone())
+}
+
+impl<'a> Growth<'a> {
+    fn new(problem: &'a Problem, req: &'a Required<'a>, weight: &'a [u32], ties: &'a [u32]) -> Growth<'a> {
+        let c = &problem.cluster;
+        let p = problem.pcs();
+        let mut lack = vec![0u32; p];
+        for (a, l) in lack.iter_mut().enumerate() {
+            req.each(a, |_, _| *l += 1);
+        }
+        Growth {
+            problem,
+            req,
+            covered: vec![false; req.slots()],
+            lack,
+            free: (0..p)
+                .map(|pc| c.nics[pc].saturating_sub(bits::ones(c.pins.must(pc)).count() as u32))
+                .collect(),
+            masks: vec![0; p * problem.words],
+            gain: vec![0; p],
+            touched: Vec::new(),
+            layer: vec![0; p],
+            width: 0,
+            ties,
+            weight,
+            covered_pairs: 0,
+            preferred: vec![Vec::new(); p],
+        }
+    }
+
+    fn grow_switches(&mut self, switches: &[usize]) {
+        for &s in switches {
+            for pc in self.block(s) {
+                self.preferred[pc].push(s);
+            }
+        }
+    }
+
+    /// The address bits whose cosets, as a layer of switches `width` wide,
+    /// cover the most uncovered pairs, and how many they cover: the
+    /// blocks of patterns built on the PCs' numbers (hypercube and
+    /// butterfly partners, tori whose sides are powers of two). Only where
+    /// the PCs and the width are powers of two, every PC has a NIC left
+    /// and nothing is pinned.
+    fn subspace(&self, width: u32) -> Option<(u32, u64)> {
+        let p = self.problem.pcs();
+        let plain = self.problem.cluster.pins.is_empty() && self.free.iter().all(|&f| f > 0);
+        if !plain || !p.is_power_of_two() || !width.is_power_of_two() || width < 2 || width as usize > p {
+            return None;
+        }
+        // Uncovered pairs by their address difference.
+        let mut diffs = vec![0u64; p];
+        for a in 0..p {
+            self.req.each(a, |b, k| {
+                if a < b && !self.covered[k] {
+                    diffs[a ^ b] += 1;
+                }
+            });
+        }
+        let (n, k) = (p.trailing_zeros(), width.trailing_zeros());
+        combinations(n, k)
+            .map(|mask| {
+                let score = subsets(mask).map(|x| diffs[x as usize]).sum::<u64>();
+                (mask, score)
+            })
+            .min_by_key(|&(mask, score)| (std::cmp::Reverse(score), mask))
+    }
+
+    /// Lays the cosets of the address bits `mask` on `switches`, in order.
+    fn cosets(&mut self, mask: u32, switches: &[usize]) {
+        let bases = (0..self.problem.pcs() as u32).filter(|b| b & mask == 0);
+        for (base, &s) in bases.zip(switches) {
+            let mut members = Vec::new();
+            for pc in subsets(mask).map(|x| (base | x) as usize) {
+                self.free[pc] -= 1;
+                self.layer[pc] += 1;
+                self.join(pc, s, &mut members);
+                self.preferred[pc].push(s);
+            }
+            self.forget_gains();
+        }
+    }
+
+    /// Grows switch `s`: its pinned PCs, then the densest PCs it can take.
+    fn block(&mut self, s: usize) -> Vec<usize> {
+        let c = &self.problem.cluster;
+        let width = c.ports(s) as usize;
+        let mut members: Vec<usize> = Vec::new();
+        if !c.pins.is_empty() {
+            for pc in (0..self.problem.pcs()).filter(|&pc| bits::test(c.pins.must(pc), s)) {
+                self.join(pc, s, &mut members);
+            }
+        }
+        while members.len() < width {
+            let next = self.densest(s).or_else(|| self.start(s));
+            let Some(pc) = next else { break };
+            self.free[pc] -= 1;
+            self.layer[pc] += 1;
+            self.join(pc, s, &mut members);
+        }
+        self.forget_gains();
+        members.retain(|&pc| !bits::test(c.pins.must(pc), s));
+        members
+    }
+
+    fn forget_gains(&mut self) {
+        for &pc in &self.touched {
+            self.gain[pc] = 0;
+        }
+        self.touched.clear();
+    }
+
+    fn may_join(&self, pc: usize, s: usize) -> bool {
+        let w = self.problem.words;
+        self.free[pc] > 0
+            && !bits::test(&self.masks[pc * w..(pc + 1) * w], s)
+            && !self.problem.cluster.pins.is_forbidden(pc, s)
+    }
+
+    /// The PC with the most uncovered partners on the switch, if any has one.
+    fn densest(&self, s: usize) -> Option<usize> {
+        self.touched
+            .iter()
+            .copied()
+            .filter(|&pc| self.gain[pc] > 0 && self.may_join(pc, s))
+            .min_by_key(|&pc| (std::cmp::Reverse(self.gain[pc]), self.layer[pc], self.ties[pc]))
+    }
+
+    /// A PC to start a piece from: the most uncovered partners.
+    fn start(&self, s: usize) -> Option<usize> {
+        (0..self.problem.pcs())
+            .filter(|&pc| self.may_join(pc, s))
+            .min_by_key(|&pc| (self.layer[pc], std::cmp::Reverse(self.lack[pc]), self.ties[pc]))
+    }
+
+    /// Puts `pc` on switch `s`: covers its pairs with the members and
+    /// counts it towards its other partners' gain.
+    fn join(&mut self, pc: usize, s: usize, members: &mut Vec<usize>) {
+        let w = self.problem.words;
+        bits::set(&mut self.masks[pc * w..(pc + 1) * w], s);
+        // A member has gain u32::MAX, so a partner's gain tells them apart.
+        let mut newly = Vec::new();
+        self.req.each(pc, |j, k| {
+            if self.covered[k] {
+                return;
+            }
+            if self.gain[j] == u32::MAX {
+                newly.push((j, k));
+            } else {
+                if self.gain[j] == 0 {
+                    self.touched.push(j);
+                }
+                self.gain[j] += self.weight[k];
+            }
+        });
+        for (j, k) in newly {
+            self.covered[k] = true;
+            if let Some(back) = self.req.slot(j, pc) {
+                self.covered[back] = true;
+            }
+            self.lack[pc] -= 1;
+            self.lack[j] -= 1;
+            self.covered_pairs += 1;
+        }
+        if self.gain[pc] == 0 {
+            self.touched.push(pc);
+        }
+        self.gain[pc] = u32::MAX;
+        members.push(pc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{PatternSpec, sparse_spec};
+
+    #[test]
+    fn submasks_and_combinations_are_all_there_once() {
+        let subs: Vec<u32> = subsets(0b1010).collect();
+        assert_eq!(subs, [0, 0b10, 0b1000, 0b1010]);
+        assert_eq!(combinations(5, 2).count(), 10);
+        assert!(combinations(5, 2).all(|m| m.count_ones() == 2 && m < 32));
+    }
+
+    #[test]
+    fn a_clique_pair_weighs_its_common_partners() {
+        // A triangle 0-1-2 and a pendant pair 2-3.
+        let mut spec = sparse_spec("t", 4, 1, &[(4, 1)], Vec::new());
+        spec.patterns.push(PatternSpec::Pairs {
+            pairs: [[0, 1], [1, 2], [0, 2], [2, 3]]
+                .iter()
+                .map(|p| p.iter().map(|&x| x as f64).collect())
+                .collect(),
+            weight: 1.0,
+        });
+        let p = Problem::new(spec.resolve().unwrap());
+        let req = Required::new(&p);
+        let w = triangle_weights(&req, 4);
+        let of = |a, b| w[req.slot(a, b).unwrap()];
+        assert_eq!((of(0, 1), of(1, 0), of(0, 2), of(2, 3), of(3, 2)), (2, 2, 2, 1, 1));
+    }
+
+    #[test]
+    fn the_cosets_found_are_the_subcubes_of_the_pattern() {
+        // Radix-16 butterfly on 8 bits: every pair of a 4-bit subcube, on
+        // 16-port switches, 2 NICs a PC.
+        let lines = PatternSpec::Lines {
+            dims: vec![16, 16],
+            weight: 1.0,
+        };
+        let p = Problem::new(sparse_spec("b", 256, 2, &[(16, 32)], vec![lines]).resolve().unwrap());
+        let req = Required::new(&p);
+        let weight = triangle_weights(&req, p.pcs());
+        let ties: Vec<u32> = (0..p.pcs() as u32).collect();
+        let mut g = Growth::new(&p, &req, &weight, &ties);
+        let (mask, score) = g.subspace(16).unwrap();
+        assert!(mask == 0x0f || mask == 0xf0, "{mask:b}");
+        assert_eq!(score, 16 * 120);
+        let switches: Vec<usize> = (0..16).collect();
+        g.cosets(mask, &switches);
+        assert_eq!(g.covered_pairs, 16 * 120);
+        assert_eq!(g.subspace(16).unwrap().1, 16 * 120, "the other half");
+    }
+}

@@ -34,6 +34,7 @@ use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
 use super::{Eval, Rng};
 use crate::design::bits;
+use crate::patterns::PairWeights;
 use crate::spec::Coverage;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -56,10 +57,11 @@ impl Strategy for Blocks {
             return None;
         }
         let req = Required::new(full);
-        let weight = triangle_weights(&req, full.pcs());
+        let weight = triangle_weights(&full.cluster.pattern);
         let ties: Vec<u32> = (0..full.pcs() as u32).collect();
         let mut best: Option<(u64, Genome)> = None;
-        for order in width_orders(full, ORDERS, None) {
+        for ws in permutations(&widths(full)).iter().take(ORDERS) {
+            let order = by_width(full, ws);
             let g = grow(full, &req, &weight, &order, &ties);
             let uncovered = Eval::full(full, &g).terms.uncovered;
             if best.as_ref().is_none_or(|(u, _)| uncovered < *u) {
@@ -80,8 +82,10 @@ impl Strategy for Blocks {
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
         let problem = ctx.problem;
         let req = Required::new(problem);
-        let weight = triangle_weights(&req, problem.pcs());
-        let order = width_orders(problem, 1, Some(rng)).remove(0);
+        let weight = triangle_weights(&problem.cluster.pattern);
+        let mut order = widths(problem);
+        order.shuffle(rng);
+        let order = by_width(problem, &order);
         let mut ties: Vec<u32> = (0..problem.pcs() as u32).collect();
         ties.shuffle(rng);
         let mut g = grow(problem, &req, &weight, &order, &ties);
@@ -95,26 +99,20 @@ impl Strategy for Blocks {
     }
 }
 
-/// Orders of the problem's switches: grouped by width, the widths in each
-/// of their orders (at most `most`), or in one random order with `rng`.
-fn width_orders(problem: &Problem, most: usize, rng: Option<&mut Rng>) -> Vec<Vec<usize>> {
-    let c = &problem.cluster;
-    let mut widths: Vec<u32> = (0..problem.switches()).map(|s| c.ports(s)).collect();
+/// The problem's switch widths, widest first.
+fn widths(problem: &Problem) -> Vec<u32> {
+    let mut widths: Vec<u32> = (0..problem.switches()).map(|s| problem.cluster.ports(s)).collect();
     widths.sort_unstable_by(|a, b| b.cmp(a));
     widths.dedup();
-    let lay = |ws: &[u32]| -> Vec<usize> {
-        ws.iter()
-            .flat_map(|&w| (0..problem.switches()).filter(move |&s| c.ports(s) == w))
-            .collect()
-    };
-    if let Some(rng) = rng {
-        widths.shuffle(rng);
-        return vec![lay(&widths)];
-    }
-    permutations(&widths)
-        .into_iter()
-        .take(most)
-        .map(|ws| lay(&ws))
+    widths
+}
+
+/// The switches grouped by width, the widths in the order given.
+fn by_width(problem: &Problem, widths: &[u32]) -> Vec<usize> {
+    let c = &problem.cluster;
+    widths
+        .iter()
+        .flat_map(|&w| (0..problem.switches()).filter(move |&s| c.ports(s) == w))
         .collect()
 }
 
@@ -135,19 +133,14 @@ fn permutations(items: &[u32]) -> Vec<Vec<u32>> {
     all
 }
 
-/// 1 + the common partners of each pair slot's two PCs.
-fn triangle_weights(req: &Required<'_>, pcs: usize) -> Vec<u32> {
-    let rows: Vec<Vec<u32>> = (0..pcs)
-        .map(|a| {
-            let mut row = Vec::new();
-            req.each(a, |b, _| row.push(b as u32));
-            row
-        })
-        .collect();
-    let mut weight = vec![1u32; req.slots()];
-    for (a, row) in rows.iter().enumerate() {
-        req.each(a, |b, k| {
-            let other = &rows[b];
+/// 1 + the common partners of each pair's two PCs, by pair slot (a
+/// sparse pattern's rows are sorted, so a merge counts them).
+fn triangle_weights(pattern: &PairWeights) -> Vec<u32> {
+    let mut weight = vec![1u32; 2 * pattern.pair_count()];
+    for a in 0..pattern.pcs() {
+        let row = pattern.row(a).0;
+        for (k, &b) in row.iter().enumerate() {
+            let other = pattern.row(b as usize).0;
             let (mut i, mut j, mut common) = (0, 0, 0);
             while i < row.len() && j < other.len() {
                 match row[i].cmp(&other[j]) {
@@ -160,8 +153,8 @@ fn triangle_weights(req: &Required<'_>, pcs: usize) -> Vec<u32> {
                     }
                 }
             }
-            weight[k] += common;
-        });
+            weight[pattern.row_start(a) + k] += common;
+        }
     }
     weight
 }
@@ -447,7 +440,7 @@ mod tests {
         });
         let p = Problem::new(spec.resolve().unwrap());
         let req = Required::new(&p);
-        let w = triangle_weights(&req, 4);
+        let w = triangle_weights(&p.cluster.pattern);
         let of = |a, b| w[req.slot(a, b).unwrap()];
         assert_eq!((of(0, 1), of(1, 0), of(0, 2), of(2, 3), of(3, 2)), (2, 2, 2, 1, 1));
     }
@@ -462,7 +455,7 @@ mod tests {
         };
         let p = Problem::new(sparse_spec("b", 256, 2, &[(16, 32)], vec![lines]).resolve().unwrap());
         let req = Required::new(&p);
-        let weight = triangle_weights(&req, p.pcs());
+        let weight = triangle_weights(&p.cluster.pattern);
         let ties: Vec<u32> = (0..p.pcs() as u32).collect();
         let mut g = Growth::new(&p, &req, &weight, &ties);
         let (mask, score) = g.subspace(16).unwrap();

@@ -26,6 +26,21 @@ pub fn sh_word(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// A word on an `ip -batch` line: bare when plainly safe, else quoted.
+/// `ip` splits its lines on blanks and takes a quoted word as it stands
+/// (there is no escape inside quotes), so the quote used is one the word
+/// does not hold; names and MACs are checked where they are read and
+/// never hold both. `#` starts a comment there too.
+pub fn batch_word(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(sh_plain) {
+        s.to_string()
+    } else if !s.contains('"') {
+        format!("\"{s}\"")
+    } else {
+        format!("'{s}'")
+    }
+}
+
 /// Text for one line of a comment (shell `#`, C and Rust `//`, plain text
 /// reports): control characters, newlines included, become `?`, so the
 /// comment cannot end before the line does.
@@ -155,6 +170,14 @@ where
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_batch_word_is_bare_when_plain_and_quoted_with_a_quote_it_lacks() {
+        assert_eq!(super::batch_word("enp1s0f0"), "enp1s0f0");
+        assert_eq!(super::batch_word("a b#c"), "\"a b#c\"");
+        assert_eq!(super::batch_word("say \"x\""), "'say \"x\"'");
+        assert_eq!(super::batch_word(""), "\"\"");
+    }
+
     #[test]
     fn terminal_text_shows_control_characters_and_cuts_long_lines() {
         assert_eq!(terminal("a\u{1b}[2Jb\nc\td"), "a\\u{1b}[2Jb\nc\td");

@@ -255,10 +255,9 @@ fn the_emulate_command_runs_seed_000s_eight_pcs_and_reports_json() {
     assert_eq!(v["wrong_switch"].as_array().map(Vec::len), Some(0), "{v}");
 }
 
-/// KLAT2 (64 PCs, 4032 pairs): about 48 s, so run on demand
-/// (`cargo test --test emulate -- --ignored`); BENCHMARKS.md has its figures.
+/// KLAT2 (64 PCs, 4032 pairs), in a few seconds; BENCHMARKS.md has its
+/// figures.
 #[test]
-#[ignore]
 fn klat2_answers_every_pair_with_no_arp_broadcast_or_flooding() {
     if !common::machine_has(
         "emulate::klat2_answers_every_pair_with_no_arp_broadcast_or_flooding",
@@ -413,6 +412,42 @@ fn verify_names_a_reversed_nic_order() {
     }
 }
 
+/// The pings themselves: with one cable pulled, exactly the pairs whose
+/// route leaves or reaches that NIC go unanswered (both ways), and every
+/// other pair answers.
+#[test]
+fn a_pulled_cable_fails_exactly_the_pairs_routed_through_it() {
+    if !common::machine_has(
+        "emulate::a_pulled_cable_fails_exactly_the_pairs_routed_through_it",
+        NETWORK,
+    ) {
+        return;
+    }
+    let (c, d) = sixteen();
+    let mut o = Options::new(Interfaces::parse("1,2,3,4").unwrap());
+    o.faults = vec![fnn_tui::emulate::Fault::Pull { pc: 12, nic: 0 }];
+    let (summary, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
+    drop(testbed);
+    let r = fnn_tui::routing::BasicRouting::new(&c, &d);
+    // PC 12's end of the pair: the NIC of the shared switch, or NIC 0
+    // (the uplink alias) when they share none.
+    let through = |a: usize, b: usize| {
+        let nic = |pc: usize, other: usize| r.via(pc, other).map_or(Some(0), |sw| d.nic_on(pc, sw));
+        (a == 12 && nic(a, b) == Some(0)) || (b == 12 && nic(b, a) == Some(0))
+    };
+    let mut want: Vec<(String, String)> = (0..16)
+        .flat_map(|a| (0..16).map(move |b| (a, b)))
+        .filter(|&(a, b)| a != b && through(a, b))
+        .map(|(a, b)| (c.pc_name(a), c.pc_name(b)))
+        .collect();
+    let mut failed = summary.failed.clone();
+    want.sort();
+    failed.sort();
+    assert!(!want.is_empty());
+    assert_eq!(failed, want, "{}", summary.text());
+    assert_eq!(summary.answered, summary.pairs - want.len());
+}
+
 /// Probes of a correctly cabled cluster find nothing, and the uplink
 /// was unplugged for them (it joins the switches otherwise).
 #[test]
@@ -493,9 +528,9 @@ fn the_emulate_and_verify_commands_find_a_swapped_cable() {
 /// or that run it, take turns.
 static KEPT_OR_CLEAN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Sixteen PCs on one switch with n00's only cable pulled: n00's round
-/// of pings to its fifteen peers times out one by one (15 s), so the run
-/// spends long enough pinging to be killed there.
+/// Sixteen PCs on one switch with n00's only cable pulled: n00's pings to
+/// its fifteen peers, and theirs to it, wait out their timeouts, so the
+/// run spends seconds pinging and can be killed there.
 fn slow_sixteen(dir: &std::path::Path) -> std::process::Command {
     let table: Vec<String> = (0..16).map(|pc| pc.to_string()).collect();
     std::fs::write(dir.join("one.txt"), format!("0: {}\n", table.join(" "))).unwrap();
@@ -507,36 +542,53 @@ fn slow_sixteen(dir: &std::path::Path) -> std::process::Command {
     c
 }
 
-/// Waits (up to a minute) until a run not among `before` pings inside its
+/// The socket inodes of process `pid`'s open descriptors.
+fn socket_inodes(pid: u32) -> Vec<String> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter_map(|l| Some(l.to_str()?.strip_prefix("socket:[")?.strip_suffix(']')?.to_string()))
+        .collect()
+}
+
+/// The namespace (by name) a thread of process `pid` works in while it
+/// holds a raw ICMP socket of its own there: emulate's prober pinging
+/// (the boot scripts' pings are other processes).
+fn pinging_in(pid: u32) -> Option<String> {
+    let own = socket_inodes(pid);
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    tasks.filter_map(Result::ok).find_map(|t| {
+        // /proc/PID/task/TID/net is the thread's namespace's; a raw socket
+        // line's local address ends in its protocol (1, ICMP), its tenth
+        // field is the inode.
+        let raw = std::fs::read_to_string(t.path().join("net/raw")).unwrap_or_default();
+        let probing = raw.lines().skip(1).any(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            f.get(1).is_some_and(|a| a.ends_with(":0001")) && f.get(9).is_some_and(|i| own.iter().any(|o| o == i))
+        });
+        let ns = std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(t.path().join("ns/net")).ok()?);
+        let named = std::fs::read_dir("/run/netns")
+            .ok()?
+            .filter_map(Result::ok)
+            .find(|n| std::fs::metadata(n.path()).is_ok_and(|m| std::os::unix::fs::MetadataExt::ino(&m) == ns));
+        probing
+            .then(|| named.map(|n| n.file_name().to_string_lossy().into_owned()))
+            .flatten()
+    })
+}
+
+/// Waits (up to a minute) until the run of process `pid` pings inside its
 /// namespaces; returns its prefix.
-fn pinging_run(before: &[String]) -> String {
+fn pinging_run(pid: u32) -> String {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while std::time::Instant::now() < deadline {
-        let records = records();
-        for r in records.iter().filter(|r| !before.contains(r) && r.ends_with(".run")) {
-            let prefix = &r[..6];
-            let pinging = leftovers(prefix)
-                .iter()
-                .filter(|n| n.starts_with(&format!("{prefix}-")))
-                .any(|ns| {
-                    let pids = std::process::Command::new("ip")
-                        .args(["netns", "pids", ns])
-                        .output()
-                        .unwrap();
-                    // The round of pings runs `ping -q` (the setup scripts'
-                    // own pings at boot do not).
-                    String::from_utf8_lossy(&pids.stdout).split_whitespace().any(|pid| {
-                        std::fs::read(format!("/proc/{pid}/cmdline"))
-                            .is_ok_and(|c| c.starts_with(b"ping\0-c\x001\0-W\x001\0-q\0"))
-                    })
-                });
-            if pinging {
-                return prefix.to_string();
-            }
+        if let Some(ns) = pinging_in(pid) {
+            return ns[..6].to_string();
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    panic!("no new emulate run started pinging within a minute");
+    panic!("emulate (process {pid}) did not start pinging within a minute");
 }
 
 /// `kill -9` leaves namespaces, links and folders that no signal handler
@@ -553,9 +605,8 @@ fn what_a_killed_run_left_is_removed_by_the_next_run_and_by_clean() {
     let _turn = KEPT_OR_CLEAN.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
     for then in ["the next run", "emulate --clean"] {
-        let before = records();
         let mut child = slow_sixteen(d.path()).spawn().unwrap();
-        let prefix = pinging_run(&before);
+        let prefix = pinging_run(child.id());
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(!leftovers(&prefix).is_empty(), "kill -9 left the testbed");
@@ -599,9 +650,8 @@ fn sigterm_while_pinging_stops_the_run_and_removes_everything() {
         return;
     }
     let d = tempfile::tempdir().unwrap();
-    let before = records();
     let mut child = slow_sixteen(d.path()).spawn().unwrap();
-    let prefix = pinging_run(&before);
+    let prefix = pinging_run(child.id());
     let sent = std::time::Instant::now();
     // SAFETY: kill has no memory preconditions.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
@@ -649,7 +699,8 @@ fn runs_in_separate_pid_namespaces_never_collide() {
         (a.join().unwrap().unwrap(), b.join().unwrap().unwrap())
     });
     for o in [a, b] {
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(o.status.success(), "{out}{err}");
         assert!(String::from_utf8_lossy(&o.stdout).contains("30 answered, 0 failed"));
     }
 }

@@ -9,12 +9,22 @@
 //! and the generated probe scripts run in every namespace, as `verify`
 //! expects their results from a real cluster.
 //!
+//! It scales to a thousand PCs and a million pairs: the links are made by
+//! a few `ip -batch` processes, the PCs boot a few at once, and the pings
+//! come from this process, a thread per PC joining its namespace with a
+//! raw ICMP socket and asking the kernel's routes over netlink, while the
+//! frames are counted from a ring the kernel writes into.
+//!
 //! Everything is named with a per-run prefix and removed when the
 //! [`Testbed`] is dropped: on success, on failure, on a panic, and when
 //! the cancel flag (set by Ctrl-C) stops the run.
 
 mod capture;
 mod commands;
+mod echo;
+mod hosts;
+mod netlink;
+mod netns;
 mod registry;
 mod summary;
 mod testbed;
@@ -27,12 +37,15 @@ pub use testbed::Testbed;
 pub use wiring::{Fault, FaultError, Wiring};
 
 use crate::design::Design;
+use crate::escape::{batch_word, host_name};
 use crate::routing::{BasicRouting, Interfaces, MacTable, probe, scripts};
 use crate::spec::{Cluster, Coverage, UplinkMode};
 use capture::{Capture, Port};
 use commands::{run, run_until};
 use std::collections::HashMap;
+use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(Debug, thiserror::Error)]
@@ -156,7 +169,8 @@ fn hosts_file(path: &Path) -> Result<(), EmulateError> {
     Err(EmulateError::NoHostsFile(path.display().to_string()))
 }
 
-/// How many namespaces are worked on at once: pings mostly wait.
+/// How many namespaces are worked on at once: a booting PC mostly waits
+/// on `ip`, and a pinging one on its replies.
 const WORKERS: usize = 8;
 
 /// Builds the design in namespaces, runs its setup scripts and pings every
@@ -188,16 +202,17 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
     let wiring = Wiring::new(d, &o.ifaces, &o.faults);
     let ports = build(c, d, &wiring, tb, o)?;
     let macs = discover_macs(c, d, &wiring, tb, o)?;
-    let capture = start_capture(&ports, d)?;
+    let pairs = required_pairs(c, d);
+    let capture = start_capture(&ports, d, pairs.len())?;
     let r = BasicRouting::new(c, d);
     let work = tb.work_dir()?;
     boot(c, d, &r, &macs, &work, tb, o)?;
-    let pairs = required_pairs(c, d);
-    let results = ping_pairs(c, d, &r, &pairs, tb, o)?;
+    await_announcements(&ports, o)?;
+    let results = ping_pairs(c, d, &pairs, tb, o)?;
     let seen = capture.finish();
     let mut summary = Summary::new(c, d, &r, &o.ifaces, &pairs, &results, &seen);
     if let Some(dir) = &o.probe_results {
-        let capture = start_capture(&ports, d)?;
+        let capture = start_capture(&ports, d, pairs.len())?;
         probe_all(c, d, &r, &macs, &work, dir, tb, o)?;
         let seen = capture.finish();
         let mut frames = Frames::default();
@@ -208,14 +223,15 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
     Ok(summary)
 }
 
-fn start_capture(ports: &HashMap<i32, Port>, d: &Design) -> Result<Capture, EmulateError> {
-    Capture::start(ports.clone(), d.switches() + 1).map_err(|e| EmulateError::Setup {
+fn start_capture(ports: &HashMap<i32, Port>, d: &Design, pairs: usize) -> Result<Capture, EmulateError> {
+    Capture::start(ports.clone(), d.switches() + 1, pairs).map_err(|e| EmulateError::Setup {
         command: "an AF_PACKET socket to count frames".into(),
         reason: e.to_string(),
     })
 }
 
 /// The bridges, namespaces and veths; returns the bridge ports to watch.
+/// Each kind is made by one `ip -batch` process, not one `ip` per link.
 fn build(
     c: &Cluster,
     d: &Design,
@@ -224,28 +240,35 @@ fn build(
     o: &Options,
 ) -> Result<HashMap<i32, Port>, EmulateError> {
     let prefix = tb.prefix.clone();
-    let mut ports = HashMap::new();
     let bridge = |s: usize| format!("{prefix}b{s}");
-    for s in 0..d.switches() {
-        tb.add_bridge(&bridge(s))?;
+    let mut bridges: Vec<String> = (0..d.switches()).map(bridge).collect();
+    let uplink = c.uplink.mode != UplinkMode::None;
+    if uplink {
+        bridges.push(format!("{prefix}up"));
     }
-    if c.uplink.mode != UplinkMode::None {
-        let up = format!("{prefix}up");
-        tb.add_bridge(&up)?;
-        for s in 0..d.switches() {
-            let (a, b) = (format!("{prefix}u{s}"), format!("{prefix}v{s}"));
-            tb.add_veth(&a, &b)?;
-            run(&["ip", "link", "set", &a, "master", &bridge(s), "up"])?;
-            run(&["ip", "link", "set", &b, "master", &up, "up"])?;
+    o.report("building", 0, d.pcs());
+    tb.add_bridges(&bridges)?;
+    let mut ports = HashMap::new();
+    if uplink {
+        let pairs: Vec<(String, String)> = (0..d.switches())
+            .map(|s| (format!("{prefix}u{s}"), format!("{prefix}v{s}")))
+            .collect();
+        tb.add_veths(&pairs)?;
+        let up = &bridges[d.switches()];
+        let enslave = |(s, (a, b)): (usize, &(String, String))| {
+            format!("link set {a} master {} up\nlink set {b} master {up} up\n", bridge(s))
+        };
+        commands::batch(&pairs.iter().enumerate().map(enslave).collect::<String>(), o.cancel)?;
+        for (s, (a, b)) in pairs.iter().enumerate() {
             ports.insert(
-                testbed::ifindex(&a)?,
+                testbed::ifindex(a)?,
                 Port {
                     bridge: s,
                     nic_mac: None,
                 },
             );
             ports.insert(
-                testbed::ifindex(&b)?,
+                testbed::ifindex(b)?,
                 Port {
                     bridge: d.switches(),
                     nic_mac: None,
@@ -253,27 +276,53 @@ fn build(
             );
         }
     }
-    for pc in 0..d.pcs() {
+    let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
+    tb.add_namespaces(&namespaces)?;
+    o.check()?;
+    // Each PC end is made in its namespace under the name its kernel
+    // gives it.
+    let host = |pc: usize, nic: usize| format!("{prefix}{pc}x{nic}");
+    let ends: Vec<(usize, usize, Option<usize>)> = (0..d.pcs())
+        .flat_map(|pc| {
+            w.cables[pc]
+                .iter()
+                .enumerate()
+                .map(move |(nic, &cable)| (pc, nic, cable))
+        })
+        .collect();
+    let names: Vec<String> = ends.iter().map(|&(pc, nic, _)| host(pc, nic)).collect();
+    // Removed by name too: a deleted namespace takes its veths with it,
+    // but only once the kernel gets round to it, after the removal returns.
+    tb.links.extend(Testbed::ip_links(&names)?);
+    let veth = |&(pc, nic, _): &(usize, usize, Option<usize>)| {
+        let dev = batch_word(&w.kernel[pc].name(nic));
+        format!(
+            "link add {} type veth peer name {dev} netns {}",
+            host(pc, nic),
+            batch_word(&namespaces[pc])
+        )
+    };
+    commands::batch(&testbed::lines(&ends, veth), o.cancel)?;
+    names.iter().for_each(|n| testbed::no_ipv6(n));
+    // A pulled cable: the host end stays down and on no bridge, so the
+    // PC's NIC has no carrier.
+    let plugged: String = ends
+        .iter()
+        .filter_map(|&(pc, nic, cable)| Some(format!("link set {} master {} up\n", host(pc, nic), bridge(cable?))))
+        .collect();
+    commands::batch(&plugged, o.cancel)?;
+    for (pc, ns) in namespaces.iter().enumerate() {
         o.check()?;
         o.report("building", pc, d.pcs());
-        let ns = tb.namespace(c, pc);
-        tb.add_namespace(&ns)?;
+        let macs = testbed::macs(ns)?;
         for (nic, cable) in w.cables[pc].iter().enumerate() {
-            let (host, peer) = (format!("{prefix}{pc}x{nic}"), format!("{prefix}{pc}y{nic}"));
-            tb.add_veth(&host, &peer)?;
-            run(&["ip", "link", "set", &peer, "netns", &ns])?;
-            let dev = w.kernel[pc].name(nic);
-            run(&["ip", "-n", &ns, "link", "set", &peer, "name", &dev])?;
-            // A pulled cable: the host end stays down and on no bridge, so
-            // the PC's NIC has no carrier.
             let Some(s) = *cable else { continue };
-            run(&["ip", "link", "set", &host, "master", &bridge(s), "up"])?;
-            let mac = testbed::mac(&ns, &dev)?;
+            let dev = w.kernel[pc].name(nic);
             ports.insert(
-                testbed::ifindex(&host)?,
+                testbed::ifindex(&host(pc, nic))?,
                 Port {
                     bridge: s,
-                    nic_mac: Some(mac),
+                    nic_mac: macs.get(&dev).copied(),
                 },
             );
         }
@@ -286,10 +335,13 @@ fn build(
 fn discover_macs(c: &Cluster, d: &Design, w: &Wiring, tb: &Testbed, o: &Options) -> Result<MacTable, EmulateError> {
     let mut text = String::from("# PC IFACE MAC, discovered by fnn-tui emulate\n");
     for pc in 0..d.pcs() {
-        let ns = tb.namespace(c, pc);
+        let macs = testbed::macs(&tb.namespace(c, pc))?;
         for nic in 0..w.cables[pc].len() {
             let dev = w.kernel[pc].name(nic);
-            let mac = testbed::mac(&ns, &dev)?;
+            let mac = macs.get(&dev).ok_or_else(|| EmulateError::Setup {
+                command: format!("reading the MAC of {dev} in {}", tb.namespace(c, pc)),
+                reason: "no such link".into(),
+            })?;
             let hex: Vec<String> = mac.iter().map(|b| format!("{b:02x}")).collect();
             text.push_str(&format!("{} {dev} {}\n", c.pc_name(pc), hex.join(":")));
         }
@@ -304,7 +356,8 @@ fn discover_macs(c: &Cluster, d: &Design, w: &Wiring, tb: &Testbed, o: &Options)
     })
 }
 
-/// Every PC's hosts file and setup script, run as at boot.
+/// Every PC's hosts file and setup script, run as at boot, a few PCs at
+/// once as a cluster's PCs boot together.
 fn boot(
     c: &Cluster,
     d: &Design,
@@ -314,9 +367,8 @@ fn boot(
     tb: &Testbed,
     o: &Options,
 ) -> Result<(), EmulateError> {
-    for pc in 0..d.pcs() {
-        o.check()?;
-        o.report("booting", pc, d.pcs());
+    let done = AtomicUsize::new(0);
+    parallel(d.pcs(), o, |pc| {
         let ns = tb.namespace(c, pc);
         // `ip netns exec` shows /etc/netns/NS/hosts as the PC's /etc/hosts.
         let etc = tb.etc_dir(&ns);
@@ -328,8 +380,42 @@ fn boot(
             &["ip", "netns", "exec", &ns, "sh", &script.display().to_string()],
             o.cancel,
         )?;
-    }
+        o.report("booting", done.fetch_add(1, Ordering::Relaxed) + 1, d.pcs());
+        Ok(())
+    })?;
     Ok(())
+}
+
+/// How long the NICs' boot-time announcements may take to reach their
+/// switches before the pings start regardless.
+const ANNOUNCE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Waits until every switch has learned the NIC on each of its ports from
+/// the frame the NIC's setup script sends in the background, as on a
+/// cluster, where traffic starts well after boot. A NIC that never
+/// announces itself is not waited for past [`ANNOUNCE_WAIT`]: the pings
+/// to it are flooded and counted.
+fn await_announcements(ports: &HashMap<i32, Port>, o: &Options) -> Result<(), EmulateError> {
+    let want: Vec<(u32, [u8; 6])> = ports
+        .iter()
+        .filter_map(|(&i, p)| Some((i as u32, p.nic_mac?)))
+        .collect();
+    let failed = |e: std::io::Error| EmulateError::Setup {
+        command: "reading what the bridges have learned".into(),
+        reason: e.to_string(),
+    };
+    let mut rtnl = netlink::Rtnl::open().map_err(failed)?;
+    let deadline = std::time::Instant::now() + ANNOUNCE_WAIT;
+    loop {
+        o.check()?;
+        let learned: std::collections::HashSet<(u32, Vec<u8>)> =
+            rtnl.bridge_fdb().map_err(failed)?.into_iter().collect();
+        let all = want.iter().all(|(i, mac)| learned.contains(&(*i, mac.to_vec())));
+        if all || std::time::Instant::now() > deadline {
+            return Ok(());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
 }
 
 /// Every pair the spec requires, both ways.
@@ -342,26 +428,20 @@ fn required_pairs(c: &Cluster, d: &Design) -> Vec<(usize, usize)> {
     }
 }
 
-/// One ping's outcome: answered, and the interface the kernel sends by.
+/// One ping's outcome: answered, and the interface the kernel sends by
+/// (shared: a million pairs name a handful of interfaces).
 #[derive(Clone, Debug)]
 pub(crate) struct PingResult {
     pub answered: bool,
-    pub dev: String,
+    pub dev: Arc<str>,
 }
 
-/// In each PC's namespace, one shell pings its targets by host name and
-/// asks the kernel which interface each address leaves by.
-const PING_LOOP: &str = r#"while [ $# -gt 1 ]; do
-  if ping -c 1 -W 1 -q "$1" >/dev/null 2>&1; then r=ok; else r=fail; fi
-  d=$(ip -o route get "$2" 2>/dev/null | sed -n 's/.* dev \([^ ]*\).*/\1/p')
-  echo "$r ${d:-none}"
-  shift 2
-done"#;
-
+/// From inside each PC's namespace: every target's name looked up in the
+/// PC's own hosts file (as `ping NAME` would), one echo request each from
+/// a raw socket, and the interface the kernel routes the address by.
 fn ping_pairs(
     c: &Cluster,
     d: &Design,
-    r: &BasicRouting,
     pairs: &[(usize, usize)],
     tb: &Testbed,
     o: &Options,
@@ -373,27 +453,53 @@ fn ping_pairs(
     let done = AtomicUsize::new(0);
     let out = parallel(d.pcs(), o, |a| {
         let targets = &by_source[a];
-        let mut args: Vec<String> = ["ip", "netns", "exec", &tb.namespace(c, a), "sh", "-c", PING_LOOP, "sh"]
-            .map(String::from)
-            .to_vec();
-        for &b in targets {
-            args.push(c.pc_name(b));
-            args.push(scripts::address_for(r, a, b).to_string());
-        }
-        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-        let text = run_until(&argv, o.cancel)?;
+        let ns = tb.namespace(c, a);
+        let hosts_file = tb.etc_dir(&ns).join("hosts");
+        let hosts = std::fs::read_to_string(&hosts_file).map_err(|e| io(&hosts_file, e))?;
+        let known = hosts::addresses(&hosts);
+        let names: Vec<String> = targets
+            .iter()
+            .map(|&b| host_name(&c.pc_name(b)).to_ascii_lowercase())
+            .collect();
+        let addrs: Vec<Option<Ipv4Addr>> = names.iter().map(|n| known.get(n.as_str()).copied()).collect();
+        let probe = |e: std::io::Error| EmulateError::Setup {
+            command: format!("pinging from {ns}"),
+            reason: e.to_string(),
+        };
+        let results = netns::within(&ns, || {
+            let to: Vec<Ipv4Addr> = addrs.iter().flatten().copied().collect();
+            let mut answered = echo::echo_all(&to, a as u16, o.cancel)?.into_iter();
+            let mut rtnl = netlink::Rtnl::open()?;
+            let none: Arc<str> = Arc::from("none");
+            let devs: HashMap<u32, Arc<str>> = rtnl
+                .links()?
+                .into_iter()
+                .map(|l| (l.index, Arc::from(l.name)))
+                .collect();
+            addrs
+                .iter()
+                .map(|addr| {
+                    let Some(addr) = *addr else {
+                        return Ok(PingResult {
+                            answered: false,
+                            dev: none.clone(),
+                        });
+                    };
+                    let dev = rtnl.route_oif(addr)?.and_then(|i| devs.get(&i).cloned());
+                    Ok(PingResult {
+                        answered: answered.next().unwrap_or(false),
+                        dev: dev.unwrap_or_else(|| none.clone()),
+                    })
+                })
+                .collect::<std::io::Result<Vec<_>>>()
+        })
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::Interrupted => EmulateError::Interrupted,
+            _ => probe(e),
+        })?;
         let n = done.fetch_add(targets.len(), Ordering::Relaxed) + targets.len();
         o.report("pinging", n, pairs.len());
-        let mut lines = text.lines();
-        Ok(targets
-            .iter()
-            .map(|&b| {
-                let mut f = lines.next().unwrap_or("fail none").split(' ');
-                let answered = f.next() == Some("ok");
-                let dev = f.next().unwrap_or("none").to_string();
-                ((a, b), PingResult { answered, dev })
-            })
-            .collect::<Vec<_>>())
+        Ok(targets.iter().map(|&b| (a, b)).zip(results).collect::<Vec<_>>())
     })?;
     Ok(out.into_iter().flatten().collect())
 }

@@ -60,8 +60,8 @@ impl Summary {
                 Some(sw) => (ifaces.name(d.nic_on(a, sw).unwrap_or(0)), Some(sw)),
                 None => (ifaces.name(0), None),
             };
-            if res.dev != want_dev {
-                wrong_nic.push((na.clone(), nb.clone(), want_dev, res.dev.clone()));
+            if *res.dev != *want_dev {
+                wrong_nic.push((na.clone(), nb.clone(), want_dev, res.dev.to_string()));
             }
             if res.answered
                 && let Some(problem) = crossed(d, r, a, b, want_bridge, seen)
@@ -175,7 +175,7 @@ fn crossed(d: &Design, r: &BasicRouting, a: usize, b: usize, via: Option<usize>,
         Some(sw) => crate::routing::switch_ip(sw, a),
         None => crate::routing::uplink_ip(a),
     };
-    let Some(path) = seen.pings.get(&(src, dst)) else {
+    let Some(path) = seen.path(src, dst) else {
         return Some(format!("no request {src} -> {dst} seen on any bridge"));
     };
     let want = via.or_else(|| d.switches_of(b).first().copied());

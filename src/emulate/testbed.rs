@@ -2,9 +2,13 @@
 //! per-run prefix and removed when the [`Testbed`] is dropped.
 
 use super::EmulateError;
-use super::commands::{remove_links, run};
+use super::commands::{batch, remove_links};
+use super::netlink::Rtnl;
+use super::netns;
 use super::registry::Registration;
+use crate::escape::batch_word;
 use crate::spec::Cluster;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The namespaces, bridges and files of one rehearsal; dropping it
@@ -57,41 +61,49 @@ impl Testbed {
         }
     }
 
-    /// A bridge (a switch), without IPv6 so it sends nothing of its own.
-    pub(super) fn add_bridge(&mut self, name: &str) -> Result<(), EmulateError> {
-        let b = Testbed::ip_link(name)?;
-        run(&["ip", "link", "add", &b, "type", "bridge"])?;
-        self.bridges.push(b.clone());
-        no_ipv6("/proc/sys/net/ipv6/conf", &b);
-        run(&["ip", "link", "set", &b, "up"])?;
+    /// Bridges (switches), without IPv6 so they send nothing of their own.
+    pub(super) fn add_bridges(&mut self, names: &[String]) -> Result<(), EmulateError> {
+        self.bridges.extend(Testbed::ip_links(names)?);
+        batch(&lines(names, |b| format!("link add {b} type bridge")), None)?;
+        names.iter().for_each(|b| no_ipv6(b));
+        batch(&lines(names, |b| format!("link set {b} up")), None)
+    }
+
+    /// Veth pairs in the host's namespace (cables between switches),
+    /// without IPv6; deleting either end deletes both.
+    pub(super) fn add_veths(&mut self, pairs: &[(String, String)]) -> Result<(), EmulateError> {
+        let ends: Vec<String> = pairs.iter().flat_map(|(a, b)| [a.clone(), b.clone()]).collect();
+        Testbed::ip_links(&ends)?;
+        self.links.extend(pairs.iter().map(|(a, _)| a.clone()));
+        batch(
+            &lines(pairs, |(a, b)| format!("link add {a} type veth peer name {b}")),
+            None,
+        )?;
+        ends.iter().for_each(|e| no_ipv6(e));
         Ok(())
     }
 
-    /// A veth pair (a cable); deleting either end deletes both.
-    pub(super) fn add_veth(&mut self, a: &str, b: &str) -> Result<(), EmulateError> {
-        Testbed::ip_link(a)?;
-        Testbed::ip_link(b)?;
-        run(&["ip", "link", "add", a, "type", "veth", "peer", "name", b])?;
-        self.links.push(a.to_string());
-        no_ipv6("/proc/sys/net/ipv6/conf", a);
-        Ok(())
-    }
-
-    /// A PC. IPv6 is off in it: its autoconfiguration multicasts would be
-    /// counted against the scripts, which configure IPv4 only.
-    pub(super) fn add_namespace(&mut self, ns: &str) -> Result<(), EmulateError> {
-        run(&["ip", "netns", "add", ns])?;
-        self.namespaces.push(ns.to_string());
-        run(&["ip", "-n", ns, "link", "set", "lo", "up"])?;
-        let _ = run(&[
-            "ip",
-            "netns",
-            "exec",
-            ns,
-            "sh",
-            "-c",
-            "for f in all default; do echo 1 > /proc/sys/net/ipv6/conf/$f/disable_ipv6; done 2>/dev/null",
-        ]);
+    /// PCs, each with its loopback up and IPv6 off: its autoconfiguration
+    /// multicasts would be counted against the scripts, which configure
+    /// IPv4 only. Recorded before they are made, so a failure half-way
+    /// still removes every one.
+    pub(super) fn add_namespaces(&mut self, names: &[String]) -> Result<(), EmulateError> {
+        self.namespaces.extend(names.iter().cloned());
+        batch(&lines(names, |n| format!("netns add {}", batch_word(n))), None)?;
+        for ns in names {
+            netns::within(ns, || {
+                netns::no_ipv6_here();
+                let mut rtnl = Rtnl::open()?;
+                match rtnl.links()?.iter().find(|l| l.name == "lo") {
+                    Some(lo) => rtnl.set_up(lo.index),
+                    None => Ok(()),
+                }
+            })
+            .map_err(|e| EmulateError::Setup {
+                command: format!("bringing lo up in {ns}"),
+                reason: e.to_string(),
+            })?;
+        }
         Ok(())
     }
 
@@ -141,11 +153,12 @@ impl Testbed {
         format!("{}-{}", self.prefix, c.pc_name(pc))
     }
 
-    pub(super) fn ip_link(name: &str) -> Result<String, EmulateError> {
-        if name.len() > 15 {
-            return Err(EmulateError::NameTooLong(name.into()));
+    /// The names, if every one is short enough for a link.
+    pub(super) fn ip_links(names: &[String]) -> Result<Vec<String>, EmulateError> {
+        match names.iter().find(|n| n.len() > 15) {
+            Some(long) => Err(EmulateError::NameTooLong(long.clone())),
+            None => Ok(names.to_vec()),
         }
-        Ok(name.into())
     }
 }
 
@@ -155,9 +168,15 @@ impl Testbed {
     }
 }
 
-fn no_ipv6(conf: &str, iface: &str) {
-    // Absent when the kernel has no IPv6: then there is nothing to silence.
-    let _ = std::fs::write(format!("{conf}/{iface}/disable_ipv6"), "1");
+/// IPv6 off on a link in the host's namespace. Absent when the kernel has
+/// no IPv6: then there is nothing to silence.
+pub(super) fn no_ipv6(iface: &str) {
+    let _ = std::fs::write(format!("/proc/sys/net/ipv6/conf/{iface}/disable_ipv6"), "1");
+}
+
+/// One `ip -batch` line per item.
+pub(super) fn lines<T>(items: &[T], line: impl Fn(&T) -> String) -> String {
+    items.iter().map(|i| line(i) + "\n").collect()
 }
 
 /// The interface index of a link in this namespace.
@@ -172,25 +191,16 @@ pub(super) fn ifindex(name: &str) -> Result<i32, EmulateError> {
         })
 }
 
-/// The MAC of an interface in a namespace.
-pub(super) fn mac(ns: &str, dev: &str) -> Result<[u8; 6], EmulateError> {
-    let text = run(&[
-        "ip",
-        "netns",
-        "exec",
-        ns,
-        "cat",
-        &format!("/sys/class/net/{dev}/address"),
-    ])?;
-    let bytes: Vec<u8> = text
-        .trim()
-        .split(':')
-        .filter_map(|h| u8::from_str_radix(h, 16).ok())
-        .collect();
-    bytes.try_into().map_err(|_| EmulateError::Setup {
-        command: format!("reading the MAC of {dev} in {ns}"),
-        reason: format!("`{}` is not a MAC", text.trim()),
-    })
+/// The MACs of the links in a namespace, by name.
+pub(super) fn macs(ns: &str) -> Result<HashMap<String, [u8; 6]>, EmulateError> {
+    let links = netns::within(ns, || Rtnl::open()?.links()).map_err(|e| EmulateError::Setup {
+        command: format!("listing the links in {ns}"),
+        reason: e.to_string(),
+    })?;
+    Ok(links
+        .into_iter()
+        .filter_map(|l| Some((l.name, l.mac.try_into().ok()?)))
+        .collect())
 }
 
 #[cfg(test)]

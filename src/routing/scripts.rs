@@ -7,7 +7,7 @@
 use super::addresses::{Interfaces, MacTable, announce_ip, switch_ip, switch_net, uplink_ip};
 use super::basic::BasicRouting;
 use crate::design::Design;
-use crate::escape::{host_name, one_line, sh_word};
+use crate::escape::{batch_word, host_name, one_line, sh_word};
 use crate::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
@@ -59,7 +59,10 @@ pub fn setup_script(
     // neighbours on every shared switch, and an address without an entry
     // would be ARPed for (a broadcast, and a neighbour-table entry that
     // ages out).
-    s.push_str("\n# Neighbours: the address and MAC of each on every switch we share.\n");
+    // One `ip -batch` for them all: a universal design at a thousand PCs
+    // has thousands of neighbours, and an `ip` process each would make the
+    // boot take minutes.
+    let mut batch = String::new();
     let mut placeholders = false;
     let mut unreachable = 0usize;
     for b in (0..d.pcs()).filter(|&b| b != pc) {
@@ -70,38 +73,27 @@ pub fn setup_script(
                     let Some(their) = d.nic_on(b, sw) else { continue };
                     let (mac, known) = macs.mac(b, their);
                     placeholders |= !known;
-                    let mark = if known {
-                        ""
-                    } else {
-                        "   # PLACEHOLDER MAC: give a discovery file"
-                    };
                     let used = if route == Some(sw) { " (route)" } else { "" };
-                    let _ = writeln!(
-                        s,
-                        "ip neigh replace {} lladdr {} dev {} nud permanent   # {}{used}{mark}",
-                        switch_ip(sw, b),
-                        sh_word(&mac),
-                        sh_word(&ifaces.name(my)),
-                        one_line(&c.pc_name(b))
-                    );
+                    let what = format!("{}{used}{}", one_line(&c.pc_name(b)), placeholder_mark(known));
+                    neighbour(&mut batch, switch_ip(sw, b), &mac, &ifaces.name(my), &what);
                 }
             }
             None if c.uplink.mode != UplinkMode::None => {
                 let (mac, known) = macs.mac(b, 0);
                 placeholders |= !known;
-                let _ = writeln!(
-                    s,
-                    "ip neigh replace {} lladdr {} dev {} nud permanent   # {} via the uplink",
-                    uplink_ip(b),
-                    sh_word(&mac),
-                    sh_word(&ifaces.name(0)),
-                    one_line(&c.pc_name(b))
-                );
+                let what = format!("{} via the uplink{}", one_line(&c.pc_name(b)), placeholder_mark(known));
+                neighbour(&mut batch, uplink_ip(b), &mac, &ifaces.name(0), &what);
             }
             // One line for all of them: a sparse design at thousands of
             // PCs would otherwise spend a megabyte of comments per script.
             None => unreachable += 1,
         }
+    }
+    if !batch.is_empty() {
+        let _ = write!(
+            s,
+            "\n# Neighbours: the address and MAC of each on every switch we share.\nip -batch - <<'{NEIGHBOURS_END}'\n{batch}{NEIGHBOURS_END}\n"
+        );
     }
     if unreachable > 0 {
         let _ = writeln!(
@@ -120,6 +112,27 @@ pub fn setup_script(
 }
 
 const SET_E: &str = "set -e\n";
+
+/// Ends the here-document of neighbours; no line in it starts with it.
+const NEIGHBOURS_END: &str = "END_OF_NEIGHBOURS";
+
+/// One permanent neighbour entry as an `ip -batch` line (a comment after
+/// `#` says whose address it is).
+fn neighbour(batch: &mut String, ip: std::net::Ipv4Addr, mac: &str, dev: &str, what: &str) {
+    let (mac, dev) = (batch_word(mac), batch_word(dev));
+    let _ = writeln!(
+        batch,
+        "neigh replace {ip} lladdr {mac} dev {dev} nud permanent   # {what}"
+    );
+}
+
+fn placeholder_mark(known: bool) -> &'static str {
+    if known {
+        ""
+    } else {
+        "   # PLACEHOLDER MAC: give a discovery file"
+    }
+}
 
 /// The variable that lets a script with placeholder MACs run anyway.
 pub const ALLOW_PLACEHOLDERS: &str = "FNN_ALLOW_PLACEHOLDER_MACS";

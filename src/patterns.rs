@@ -171,6 +171,27 @@ pub fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
     out
 }
 
+/// The blocks of side 2 of a grid of even sides (row-major), shifted by
+/// `shift` (0 or 1) along each axis and wrapping round as a torus: the
+/// switches of a layer that holds every grid edge starting at a
+/// coordinate of that parity.
+pub fn shifted_blocks(dims: &[usize], shift: &[usize]) -> Vec<Vec<usize>> {
+    let n: usize = dims.iter().product();
+    let half: Vec<usize> = dims.iter().map(|d| d / 2).collect();
+    let mut blocks = vec![Vec::new(); half.iter().product()];
+    for i in 0..n {
+        let c = coords(i, dims);
+        let b: Vec<usize> = c
+            .iter()
+            .zip(dims)
+            .zip(shift)
+            .map(|((&x, &d), &s)| ((x + d - s) % d) / 2)
+            .collect();
+        blocks[index(&b, &half)].push(i);
+    }
+    blocks
+}
+
 pub fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
     let n: usize = dims.iter().product();
     let mut out = Vec::new();

@@ -34,7 +34,7 @@ use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
 use super::{Eval, Rng};
 use crate::design::bits;
-use crate::patterns::PairWeights;
+use crate::patterns::{self, PairWeights};
 use crate::spec::Coverage;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -60,9 +60,14 @@ impl Strategy for Blocks {
         let weight = triangle_weights(&full.cluster.pattern);
         let ties: Vec<u32> = (0..full.pcs() as u32).collect();
         let mut best: Option<(u64, Genome)> = None;
-        for ws in permutations(&widths(full)).iter().take(ORDERS) {
+        let orders = permutations(&widths(full));
+        let tries = orders
+            .iter()
+            .take(ORDERS)
+            .flat_map(|ws| [(ws, Layers::Compared), (ws, Layers::Favoured)]);
+        for (ws, layers) in tries {
             let order = by_width(full, ws);
-            let g = grow(full, &req, &weight, &order, &ties);
+            let g = grow(full, &req, &weight, &order, &ties, layers);
             let uncovered = Eval::full(full, &g).terms.uncovered;
             if best.as_ref().is_none_or(|(u, _)| uncovered < *u) {
                 best = Some((uncovered, g));
@@ -88,7 +93,12 @@ impl Strategy for Blocks {
         let order = by_width(problem, &order);
         let mut ties: Vec<u32> = (0..problem.pcs() as u32).collect();
         ties.shuffle(rng);
-        let mut g = grow(problem, &req, &weight, &order, &ties);
+        let layers = if rng.random() {
+            Layers::Favoured
+        } else {
+            Layers::Compared
+        };
+        let mut g = grow(problem, &req, &weight, &order, &ties, layers);
         let walk_seed = rng.random();
         let out = local::improve(problem, &req, &mut g, ctx.budget(), &mut Rng::seed_from_u64(walk_seed));
         Found {
@@ -208,7 +218,27 @@ struct Growth<'a> {
 
 /// A genome grown switch by switch in `order`; pins, and NICs and ports
 /// the growing left, are placed by [`Genome::construct`].
-fn grow(problem: &Problem, req: &Required<'_>, weight: &[u32], order: &[usize], ties: &[u32]) -> Genome {
+/// When a whole layer (cosets, a grid's blocks) is laid instead of grown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layers {
+    /// When it covers at least what growing the layer would.
+    Compared,
+    /// When it covers at least half what growing would: growing may cover
+    /// more pairs now with pieces that leave the other widths nothing
+    /// whole (a torus's blocks against pieces that mix its edges with a
+    /// random wiring's pairs), while a layer covering less than half is
+    /// not the pattern's.
+    Favoured,
+}
+
+fn grow(
+    problem: &Problem,
+    req: &Required<'_>,
+    weight: &[u32],
+    order: &[usize],
+    ties: &[u32],
+    layers: Layers,
+) -> Genome {
     let c = &problem.cluster;
     let p = problem.pcs();
     let mut g = Growth::new(problem, req, weight, ties);
@@ -223,13 +253,18 @@ fn grow(problem: &Problem, req: &Required<'_>, weight: &[u32], order: &[usize], 
         let same = order
             .get(at..at + span)
             .is_some_and(|ss| ss.iter().all(|&s| c.ports(s) == width));
-        if same && let Some((bits, score)) = g.subspace(width) {
-            // A layer of cosets, if it covers at least what growing covers.
+        if same && let Some((blocks, score)) = g.best_layer(width) {
+            // A whole layer, if it covers at least what growing covers.
             let mut grown = g.clone();
             let before = g.covered_pairs;
             grown.grow_switches(&order[at..at + span]);
-            if score >= grown.covered_pairs - before {
-                g.cosets(bits, &order[at..at + span]);
+            let growing = grown.covered_pairs - before;
+            let enough = match layers {
+                Layers::Compared => growing,
+                Layers::Favoured => growing / 2,
+            };
+            if score >= enough {
+                g.lay(&blocks, &order[at..at + span]);
             } else {
                 g = grown;
             }
@@ -280,16 +315,50 @@ impl<'a> Growth<'a> {
         }
     }
 
-    /// The address bits whose cosets, as a layer of switches `width` wide,
-    /// cover the most uncovered pairs, and how many they cover: the
-    /// blocks of patterns built on the PCs' numbers (hypercube and
-    /// butterfly partners, tori whose sides are powers of two). Only where
-    /// the PCs and the width are powers of two, every PC has a NIC left
-    /// and nothing is pinned.
-    fn subspace(&self, width: u32) -> Option<(u32, u64)> {
+    /// The layer of switches `width` wide, as its blocks, that covers the
+    /// most uncovered pairs, and how many it covers: the cosets of a set
+    /// of address bits (the blocks of patterns built on the PCs' numbers:
+    /// hypercube and butterfly partners, tori whose sides are powers of
+    /// two), or the blocks of side 2 of one of the spec's grids at any
+    /// shift (a torus's edges from odd coordinates, which no set of bits
+    /// holds). Cosets win ties. Only where every PC has a NIC left and
+    /// nothing is pinned.
+    fn best_layer(&self, width: u32) -> Option<(Vec<Vec<usize>>, u64)> {
         let p = self.problem.pcs();
         let plain = self.problem.cluster.pins.is_empty() && self.free.iter().all(|&f| f > 0);
-        if !plain || !p.is_power_of_two() || !width.is_power_of_two() || width < 2 || width as usize > p {
+        if !plain || width < 2 || width as usize > p {
+            return None;
+        }
+        let cosets = self
+            .subspace(width)
+            .map(|(mask, score)| (self.coset_blocks(mask), score));
+        let grids = self.problem.cluster.grids.iter().filter(|dims| {
+            dims.iter().product::<usize>() == p
+                && dims.iter().all(|d| d % 2 == 0)
+                && 1usize.checked_shl(dims.len() as u32) == Some(width as usize)
+        });
+        let shifted = grids.flat_map(|dims| {
+            (0..1usize << dims.len()).map(move |bits| {
+                let shift: Vec<usize> = (0..dims.len()).map(|axis| (bits >> axis) & 1).collect();
+                patterns::shifted_blocks(dims, &shift)
+            })
+        });
+        let mut best = cosets;
+        for blocks in shifted {
+            let score = self.inside(&blocks);
+            if best.as_ref().is_none_or(|(_, s)| score > *s) {
+                best = Some((blocks, score));
+            }
+        }
+        best
+    }
+
+    /// The address bits whose cosets, as a layer of switches `width` wide,
+    /// cover the most uncovered pairs, and how many they cover; where the
+    /// PCs and the width are powers of two.
+    fn subspace(&self, width: u32) -> Option<(u32, u64)> {
+        let p = self.problem.pcs();
+        if !p.is_power_of_two() || !width.is_power_of_two() {
             return None;
         }
         // Uncovered pairs by their address difference.
@@ -310,12 +379,34 @@ impl<'a> Growth<'a> {
             .min_by_key(|&(mask, score)| (std::cmp::Reverse(score), mask))
     }
 
-    /// Lays the cosets of the address bits `mask` on `switches`, in order.
-    fn cosets(&mut self, mask: u32, switches: &[usize]) {
-        let bases = (0..self.problem.pcs() as u32).filter(|b| b & mask == 0);
-        for (base, &s) in bases.zip(switches) {
+    /// The cosets of the address bits `mask`, in order of their bases.
+    fn coset_blocks(&self, mask: u32) -> Vec<Vec<usize>> {
+        (0..self.problem.pcs() as u32)
+            .filter(|b| b & mask == 0)
+            .map(|base| subsets(mask).map(|x| (base | x) as usize).collect())
+            .collect()
+    }
+
+    /// The uncovered pairs inside blocks (each PC in one block).
+    fn inside(&self, blocks: &[Vec<usize>]) -> u64 {
+        let mut block_of = vec![usize::MAX; self.problem.pcs()];
+        for (i, b) in blocks.iter().enumerate() {
+            b.iter().for_each(|&pc| block_of[pc] = i);
+        }
+        let mut n = 0;
+        for a in 0..self.problem.pcs() {
+            self.req.each(a, |b, k| {
+                n += u64::from(a < b && !self.covered[k] && block_of[a] == block_of[b]);
+            });
+        }
+        n
+    }
+
+    /// Lays the blocks on `switches`, in order.
+    fn lay(&mut self, blocks: &[Vec<usize>], switches: &[usize]) {
+        for (block, &s) in blocks.iter().zip(switches) {
             let mut members = Vec::new();
-            for pc in subsets(mask).map(|x| (base | x) as usize) {
+            for &pc in block {
                 self.free[pc] -= 1;
                 self.layer[pc] += 1;
                 self.join(pc, s, &mut members);
@@ -446,6 +537,36 @@ mod tests {
     }
 
     #[test]
+    fn a_torus_takes_its_blocks_and_then_the_shifted_blocks() {
+        // An 8x6 torus (48 PCs: no address bits fit), 2 NICs on 4-port
+        // switches: the 2x2 blocks hold half the edges, the blocks shifted
+        // by one along both axes the other half.
+        let grid = PatternSpec::Grid {
+            dims: vec![8, 6],
+            torus: true,
+            weight: 1.0,
+        };
+        let p = Problem::new(sparse_spec("t", 48, 2, &[(4, 24)], vec![grid]).resolve().unwrap());
+        let req = Required::new(&p);
+        let weight = triangle_weights(&p.cluster.pattern);
+        let ties: Vec<u32> = (0..p.pcs() as u32).collect();
+        let mut g = Growth::new(&p, &req, &weight, &ties);
+        let first: Vec<usize> = (0..12).collect();
+        let (blocks, score) = g.best_layer(4).unwrap();
+        assert_eq!((blocks.len(), score), (12, 48));
+        g.lay(&blocks, &first);
+        let (blocks, score) = g.best_layer(4).unwrap();
+        assert_eq!(score, 48, "the shifted blocks hold every edge left");
+        let second: Vec<usize> = (12..24).collect();
+        g.lay(&blocks, &second);
+        assert_eq!(g.covered_pairs, 96);
+        // Without the grid's sides there is no layer to lay.
+        let mut blind = p.clone();
+        blind.cluster.grids.clear();
+        assert!(Growth::new(&blind, &req, &weight, &ties).best_layer(4).is_none());
+    }
+
+    #[test]
     fn the_cosets_found_are_the_subcubes_of_the_pattern() {
         // Radix-16 butterfly on 8 bits: every pair of a 4-bit subcube, on
         // 16-port switches, 2 NICs a PC.
@@ -462,7 +583,7 @@ mod tests {
         assert!(mask == 0x0f || mask == 0xf0, "{mask:b}");
         assert_eq!(score, 16 * 120);
         let switches: Vec<usize> = (0..16).collect();
-        g.cosets(mask, &switches);
+        g.lay(&g.coset_blocks(mask), &switches);
         assert_eq!(g.covered_pairs, 16 * 120);
         assert_eq!(g.subspace(16).unwrap().1, 16 * 120, "the other half");
     }

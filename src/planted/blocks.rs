@@ -2,7 +2,7 @@
 //! structured pattern with every port used. Each is the certificate half
 //! of a planted spec.
 
-use crate::patterns::{coords, index};
+use crate::patterns::shifted_blocks;
 
 /// Hypercube subcubes: the address bits of `1 << bits` PCs cut into
 /// consecutive groups of the sizes given; for each group, a switch per
@@ -45,24 +45,6 @@ pub fn stencil(dims: [usize; 2]) -> Vec<Vec<usize>> {
         .iter()
         .flat_map(|shift| shifted_blocks(&dims, shift))
         .collect()
-}
-
-/// Blocks of side 2 of a torus, shifted by `shift` along each axis.
-fn shifted_blocks(dims: &[usize], shift: &[usize]) -> Vec<Vec<usize>> {
-    let n: usize = dims.iter().product();
-    let half: Vec<usize> = dims.iter().map(|d| d / 2).collect();
-    let mut blocks = vec![Vec::new(); half.iter().product()];
-    for i in 0..n {
-        let c = coords(i, dims);
-        let b: Vec<usize> = c
-            .iter()
-            .zip(dims)
-            .zip(shift)
-            .map(|((&x, &d), &s)| ((x + d - s) % d) / 2)
-            .collect();
-        blocks[index(&b, &half)].push(i);
-    }
-    blocks
 }
 
 /// An involution (bit reversal, a square transpose) on one NIC: its pairs

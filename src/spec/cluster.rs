@@ -107,6 +107,9 @@ pub struct Cluster {
     pub uplink: Uplink,
     pub coverage: Coverage,
     pub pattern: PairWeights,
+    /// The sides of the spec's grid patterns (tori and meshes): a search
+    /// may lay a layer of switches as a grid's blocks.
+    pub grids: Vec<Vec<usize>>,
     pub pins: Pins,
     pub weights: Weights,
     pub ga: GaParams,

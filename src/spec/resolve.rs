@@ -3,7 +3,7 @@
 
 use super::cluster::{Cluster, Pins, SwitchSlot, Uplink};
 use super::error::SpecError;
-use super::model::{Coverage, PinKind, Spec, UplinkMode};
+use super::model::{Coverage, PatternSpec, PinKind, Spec, UplinkMode};
 use super::text;
 
 /// Sizes past these are typos, not clusters; refusing them early keeps a
@@ -97,6 +97,14 @@ impl Spec {
                 self.coverage
             },
             pattern,
+            grids: self
+                .patterns
+                .iter()
+                .filter_map(|p| match p {
+                    PatternSpec::Grid { dims, .. } => Some(dims.clone()),
+                    _ => None,
+                })
+                .collect(),
             pins,
             weights: self.weights.clone(),
             ga: self.ga.clone(),

@@ -200,8 +200,8 @@ pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed
 fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Summary, EmulateError> {
     let start = std::time::Instant::now();
     let wiring = Wiring::new(d, &o.ifaces, &o.faults);
-    let ports = build(c, d, &wiring, tb, o)?;
-    let macs = discover_macs(c, d, &wiring, tb, o)?;
+    let (ports, seen_macs) = build(c, d, &wiring, tb, o)?;
+    let macs = discover_macs(c, &wiring, &seen_macs, tb, o)?;
     let pairs = required_pairs(c, d);
     let capture = start_capture(&ports, d, pairs.len())?;
     let r = BasicRouting::new(c, d);
@@ -230,7 +230,11 @@ fn start_capture(ports: &HashMap<i32, Port>, d: &Design, pairs: usize) -> Result
     })
 }
 
-/// The bridges, namespaces and veths; returns the bridge ports to watch.
+/// A PC's MACs by interface name, as its namespace lists them.
+type Macs = HashMap<String, [u8; 6]>;
+
+/// The bridges, namespaces and veths; returns the bridge ports to watch
+/// and each PC's MACs.
 /// Each kind is made by one `ip -batch` process, not one `ip` per link.
 fn build(
     c: &Cluster,
@@ -238,7 +242,7 @@ fn build(
     w: &Wiring,
     tb: &mut Testbed,
     o: &Options,
-) -> Result<HashMap<i32, Port>, EmulateError> {
+) -> Result<(HashMap<i32, Port>, Vec<Macs>), EmulateError> {
     let prefix = tb.prefix.clone();
     let bridge = |s: usize| format!("{prefix}b{s}");
     let mut bridges: Vec<String> = (0..d.switches()).map(bridge).collect();
@@ -311,6 +315,7 @@ fn build(
         .filter_map(|&(pc, nic, cable)| Some(format!("link set {} master {} up\n", host(pc, nic), bridge(cable?))))
         .collect();
     commands::batch(&plugged, o.cancel)?;
+    let mut all_macs = Vec::with_capacity(d.pcs());
     for (pc, ns) in namespaces.iter().enumerate() {
         o.check()?;
         o.report("building", pc, d.pcs());
@@ -326,16 +331,16 @@ fn build(
                 },
             );
         }
+        all_macs.push(macs);
     }
-    Ok(ports)
+    Ok((ports, all_macs))
 }
 
 /// The MACs as a discovery run on each PC reports them (by the names its
 /// kernel gives), read through the same path a discovery file is.
-fn discover_macs(c: &Cluster, d: &Design, w: &Wiring, tb: &Testbed, o: &Options) -> Result<MacTable, EmulateError> {
+fn discover_macs(c: &Cluster, w: &Wiring, seen: &[Macs], tb: &Testbed, o: &Options) -> Result<MacTable, EmulateError> {
     let mut text = String::from("# PC IFACE MAC, discovered by fnn-tui emulate\n");
-    for pc in 0..d.pcs() {
-        let macs = testbed::macs(&tb.namespace(c, pc))?;
+    for (pc, macs) in seen.iter().enumerate() {
         for nic in 0..w.cables[pc].len() {
             let dev = w.kernel[pc].name(nic);
             let mac = macs.get(&dev).ok_or_else(|| EmulateError::Setup {

@@ -10,6 +10,7 @@
 
 use super::genome::Genome;
 use super::problem::Problem;
+use super::wide_row;
 use crate::design::bits;
 use crate::spec::{Coverage, Weights};
 use multiversion::multiversion;
@@ -285,7 +286,8 @@ fn add_all_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
         let ma = &masks[a * w..(a + 1) * w];
         let few = ma.iter().map(|m| m.count_ones()).sum::<u32>() < 8;
         if few && w == 1 {
-            zeros = packed_row::<1>(ma, &masks[a + 1..], rest, &mut hist);
+            zeros = wide_row::row(ma[0], &masks[a + 1..], rest, &mut hist)
+                .unwrap_or_else(|| packed_row::<1>(ma, &masks[a + 1..], rest, &mut hist));
         } else if few && w == 2 {
             zeros = packed_row::<2>(ma, &masks[(a + 1) * 2..], rest, &mut hist);
         } else {

@@ -163,6 +163,13 @@ struct Search<'a> {
     /// PCs with `lack > 0`, and each PC's position in it (or `usize::MAX`).
     lacking: Vec<usize>,
     slot: Vec<usize>,
+    /// The links of every required pair by its slot, kept as the walk
+    /// moves (sparse patterns only; empty when every pair is required):
+    /// a move's scan reads a pair's count thousands of times, and a mask
+    /// AND is ten words at 640 switches.
+    cover: Vec<u8>,
+    /// The slot of (b, a) for the slot of (a, b), with `cover`.
+    mirror: Vec<u32>,
     uncovered: u64,
     /// The switches each PC may not rejoin yet.
     tabu: Marks,
@@ -232,6 +239,8 @@ impl<'a> Search<'a> {
             lack: vec![0; p],
             lacking: Vec::new(),
             slot: vec![usize::MAX; p],
+            cover: Vec::new(),
+            mirror: Vec::new(),
             uncovered: 0,
             tabu: Marks::new(p),
             iteration: 0,
@@ -246,11 +255,43 @@ impl<'a> Search<'a> {
             s.update_slot(a);
         }
         s.uncovered /= 2;
+        if matches!(req, Required::Sparse(_)) {
+            s.cover = vec![0; req.slots()];
+            s.mirror = vec![0; req.slots()];
+            for a in 0..p {
+                req.each(a, |b, k| {
+                    s.mirror[k] = req.slot(b, a).expect("a pattern's rows are symmetric") as u32
+                });
+                s.refresh(a);
+            }
+        }
         s
     }
 
     fn links(&self, a: usize, b: usize) -> u32 {
         bits::and_count(self.g.mask(self.problem, a), self.g.mask(self.problem, b))
+    }
+
+    /// The links of the required pair (a, b) in slot `k`.
+    fn linked(&self, a: usize, b: usize, k: usize) -> u32 {
+        match self.cover.get(k) {
+            Some(&n) => u32::from(n),
+            None => self.links(a, b),
+        }
+    }
+
+    /// Recounts the kept links of `pc`'s required pairs, both ways.
+    fn refresh(&mut self, pc: usize) {
+        if self.cover.is_empty() {
+            return;
+        }
+        let (p, g) = (self.problem, &self.g);
+        let (cover, mirror) = (&mut self.cover, &self.mirror);
+        self.req.each(pc, |j, k| {
+            let n = bits::and_count(g.mask(p, pc), g.mask(p, j)) as u8;
+            cover[k] = n;
+            cover[mirror[k] as usize] = n;
+        });
     }
 
     fn on(&self, pc: usize, switch: u32) -> bool {
@@ -286,8 +327,8 @@ impl<'a> Search<'a> {
         let a = *self.lacking.get(rng.random_range(0..self.lacking.len().max(1)))?;
         let mut chosen = None;
         let mut seen = 0;
-        self.req.each(a, |b, _| {
-            if self.links(a, b) == 0 {
+        self.req.each(a, |b, k| {
+            if self.linked(a, b, k) == 0 {
                 seen += 1;
                 if rng.random_range(0..seen) == 0 {
                     chosen = Some(b);
@@ -302,7 +343,7 @@ impl<'a> Search<'a> {
     fn delta(&self, pc: usize, from: u32, to: u32) -> Delta {
         let mut d = (0i64, 0i64);
         self.req.each(pc, |j, k| {
-            let c = self.links(pc, j);
+            let c = self.linked(pc, j, k);
             let after = c + u32::from(self.on(j, to)) - u32::from(self.on(j, from));
             let change = i64::from(after == 0) - i64::from(c == 0);
             d.0 += change * i64::from(self.weight[k]);
@@ -357,12 +398,12 @@ impl<'a> Search<'a> {
             // k's partners it shares only y with, and those it lacks.
             only_y.clear();
             zero.clear();
-            self.req.each(k, |j, slot| match self.links(k, j) {
+            self.req.each(k, |j, slot| match self.linked(k, j, slot) {
                 0 => zero.push((j, i64::from(self.weight[slot]))),
                 1 if self.on(j, yy) => only_y.push((j, i64::from(self.weight[slot]))),
                 _ => {}
             });
-            let pair = self.req.slot(u, k).filter(|_| self.links(u, k) == 0);
+            let pair = self.req.slot(u, k).filter(|&slot| self.linked(u, k, slot) == 0);
             for &(eu, x, (du, pu)) in &gives {
                 let allowed = if x == DUMMY_SWITCH {
                     !c.cable_every_nic
@@ -455,6 +496,9 @@ impl<'a> Search<'a> {
         let touched: Vec<usize> = std::iter::once(u).chain((k != FREE).then_some(k as usize)).collect();
         self.count(&touched, -1);
         self.g.swap(p, m.eu, m.ek);
+        for &t in &touched {
+            self.refresh(t);
+        }
         self.count(&touched, 1);
         // Tenure: long enough to leave a plateau, randomised so cycles break.
         let tenure = 4 + rng.random_range(0..8u64) + (self.lacking.len() as u64).min(12);
@@ -471,8 +515,8 @@ impl<'a> Search<'a> {
     fn count(&mut self, rows: &[usize], sign: i64) {
         for (n, &t) in rows.iter().enumerate() {
             let mut hits = Vec::new();
-            self.req.each(t, |j, _| {
-                if !rows[..n].contains(&j) && self.links(t, j) == 0 {
+            self.req.each(t, |j, k| {
+                if !rows[..n].contains(&j) && self.linked(t, j, k) == 0 {
                     hits.push(j);
                 }
             });
@@ -537,6 +581,11 @@ mod tests {
             s.apply(m, &mut rng);
             assert_eq!(s.uncovered as i64, expected, "the delta was not exact");
             assert_eq!(s.uncovered, Eval::full(&p, &s.g).terms.uncovered);
+            for a in 0..p.pcs() {
+                req.each(a, |b, k| {
+                    assert_eq!(u32::from(s.cover[k]), s.links(a, b), "kept links of ({a}, {b})")
+                });
+            }
         }
     }
 

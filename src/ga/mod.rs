@@ -37,6 +37,7 @@ pub mod sat;
 pub mod scale;
 pub mod seeding;
 pub mod tabu;
+mod wide_row;
 
 pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};

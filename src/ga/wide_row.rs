@@ -28,10 +28,11 @@ pub fn available() -> bool {
 
 /// The pairs of `ma` (fewer than 8 bits set) with each mask of `after`:
 /// adds 1 to `lacking[i]` where they share no switch, adds each pair to
-/// `hist[links]` (8 bins), and returns how many share none. `None` where
+/// `hist[links]` (a bin for each count `ma` allows: at most 8), and returns how many share none. `None` where
 /// the CPU lacks the instructions: the caller runs the portable row.
 pub fn row(ma: u64, after: &[u64], lacking: &mut [u32], hist: &mut [i64]) -> Option<u32> {
-    debug_assert!(ma.count_ones() < 8 && lacking.len() >= after.len() && hist.len() >= 8);
+    // A bin for every count of links `ma` can have with another mask.
+    debug_assert!(ma.count_ones() < 8 && lacking.len() >= after.len() && hist.len() > ma.count_ones() as usize);
     #[cfg(target_arch = "x86_64")]
     if after.len() >= SHORTEST && available() {
         // SAFETY: the features the kernel is compiled for were detected
@@ -136,7 +137,8 @@ mod tests {
                 .collect();
             let mut lacking: Vec<u32> = (0..len).map(|_| rng.random_range(0..5)).collect();
             let mut expected = lacking.clone();
-            let mut hist = vec![3i64; 8];
+            // As the evaluation sizes it: a bin per possible link count.
+            let mut hist = vec![3i64; ma.count_ones() as usize + 1];
             let mut want_hist = hist.clone();
             let mut want_zeros = 0;
             for (mb, lack) in after.iter().zip(&mut expected) {

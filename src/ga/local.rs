@@ -246,25 +246,25 @@ impl<'a> Search<'a> {
             iteration: 0,
             deadline: Deadline::default(),
         };
+        if matches!(req, Required::Sparse(_)) {
+            s.cover = vec![0; req.slots()];
+            s.mirror = vec![0; req.slots()];
+            for a in 0..p {
+                let (g, cover, mirror) = (&s.g, &mut s.cover, &mut s.mirror);
+                req.each(a, |b, k| {
+                    mirror[k] = req.slot(b, a).expect("a pattern's rows are symmetric") as u32;
+                    cover[k] = bits::and_count(g.mask(problem, a), g.mask(problem, b)) as u8;
+                });
+            }
+        }
         for a in 0..p {
-            let ma = s.g.mask(problem, a);
             let mut n = 0;
-            req.each(a, |b, _| n += u32::from(!bits::meet(ma, s.g.mask(problem, b))));
+            req.each(a, |b, k| n += u32::from(s.linked(a, b, k) == 0));
             s.lack[a] = n;
             s.uncovered += n as u64;
             s.update_slot(a);
         }
         s.uncovered /= 2;
-        if matches!(req, Required::Sparse(_)) {
-            s.cover = vec![0; req.slots()];
-            s.mirror = vec![0; req.slots()];
-            for a in 0..p {
-                req.each(a, |b, k| {
-                    s.mirror[k] = req.slot(b, a).expect("a pattern's rows are symmetric") as u32
-                });
-                s.refresh(a);
-            }
-        }
         s
     }
 

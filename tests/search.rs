@@ -394,3 +394,15 @@ fn block_growing_builds_a_hypercube_with_a_random_nic_whole() {
     let (p, g) = blocks_seed(Family::Hypercube, 1024, 1);
     assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
 }
+
+#[test]
+fn random_nics_beside_a_torus_are_found_again_as_switches() {
+    // A torus on its blocks and shifted blocks, and 2 random NICs a PC on
+    // 16-port switches with 2 random partners a PC among them: growing
+    // mixes the random switches' pieces (30 and 33 pairs short), and the
+    // partition walk over the pairs the torus layers leave finds them.
+    for family in [Family::Torus2d, Family::Torus3d] {
+        let (p, g) = blocks_seed(family, 256, 4);
+        assert_eq!(Eval::full(&p, &g).terms.uncovered, 0, "{family:?}");
+    }
+}

@@ -32,7 +32,8 @@ use super::genome::Genome;
 use super::local::{self, Required};
 use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
-use super::{Eval, Rng};
+use super::residual;
+use super::{Deadline, Eval, Rng};
 use crate::design::bits;
 use crate::patterns::{self, PairWeights};
 use crate::spec::Coverage;
@@ -41,6 +42,12 @@ use rand::{RngExt, SeedableRng};
 
 /// The most orders of the switch widths the seed tries.
 const ORDERS: usize = 24;
+
+/// Moves the partition walk may make per pair it has to cover: few in
+/// the seed, which tries up to 48 plans, where one that will not cover
+/// everything costs its whole budget; more in a generation, which tries one.
+const SEED_MOVES_PER_PAIR: u64 = 20;
+const MOVES_PER_PAIR: u64 = 200;
 
 /// The block growing as a strategy: a seed, then a regrown and walked
 /// design each generation while the best leaves pairs uncovered.
@@ -67,8 +74,9 @@ impl Strategy for Blocks {
             .flat_map(|ws| [(ws, Layers::Compared), (ws, Layers::Favoured)]);
         for (ws, layers) in tries {
             let order = by_width(full, ws);
-            let g = grow(full, &req, &weight, &order, &ties, layers);
-            let uncovered = Eval::full(full, &g).terms.uncovered;
+            let grown = grow(full, &req, &weight, &order, &ties, layers);
+            let mut rng = Rng::seed_from_u64(best.as_ref().map_or(0, |(u, _)| *u));
+            let (uncovered, g) = better(full, &req, grown, SEED_MOVES_PER_PAIR, Deadline(None), &mut rng);
             if best.as_ref().is_none_or(|(u, _)| uncovered < *u) {
                 best = Some((uncovered, g));
             }
@@ -98,7 +106,8 @@ impl Strategy for Blocks {
         } else {
             Layers::Compared
         };
-        let mut g = grow(problem, &req, &weight, &order, &ties, layers);
+        let grown = grow(problem, &req, &weight, &order, &ties, layers);
+        let (_, mut g) = better(problem, &req, grown, MOVES_PER_PAIR, ctx.budget().deadline, rng);
         let walk_seed = rng.random();
         let out = local::improve(problem, &req, &mut g, ctx.budget(), &mut Rng::seed_from_u64(walk_seed));
         Found {
@@ -231,6 +240,14 @@ enum Layers {
     Favoured,
 }
 
+/// What a growing laid whole (blocks and their switches) and which of
+/// its switches it grew, a layer at a time, where every NIC is in a whole
+/// layer: the grown layers may then be found again as partitions.
+struct Plan {
+    laid: Vec<(Vec<Vec<usize>>, Vec<usize>)>,
+    grown: Vec<Vec<usize>>,
+}
+
 fn grow(
     problem: &Problem,
     req: &Required<'_>,
@@ -238,10 +255,15 @@ fn grow(
     order: &[usize],
     ties: &[u32],
     layers: Layers,
-) -> Genome {
+) -> (Genome, Option<Plan>) {
     let c = &problem.cluster;
     let p = problem.pcs();
     let mut g = Growth::new(problem, req, weight, ties);
+    let mut plan = Plan {
+        laid: Vec::new(),
+        grown: Vec::new(),
+    };
+    let mut whole = c.pins.is_empty();
     let mut at = 0;
     while at < order.len() {
         let width = c.ports(order[at]);
@@ -253,30 +275,121 @@ fn grow(
         let same = order
             .get(at..at + span)
             .is_some_and(|ss| ss.iter().all(|&s| c.ports(s) == width));
-        if same && let Some((blocks, score)) = g.best_layer(width) {
-            // A whole layer, if it covers at least what growing covers.
+        if same && span * width as usize == p {
+            let switches = &order[at..at + span];
+            // A whole layer, if it covers enough of what growing covers.
             let mut grown = g.clone();
             let before = g.covered_pairs;
-            grown.grow_switches(&order[at..at + span]);
+            grown.grow_switches(switches);
             let growing = grown.covered_pairs - before;
             let enough = match layers {
                 Layers::Compared => growing,
                 Layers::Favoured => growing / 2,
             };
-            if score >= enough {
-                g.lay(&blocks, &order[at..at + span]);
-            } else {
-                g = grown;
+            match g.best_layer(width) {
+                Some((blocks, score)) if score >= enough => {
+                    g.lay(&blocks, switches);
+                    plan.laid.push((blocks, switches.to_vec()));
+                }
+                _ => {
+                    g = grown;
+                    plan.grown.push(switches.to_vec());
+                }
             }
             at += span;
             continue;
         }
+        whole = false;
         g.grow_switches(&order[at..at + 1]);
         at += 1;
     }
+    let layers = (plan.laid.len() + plan.grown.len()) as u32;
+    whole &= !plan.grown.is_empty() && c.nics.iter().all(|&n| n == layers);
     let preferred = std::mem::take(&mut g.preferred);
     let pcs: Vec<usize> = (0..p).collect();
+    let genome = Genome::construct(problem, &pcs, &|pc| preferred[pc].clone());
+    (genome, whole.then_some(plan))
+}
+
+/// The design of a plan whose grown layers are found again as partitions
+/// of the PCs covering the pairs the laid layers leave.
+fn partitioned(
+    problem: &Problem,
+    req: &Required<'_>,
+    plan: &Plan,
+    moves_per_pair: u64,
+    deadline: Deadline,
+    rng: &mut Rng,
+) -> Genome {
+    let p = problem.pcs();
+    let laid: Vec<Vec<u32>> = plan.laid.iter().map(|(blocks, _)| block_of(p, blocks)).collect();
+    let mut edges = Vec::new();
+    for a in 0..p {
+        req.each(a, |b, _| {
+            if a < b && !laid.iter().any(|of| of[a] == of[b]) {
+                edges.push((a as u32, b as u32));
+            }
+        });
+    }
+    // The grown layers by width: a kind of switch each.
+    let mut kinds: Vec<(residual::Kind, Vec<usize>)> = Vec::new();
+    for switches in &plan.grown {
+        let width = p / switches.len();
+        match kinds.iter_mut().find(|(k, _)| k.width == width) {
+            Some((kind, all)) => {
+                kind.per_pc += 1;
+                kind.switches += switches.len();
+                all.extend(switches);
+            }
+            None => kinds.push((
+                residual::Kind {
+                    width,
+                    per_pc: 1,
+                    switches: switches.len(),
+                },
+                switches.clone(),
+            )),
+        }
+    }
+    let only: Vec<residual::Kind> = kinds.iter().map(|(k, _)| *k).collect();
+    let found = residual::partition(p, &only, &edges, moves_per_pair, deadline, rng);
+    let mut preferred = vec![Vec::new(); p];
+    let laid = plan.laid.iter().map(|(blocks, switches)| (blocks, switches));
+    for (blocks, switches) in laid.chain(found.iter().zip(kinds.iter().map(|(_, s)| s))) {
+        for (block, &s) in blocks.iter().zip(switches) {
+            block.iter().for_each(|&pc| preferred[pc].push(s));
+        }
+    }
+    let pcs: Vec<usize> = (0..p).collect();
     Genome::construct(problem, &pcs, &|pc| preferred[pc].clone())
+}
+
+/// The grown design, or its grown layers found again as partitions where
+/// that leaves fewer pairs uncovered, and the pairs it leaves.
+fn better(
+    problem: &Problem,
+    req: &Required<'_>,
+    (grown, plan): (Genome, Option<Plan>),
+    moves_per_pair: u64,
+    deadline: Deadline,
+    rng: &mut Rng,
+) -> (u64, Genome) {
+    let left = Eval::full(problem, &grown).terms.uncovered;
+    let Some(plan) = plan.filter(|_| left > 0) else {
+        return (left, grown);
+    };
+    let g = partitioned(problem, req, &plan, moves_per_pair, deadline, rng);
+    let after = Eval::full(problem, &g).terms.uncovered;
+    if after < left { (after, g) } else { (left, grown) }
+}
+
+/// Each PC's block.
+fn block_of(pcs: usize, blocks: &[Vec<usize>]) -> Vec<u32> {
+    let mut of = vec![u32::MAX; pcs];
+    for (k, block) in blocks.iter().enumerate() {
+        block.iter().for_each(|&pc| of[pc] = k as u32);
+    }
+    of
 }
 
 impl<'a> Growth<'a> {

@@ -13,7 +13,9 @@
 //! * [`local`], [`groups`], [`cyclic`]: the searches inside the GA: tabu
 //!   walks over single NICs, over groups of PCs that share a NIC set, and
 //!   over designs with a cyclic symmetry; [`blocks`]: sparse designs grown
-//!   switch by switch as dense pieces of the pattern; [`sat`]: the exact mode;
+//!   switch by switch as dense pieces of the pattern, with [`residual`]
+//!   finding the layers a pattern's structure leaves as partitions;
+//!   [`sat`]: the exact mode;
 //! * [`portfolio`]: the [`Strategy`] each of those implements (the
 //!   constructions too, as a seed) and the presets that combine them,
 //!   each strategy on a random stream of its own;
@@ -33,6 +35,7 @@ pub mod local;
 pub mod operators;
 pub mod portfolio;
 pub mod problem;
+mod residual;
 pub mod sat;
 pub mod scale;
 pub mod seeding;

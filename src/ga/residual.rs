@@ -1,0 +1,734 @@
+//! The layers left after a pattern's own blocks, found as partitions.
+//!
+//! Where a sparse pattern mixes a structure (subcubes, torus blocks) with
+//! pairs that follow no structure (a random wiring's few pairs a PC), the
+//! block growing lays the structure whole and what is left is this: put
+//! each PC's remaining NICs into groups, each group no wider than the
+//! switches of its kind, so that every pair left shares a group. Growing
+//! switch by switch mixes the pieces of two random switches, and the tabu
+//! walk repairs them one exchange at a time, each look an AND of switch
+//! masks; at thousands of PCs it levels off hundreds of pairs short.
+//!
+//! Here only the pairs left are looked at, a handful per PC, each with the
+//! count of switches its two PCs share, so a look costs a read rather
+//! than an AND of masks. The switches are filled greedily (each pair in
+//! turn onto a switch of one of its PCs, or both onto the emptiest), the
+//! NICs left then take the ports left, and a walk picks an uncovered pair
+//! at a time and either
+//!
+//! * puts a NIC of one of its PCs on a switch of the other's, trading a
+//!   member out where the switch is full (min-conflicts, with tabu and
+//!   pair weights as in the covering walk), or
+//! * makes a Kernighan-Lin pass over two switches, one with each PC: the
+//!   members trade places pair by pair and the best run of trades is
+//!   kept, which untangles two switches that each hold part of the
+//!   other's PCs, where every single trade uncovers as much as it covers.
+
+use super::{Deadline, Rng};
+use rand::RngExt;
+use rand::seq::SliceRandom;
+
+/// Moves without a new best, per pair to cover, before the walk stops.
+const PATIENCE_PER_PAIR: u64 = 2;
+
+/// No switch: a NIC in the pool, an edge not in the uncovered list.
+const NONE: u32 = u32::MAX;
+
+/// A kind of switch the NICs go to: its width, how many NICs each PC has
+/// on one, and how many there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kind {
+    pub width: usize,
+    pub per_pc: usize,
+    pub switches: usize,
+}
+
+/// Each kind's switches as the PCs on them (`blocks[kind][switch]`), every
+/// PC's NICs of that kind on distinct switches, covering as many `edges`
+/// as the walk could within `moves_per_pair` moves an edge. A NIC no
+/// switch had room for is left out.
+pub(super) fn partition(
+    pcs: usize,
+    kinds: &[Kind],
+    edges: &[(u32, u32)],
+    moves_per_pair: u64,
+    deadline: Deadline,
+    rng: &mut Rng,
+) -> Vec<Vec<Vec<usize>>> {
+    let mut g = Groups::new(pcs, kinds, edges);
+    g.fill_greedily(rng);
+    g.settle();
+    let n = edges.len() as u64;
+    let best = g.walk(
+        moves_per_pair * n + 100_000,
+        PATIENCE_PER_PAIR * n + 20_000,
+        deadline,
+        rng,
+    );
+    (0..kinds.len()).map(|k| g.pack(k, &best)).collect()
+}
+
+/// A candidate move: NIC `nic` joins switch `to`; NIC `out` (if any)
+/// leaves it for the switch `nic` left.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    nic: u32,
+    to: u32,
+    out: u32,
+    weighted: i64,
+    plain: i64,
+}
+
+/// NICs are numbered PC by PC (`pc * nics + k`), a PC's NICs by kind;
+/// switches are numbered kind by kind.
+struct Groups {
+    kinds: Vec<Kind>,
+    /// NICs per PC, and the kind of each of a PC's NICs.
+    nics: usize,
+    kind_of_nic: Vec<usize>,
+    /// Member slots a switch has: the widest kind's width, and one more
+    /// for the moment a trade holds both NICs.
+    cap: usize,
+    /// Each PC's (partner, edge), as a compressed row.
+    start: Vec<u32>,
+    adj: Vec<(u32, u32)>,
+    ends: Vec<(u32, u32)>,
+    /// Per edge, the switches both its PCs are on.
+    count: Vec<u8>,
+    weight: Vec<u32>,
+    /// The uncovered edges, and each edge's place among them.
+    open: Vec<u32>,
+    at: Vec<u32>,
+    /// Per NIC: its switch (or [`NONE`]), its place among the switch's
+    /// members, and the move until which it stays.
+    group: Vec<u32>,
+    place: Vec<u32>,
+    tabu: Vec<u64>,
+    /// Per switch: kind, size and members (NICs).
+    kind: Vec<usize>,
+    size: Vec<u32>,
+    members: Vec<u32>,
+    /// Scratch: each PC's place among a pass's members, and one.
+    local: Vec<u32>,
+}
+
+impl Groups {
+    /// Every NIC in the pool.
+    fn new(pcs: usize, kinds: &[Kind], edges: &[(u32, u32)]) -> Groups {
+        let kind_of_nic: Vec<usize> = kinds
+            .iter()
+            .enumerate()
+            .flat_map(|(k, kind)| std::iter::repeat_n(k, kind.per_pc))
+            .collect();
+        let nics = kind_of_nic.len();
+        let kind: Vec<usize> = kinds
+            .iter()
+            .enumerate()
+            .flat_map(|(k, kind)| std::iter::repeat_n(k, kind.switches))
+            .collect();
+        let cap = kinds.iter().map(|k| k.width).max().unwrap_or(1) + 1;
+        let mut degree = vec![0u32; pcs + 1];
+        for &(a, b) in edges {
+            degree[a as usize + 1] += 1;
+            degree[b as usize + 1] += 1;
+        }
+        let mut start = degree;
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        let mut fill = start.clone();
+        let mut adj = vec![(0, 0); 2 * edges.len()];
+        for (e, &(a, b)) in edges.iter().enumerate() {
+            for (x, y) in [(a, b), (b, a)] {
+                adj[fill[x as usize] as usize] = (y, e as u32);
+                fill[x as usize] += 1;
+            }
+        }
+        Groups {
+            kinds: kinds.to_vec(),
+            nics,
+            kind_of_nic,
+            cap,
+            start,
+            adj,
+            ends: edges.to_vec(),
+            count: vec![0; edges.len()],
+            weight: vec![1; edges.len()],
+            open: (0..edges.len() as u32).collect(),
+            at: (0..edges.len() as u32).collect(),
+            group: vec![NONE; pcs * nics],
+            place: vec![0; pcs * nics],
+            tabu: vec![0; pcs * nics],
+            size: vec![0; kind.len()],
+            members: vec![0; kind.len() * cap],
+            kind,
+            local: vec![0; pcs],
+        }
+    }
+
+    fn partners(&self, pc: u32) -> &[(u32, u32)] {
+        &self.adj[self.start[pc as usize] as usize..self.start[pc as usize + 1] as usize]
+    }
+
+    fn nics_of(&self, pc: u32) -> std::ops::Range<usize> {
+        pc as usize * self.nics..(pc as usize + 1) * self.nics
+    }
+
+    /// Whether `pc` has a NIC on switch `g` (never on the pool).
+    #[inline(always)]
+    fn holds(&self, pc: u32, g: u32) -> bool {
+        g != NONE && self.group[self.nics_of(pc)].contains(&g)
+    }
+
+    fn width(&self, g: u32) -> usize {
+        self.kinds[self.kind[g as usize]].width
+    }
+
+    fn room(&self, g: u32) -> bool {
+        (self.size[g as usize] as usize) < self.width(g)
+    }
+
+    fn members_of(&self, g: u32) -> &[u32] {
+        let at = g as usize * self.cap;
+        &self.members[at..at + self.size[g as usize] as usize]
+    }
+
+    /// Covers each edge, in a random order, with NICs from the pool: one of
+    /// a PC's onto a switch of the other's with room, or both onto the
+    /// emptiest switch of a kind both have pooled NICs of.
+    fn fill_greedily(&mut self, rng: &mut Rng) {
+        let mut order: Vec<u32> = (0..self.ends.len() as u32).collect();
+        order.shuffle(rng);
+        let mut emptiest: Vec<std::collections::BTreeSet<(u32, u32)>> = vec![Default::default(); self.kinds.len()];
+        for (g, &k) in self.kind.iter().enumerate() {
+            emptiest[k].insert((0, g as u32));
+        }
+        for e in order {
+            if self.count[e as usize] > 0 {
+                continue;
+            }
+            let (a, b) = self.ends[e as usize];
+            let pooled = |pc: u32, k: usize| {
+                self.nics_of(pc)
+                    .find(|&n| self.group[n] == NONE && self.kind_of_nic[n % self.nics] == k)
+            };
+            let onto = [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
+                self.nics_of(y).find_map(|n| {
+                    let g = self.group[n];
+                    let nic = (g != NONE && self.room(g)).then(|| pooled(x, self.kind[g as usize]))??;
+                    Some((nic, g))
+                })
+            });
+            let mut moved = Vec::new();
+            if let Some((nic, g)) = onto {
+                moved.push((nic, g));
+            } else {
+                let both = (0..self.kinds.len()).find_map(|k| Some((pooled(a, k)?, pooled(b, k)?, k)));
+                if let Some((na, nb, k)) = both
+                    && let Some(&(n, g)) = emptiest[k].first()
+                    && n as usize + 2 <= self.kinds[k].width
+                {
+                    moved.extend([(na, g), (nb, g)]);
+                }
+            }
+            for (nic, g) in moved {
+                emptiest[self.kind[g as usize]].remove(&(self.size[g as usize], g));
+                self.relocate(nic as u32, g);
+                emptiest[self.kind[g as usize]].insert((self.size[g as usize], g));
+            }
+        }
+    }
+
+    /// Moves `nic` onto switch `to` (the pool with [`NONE`]), keeping the
+    /// edges' counts and the uncovered list.
+    fn relocate(&mut self, nic: u32, to: u32) {
+        let pc = nic / self.nics as u32;
+        let from = self.group[nic as usize];
+        for k in self.start[pc as usize]..self.start[pc as usize + 1] {
+            let (y, e) = self.adj[k as usize];
+            let (left, joined) = (self.holds(y, from), self.holds(y, to));
+            if left && !joined {
+                self.count[e as usize] -= 1;
+                if self.count[e as usize] == 0 {
+                    self.at[e as usize] = self.open.len() as u32;
+                    self.open.push(e);
+                }
+            } else if joined && !left {
+                if self.count[e as usize] == 0 {
+                    let i = self.at[e as usize] as usize;
+                    let last = *self.open.last().expect("an uncovered edge is listed");
+                    self.open.swap_remove(i);
+                    if last != e {
+                        self.at[last as usize] = i as u32;
+                    }
+                    self.at[e as usize] = NONE;
+                }
+                self.count[e as usize] += 1;
+            }
+        }
+        if from != NONE {
+            // Off the old switch, its last member taking the place.
+            let i = self.place[nic as usize] as usize;
+            let n = self.size[from as usize] as usize - 1;
+            let last = self.members[from as usize * self.cap + n];
+            self.members[from as usize * self.cap + i] = last;
+            self.place[last as usize] = i as u32;
+            self.size[from as usize] = n as u32;
+        }
+        if to != NONE {
+            let n = self.size[to as usize] as usize;
+            self.members[to as usize * self.cap + n] = nic;
+            self.place[nic as usize] = n as u32;
+            self.size[to as usize] = n as u32 + 1;
+        }
+        self.group[nic as usize] = to;
+    }
+
+    /// Change in (weighted, plain) uncovered edges if `nic` left switch
+    /// `from` for `to` (either may be the pool), its pair with PC `skip`
+    /// aside (a PC it trades places with).
+    #[inline]
+    fn delta(&self, nic: u32, from: u32, to: u32, skip: u32) -> (i64, i64) {
+        let pc = nic / self.nics as u32;
+        let (mut weighted, mut plain) = (0, 0);
+        for &(y, e) in self.partners(pc) {
+            let c = self.count[e as usize];
+            if y == skip || c > 1 {
+                continue;
+            }
+            let on = &self.group[self.nics_of(y)];
+            let left = from != NONE && on.contains(&from);
+            let joined = to != NONE && on.contains(&to);
+            if left && !joined && c == 1 {
+                weighted += i64::from(self.weight[e as usize]);
+                plain += 1;
+            } else if joined && !left && c == 0 {
+                weighted -= i64::from(self.weight[e as usize]);
+                plain -= 1;
+            }
+        }
+        (weighted, plain)
+    }
+
+    /// Puts each pooled NIC on a switch with room its PC is not on; where
+    /// only switches its PC is on have room, it takes the place of a member
+    /// of another switch, who moves to the room.
+    fn settle(&mut self) {
+        for nic in 0..self.group.len() as u32 {
+            if self.group[nic as usize] != NONE {
+                continue;
+            }
+            let pc = nic / self.nics as u32;
+            let kind = self.kind_of_nic[nic as usize % self.nics];
+            let switches = (0..self.kind.len() as u32).filter(|&g| self.kind[g as usize] == kind);
+            let room: Vec<u32> = switches.clone().filter(|&g| self.room(g)).collect();
+            if let Some(&g) = room.iter().find(|&&g| !self.holds(pc, g)) {
+                self.relocate(nic, g);
+                continue;
+            }
+            let trade = room.iter().find_map(|&s| {
+                switches.clone().filter(|&t| !self.holds(pc, t)).find_map(|t| {
+                    let q = self
+                        .members_of(t)
+                        .iter()
+                        .find(|&&q| !self.holds(q / self.nics as u32, s))?;
+                    Some((s, t, *q))
+                })
+            });
+            if let Some((s, t, q)) = trade {
+                self.relocate(q, s);
+                self.relocate(nic, t);
+            }
+        }
+    }
+
+    /// A Kernighan-Lin pass over two switches of one kind, one with a NIC
+    /// of each of edge `e`'s PCs: their members (but PCs on both) trade
+    /// places pair by pair, best trade first, each member once, and the
+    /// best run of trades from the start is kept where it covers more
+    /// (or, `level` allowing, as many) pairs. Unlike single moves, a run
+    /// can untangle two switches that each hold half of the other's PCs.
+    fn exchange(&mut self, e: u32, level: bool, rng: &mut Rng) -> i64 {
+        let (u, v) = self.ends[e as usize];
+        let mut pairs = Vec::new();
+        for x in self.nics_of(u) {
+            for y in self.nics_of(v) {
+                let (a, b) = (self.group[x], self.group[y]);
+                if a != NONE && b != NONE && a != b && self.kind[a as usize] == self.kind[b as usize] {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        let Some(&(a, b)) = pairs.get(rng.random_range(0..pairs.len().max(1))) else {
+            return 0;
+        };
+        // The members free to move: (NIC, PC, on a).
+        let mut free: Vec<(u32, u32, bool)> = Vec::new();
+        for (g, other, side) in [(a, b, true), (b, a, false)] {
+            for &nic in self.members_of(g) {
+                let pc = nic / self.nics as u32;
+                if !self.holds(pc, other) {
+                    free.push((nic, pc, side));
+                }
+            }
+        }
+        let n = free.len();
+        for (i, &(_, pc, _)) in free.iter().enumerate() {
+            self.local[pc as usize] = i as u32 + 1;
+        }
+        // Pairs of members no other switch covers.
+        let mut w = vec![0i32; n * n];
+        for (i, &(_, pc, side)) in free.iter().enumerate() {
+            for &(y, e) in self.partners(pc) {
+                let j = self.local[y as usize];
+                if j == 0 {
+                    continue;
+                }
+                let j = j as usize - 1;
+                let together = i32::from(free[j].2 == side);
+                if i32::from(self.count[e as usize]) - together == 0 {
+                    w[i * n + j] = 1;
+                }
+            }
+        }
+        for &(_, pc, _) in &free {
+            self.local[pc as usize] = 0;
+        }
+        let mut d: Vec<i32> = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if free[i].2 == free[j].2 {
+                            -w[i * n + j]
+                        } else {
+                            w[i * n + j]
+                        }
+                    })
+                    .sum()
+            })
+            .collect();
+        let mut locked = vec![false; n];
+        let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
+        let mut swaps = Vec::new();
+        loop {
+            // A pair's weight is 0 or 1, so the best trade is among the
+            // members within 2 of each side's best D.
+            let top = |side: bool| (0..n).filter(|&i| free[i].2 == side && !locked[i]).map(|i| d[i]).max();
+            let (Some(top_a), Some(top_b)) = (top(true), top(false)) else {
+                break;
+            };
+            let mut pick: Option<(i32, usize, usize, u32)> = None;
+            for i in (0..n).filter(|&i| free[i].2 && !locked[i] && d[i] >= top_a - 2) {
+                for j in (0..n).filter(|&j| !free[j].2 && !locked[j] && d[j] >= top_b - 2) {
+                    let g = d[i] + d[j] - 2 * w[i * n + j];
+                    match &mut pick {
+                        Some((best, _, _, ties)) if g == *best => {
+                            *ties += 1;
+                            if rng.random_range(0..*ties) == 0 {
+                                pick = Some((g, i, j, *ties));
+                            }
+                        }
+                        Some((best, _, _, _)) if g < *best => {}
+                        _ => pick = Some((g, i, j, 1)),
+                    }
+                }
+            }
+            let Some((g, i, j, _)) = pick else { break };
+            locked[i] = true;
+            locked[j] = true;
+            for k in (0..n).filter(|&k| !locked[k]) {
+                let (toward_i, toward_j) = (w[k * n + i], w[k * n + j]);
+                d[k] += if free[k].2 {
+                    2 * toward_i - 2 * toward_j
+                } else {
+                    2 * toward_j - 2 * toward_i
+                };
+            }
+            swaps.push((i, j));
+            gain += i64::from(g);
+            if gain > best || (level && gain == best && best_len == 0) {
+                (best, best_len) = (gain, swaps.len());
+            }
+        }
+        if best_len > 0 && (best > 0 || level) {
+            for &(i, j) in &swaps[..best_len] {
+                self.relocate(free[i].0, b);
+                self.relocate(free[j].0, a);
+            }
+        }
+        if best_len > 0 { best } else { 0 }
+    }
+
+    /// The min-conflicts walk; returns the groups of the best grouping seen.
+    fn walk(&mut self, moves: u64, patience: u64, deadline: Deadline, rng: &mut Rng) -> Vec<u32> {
+        let mut best = (self.open.len(), self.group.clone());
+        let (mut iteration, mut best_at) = (0u64, 0u64);
+        while !self.open.is_empty() && iteration < moves && iteration - best_at < patience {
+            iteration += 1;
+            if iteration % 1024 == 0 && deadline.passed() {
+                break;
+            }
+            let e = self.open[rng.random_range(0..self.open.len())];
+            // Half the moves a Kernighan-Lin pass, half of those taking
+            // a run that covers no more, to cross plateaus.
+            if rng.random_bool(0.5) {
+                self.exchange(e, rng.random_bool(0.5), rng);
+                if self.open.len() < best.0 {
+                    best = (self.open.len(), self.group.clone());
+                    best_at = iteration;
+                }
+                continue;
+            }
+            let Some(m) = self.choose(e, iteration, best.0, rng) else {
+                continue;
+            };
+            if m.weighted >= 0 {
+                // A local minimum for this edge: make it count for more.
+                self.weight[e as usize] += 1;
+            }
+            let from = self.group[m.nic as usize];
+            self.relocate(m.nic, m.to);
+            let tenure = iteration + 8 + rng.random_range(0..8);
+            self.tabu[m.nic as usize] = tenure;
+            if m.out != NONE {
+                self.relocate(m.out, from);
+                self.tabu[m.out as usize] = tenure;
+            }
+            if self.open.len() < best.0 {
+                best = (self.open.len(), self.group.clone());
+                best_at = iteration;
+            }
+        }
+        best.1
+    }
+
+    /// The best move that covers edge `e`: a NIC of one of its PCs into a
+    /// group of the other's, trading a member out of a full group.
+    fn choose(&self, e: u32, iteration: u64, best: usize, rng: &mut Rng) -> Option<Move> {
+        let (u, v) = self.ends[e as usize];
+        let mut chosen: Option<(Move, u32)> = None;
+        let mut consider = |m: Move, tabu: bool, rng: &mut Rng| {
+            // A tabu move only where it reaches a new best.
+            if tabu && (self.open.len() as i64 + m.plain) >= best as i64 {
+                return;
+            }
+            match &mut chosen {
+                Some((c, ties)) if m.weighted == c.weighted => {
+                    *ties += 1;
+                    if rng.random_range(0..*ties) == 0 {
+                        *c = m;
+                    }
+                }
+                Some((c, _)) if m.weighted > c.weighted => {}
+                _ => chosen = Some((m, 1)),
+            }
+        };
+        let is_tabu = |nic: u32| self.tabu[nic as usize] > iteration;
+        for (a, b) in [(u, v), (v, u)] {
+            for nic in self.nics_of(a) {
+                let nic = nic as u32;
+                let from = self.group[nic as usize];
+                let kind = self.kind_of_nic[nic as usize % self.nics];
+                for to in self.nics_of(b).map(|y| self.group[y]) {
+                    if to == NONE || self.kind[to as usize] != kind {
+                        continue;
+                    }
+                    let m = Move {
+                        nic,
+                        to,
+                        out: NONE,
+                        weighted: 0,
+                        plain: 0,
+                    };
+                    if self.room(to) {
+                        let (weighted, plain) = self.delta(nic, from, to, NONE);
+                        consider(Move { weighted, plain, ..m }, is_tabu(nic), rng);
+                        continue;
+                    }
+                    // Joining `to` covers these pairs, but one with a
+                    // member the NIC trades places with.
+                    let joined = self.delta(nic, from, to, NONE);
+                    let covers: Vec<(u32, u32)> = self
+                        .partners(a)
+                        .iter()
+                        .filter(|&&(y, e)| self.count[e as usize] == 0 && self.holds(y, to) && !self.holds(y, from))
+                        .copied()
+                        .collect();
+                    for &x in self.members_of(to) {
+                        let px = x / self.nics as u32;
+                        if px == b {
+                            continue;
+                        }
+                        if from != NONE && self.holds(px, from) {
+                            continue;
+                        }
+                        let mut join = joined;
+                        if let Some(&(_, e)) = covers.iter().find(|&&(y, _)| y == px) {
+                            join = (join.0 + i64::from(self.weight[e as usize]), join.1 + 1);
+                        }
+                        let out = self.delta(x, to, from, a);
+                        let (weighted, plain) = (join.0 + out.0, join.1 + out.1);
+                        let m = Move {
+                            out: x,
+                            weighted,
+                            plain,
+                            ..m
+                        };
+                        consider(m, is_tabu(nic) || is_tabu(x), rng);
+                    }
+                }
+            }
+        }
+        chosen.map(|(m, _)| m)
+    }
+
+    /// Kind `k`'s switches as their PCs, from each NIC's switch in
+    /// `group` (a NIC the settling found no place for is left out).
+    fn pack(&self, k: usize, group: &[u32]) -> Vec<Vec<usize>> {
+        let first = self.kind.iter().position(|&x| x == k).unwrap_or(0);
+        let mut blocks: Vec<Vec<usize>> = vec![Vec::new(); self.kinds[k].switches];
+        for (nic, &g) in group.iter().enumerate() {
+            if g != NONE && self.kind_of_nic[nic % self.nics] == k {
+                blocks[g as usize - first].push(nic / self.nics);
+            }
+        }
+        blocks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// A random wiring of `nics` NICs a PC on switches of `width` (no PC
+    /// twice on one), and about `per_pc` partners a PC drawn from it.
+    pub(super) fn planted(pcs: usize, width: usize, nics: usize, per_pc: usize, rng: &mut Rng) -> Vec<(u32, u32)> {
+        let mut slots: Vec<u32> = (0..pcs * nics).map(|k| (k / nics) as u32).collect();
+        slots.shuffle(rng);
+        // A PC twice on a switch trades the slot with a random one.
+        let twice = |slots: &[u32], i: usize| {
+            let s = i / width * width;
+            slots[s..s + width].iter().filter(|&&pc| pc == slots[i]).count() > 1
+        };
+        while let Some(i) = (0..slots.len()).find(|&i| twice(&slots, i)) {
+            let j = rng.random_range(0..slots.len());
+            slots.swap(i, j);
+        }
+        let mut edges = std::collections::BTreeSet::new();
+        while edges.len() < pcs * per_pc / 2 {
+            let b = slots
+                .chunks(width)
+                .nth(rng.random_range(0..pcs * nics / width))
+                .unwrap();
+            let (x, y) = (b[rng.random_range(0..width)], b[rng.random_range(0..width)]);
+            if x != y {
+                edges.insert((x.min(y), x.max(y)));
+            }
+        }
+        edges.into_iter().collect()
+    }
+
+    fn kind(pcs: usize, width: usize, per_pc: usize) -> Kind {
+        Kind {
+            width,
+            per_pc,
+            switches: pcs * per_pc / width,
+        }
+    }
+
+    fn covered(blocks: &[Vec<Vec<usize>>], edges: &[(u32, u32)]) -> usize {
+        let together = |a: u32, b: u32| {
+            blocks
+                .iter()
+                .flatten()
+                .any(|block| block.contains(&(a as usize)) && block.contains(&(b as usize)))
+        };
+        edges.iter().filter(|&&(a, b)| together(a, b)).count()
+    }
+
+    #[test]
+    fn recovers_a_planted_random_wiring() {
+        let mut rng = Rng::seed_from_u64(7);
+        let pcs = 256;
+        let edges = planted(pcs, 8, 2, 3, &mut rng);
+        let kinds = [kind(pcs, 8, 2)];
+        let blocks = partition(pcs, &kinds, &edges, 200, Deadline(None), &mut rng);
+        assert_eq!(blocks[0].len(), pcs * 2 / 8);
+        assert!(blocks[0].iter().all(|b| b.len() == 8));
+        for pc in 0..pcs {
+            assert_eq!(
+                blocks[0].iter().filter(|b| b.contains(&pc)).count(),
+                2,
+                "PC {pc} on 2 switches"
+            );
+        }
+        assert_eq!(covered(&blocks, &edges), edges.len());
+    }
+
+    #[test]
+    fn counts_stay_exact_move_after_move() {
+        let mut rng = Rng::seed_from_u64(3);
+        let pcs = 64;
+        let kinds = [kind(pcs, 4, 1), kind(pcs, 8, 2)];
+        let edges = planted(pcs, 4, 3, 4, &mut rng);
+        let mut g = Groups::new(pcs, &kinds, &edges);
+        g.fill_greedily(&mut rng);
+        g.walk(300, 300, Deadline(None), &mut rng);
+        for (e, &(a, b)) in edges.iter().enumerate() {
+            let shared = g.group[g.nics_of(a)].iter().filter(|&&x| g.holds(b, x)).count();
+            assert_eq!(g.count[e] as usize, shared, "edge {e}");
+            assert_eq!(g.at[e] != NONE, shared == 0, "edge {e} listed as uncovered");
+        }
+        for nic in 0..pcs * g.nics {
+            let grp = g.group[nic];
+            if grp == NONE {
+                continue;
+            }
+            assert!(g.size[grp as usize] as usize <= g.width(grp));
+            assert_eq!(g.kind[grp as usize], g.kind_of_nic[nic % g.nics]);
+            assert_eq!(g.members_of(grp)[g.place[nic] as usize], nic as u32);
+        }
+        for pc in 0..pcs as u32 {
+            let mut groups: Vec<u32> = g.group[g.nics_of(pc)].iter().copied().filter(|&x| x != NONE).collect();
+            let on = groups.len();
+            groups.sort_unstable();
+            groups.dedup();
+            assert_eq!(groups.len(), on, "PC {pc} on a switch twice");
+        }
+    }
+
+    #[test]
+    fn a_kernighan_lin_pass_untangles_two_switches_holding_half_of_each_other() {
+        // Cliques 0-3 and 4-7, one NIC a PC, switches of 4 holding
+        // {0, 1, 4, 5} and {2, 3, 6, 7}: 8 pairs uncovered, and the best
+        // single trade still leaves 6; two trades in one pass leave none.
+        let clique = |base: u32| (0..4).flat_map(move |i| (i + 1..4).map(move |j| (base + i, base + j)));
+        let edges: Vec<(u32, u32)> = clique(0).chain(clique(4)).collect();
+        let mut g = Groups::new(8, &[kind(8, 4, 1)], &edges);
+        for (pc, switch) in [(0, 0), (1, 0), (4, 0), (5, 0), (2, 1), (3, 1), (6, 1), (7, 1)] {
+            g.relocate(pc, switch);
+        }
+        assert_eq!(g.open.len(), 8);
+        let e = edges.iter().position(|&x| x == (0, 2)).unwrap() as u32;
+        let gain = g.exchange(e, false, &mut Rng::seed_from_u64(1));
+        assert_eq!((gain, g.open.len()), (8, 0));
+    }
+
+    #[test]
+    fn pooled_nics_take_the_ports_left_on_switches_their_pcs_are_not_on() {
+        // Two NICs a PC, four PCs, four switches of 2, all full but for
+        // PC 3's second NIC, whose only port left is on PC 3's switch: it
+        // takes the place of a PC on another switch, who moves there.
+        let mut g = Groups::new(4, &[kind(4, 2, 2)], &[]);
+        for (nic, switch) in [(0, 0), (1, 1), (2, 0), (3, 2), (4, 1), (5, 2), (6, 3)] {
+            g.relocate(nic, switch);
+        }
+        g.settle();
+        let blocks = g.pack(0, &g.group);
+        assert!(blocks.iter().all(|b| b.len() == 2), "{blocks:?}");
+        for pc in 0..4 {
+            assert_eq!(blocks.iter().filter(|b| b.contains(&pc)).count(), 2, "{blocks:?}");
+        }
+    }
+}

@@ -154,6 +154,24 @@ pub struct Engine {
     /// What the exact mode settled, once it ran.
     exact: Option<Result<crate::exact::Outcome, crate::exact::ExactError>>,
     pool: rayon::ThreadPool,
+    /// Members whose masks take more bytes than this keep only their
+    /// entries while idle ([`LEAN_ABOVE`]).
+    lean_above: usize,
+}
+
+/// Above this many bytes of masks (2048 PCs on 1024 switches) the
+/// population's members shed them while idle and build them again to
+/// breed or walk, so memory follows the entries, P x NICs, and not P x
+/// switches (a population of 200 at 4096 PCs on 5120 switches took 540 MB
+/// with its masks, 55 MB without).
+const LEAN_ABOVE: usize = crate::spec::LEAN_MASKS_ABOVE as usize;
+
+/// Sheds a new member's masks where its problem's are large.
+fn lean(problem: &Problem, lean_above: usize, mut m: Member) -> Member {
+    if problem.pcs() * problem.words * 8 > lean_above {
+        m.genome.shed_masks();
+    }
+    m
 }
 
 impl Engine {
@@ -168,7 +186,7 @@ impl Engine {
     /// first. The search spreads them later; a run whose time is up stops
     /// at once.
     pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Option<std::time::Instant>) -> Engine {
-        let mut engine = Engine::without_population(cluster, portfolio);
+        let mut engine = Engine::without_population(cluster, portfolio, Deadline(deadline));
         engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
@@ -177,7 +195,7 @@ impl Engine {
     /// Everything but the population: for a saved state, whose population
     /// replaces it (building one first cost seconds and gigabytes at
     /// 16384 PCs).
-    fn without_population(cluster: Cluster, mut portfolio: Portfolio) -> Engine {
+    fn without_population(cluster: Cluster, mut portfolio: Portfolio, deadline: Deadline) -> Engine {
         let ga = cluster.ga.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
@@ -191,7 +209,7 @@ impl Engine {
                     .expect("a one-thread pool")
             });
         let full = Problem::new(cluster);
-        let seed = portfolio.seed(&full);
+        let seed = portfolio.seed(&full, deadline);
         let seeded_valid = seed.as_ref().is_some_and(|(_, uncovered)| *uncovered == 0);
         let c = &full.cluster;
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
@@ -218,6 +236,7 @@ impl Engine {
             improved_at: 0,
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
+            lean_above: LEAN_ABOVE,
             deadline: Deadline::default(),
             found_full: None,
             portfolio,
@@ -276,10 +295,15 @@ impl Engine {
         match (&self.best, &self.scaled) {
             (Some(b), None) => b.clone(),
             (_, Some(s)) => {
-                let g = scale::scale_up(&self.full, &s.scaled.problem, &self.population[0].genome);
+                let small = &s.scaled.problem;
+                let g = scale::scale_up(&self.full, small, &self.population[0].genome.with_masks(small));
                 Member::new(&self.full, g)
             }
-            (None, None) => self.population[0].clone(),
+            (None, None) => {
+                let mut m = self.population[0].clone();
+                m.genome.restore_masks(&self.full);
+                m
+            }
         }
     }
 
@@ -304,7 +328,7 @@ impl Engine {
     pub fn step(&mut self) {
         let mut next = match self.portfolio.evolves() {
             true => self.next_generation(),
-            false => self.population.clone(),
+            false => std::mem::take(&mut self.population),
         };
         self.search(&mut next);
         self.population = next;
@@ -312,7 +336,7 @@ impl Engine {
         if let Some(g) = self.found_full.take() {
             self.scale_up();
             let last = self.population.len() - 1;
-            self.population[last] = Member::new(&self.full, g);
+            self.population[last] = lean(&self.full, self.lean_above, Member::new(&self.full, g));
             self.evaluations += 1;
             sort(&mut self.population);
         } else if self.scaled.is_some() {
@@ -342,6 +366,7 @@ impl Engine {
         // so building the population costs no more than its mutations (a
         // full evaluation each took 7 s at 8192 PCs).
         let first = Member::new(&problem, base);
+        let lean_above = self.lean_above;
         let mut pop: Vec<Member> = self.pool.install(|| {
             seeds
                 .par_iter()
@@ -362,7 +387,7 @@ impl Engine {
                             operators::swap_connection(&problem, &mut m.genome, &mut m.eval, &mut rng, 0.0);
                         }
                     }
-                    Some(m)
+                    Some(lean(&problem, lean_above, m))
                 })
                 .collect()
         });
@@ -387,14 +412,16 @@ impl Engine {
         let cross = ga.cross.min(n - keep);
         let mutants = n - keep - cross;
         let seeds: Vec<u64> = (0..cross + mutants).map(|_| self.rng.next_u64()).collect();
-        let kept: Vec<Member> = self.population[..keep]
-            .iter()
-            .map(|m| Member {
-                age: m.age + 1,
-                ..m.clone()
-            })
+        // Parents come only from the kept members, so the rest go before
+        // the children are made: one generation in memory, not two (at
+        // 4096 PCs and 3072 switches a member is 1.6 MB of masks).
+        self.population.truncate(keep);
+        let kept: Vec<Member> = std::mem::take(&mut self.population)
+            .into_iter()
+            .map(|m| Member { age: m.age + 1, ..m })
             .collect();
         let deadline = self.deadline;
+        let lean_above = self.lean_above;
         let children: Vec<Member> = self.pool.install(|| {
             seeds[..cross]
                 .par_iter()
@@ -408,10 +435,9 @@ impl Engine {
                     if deadline.passed() {
                         return kept[a].clone();
                     }
-                    Member::new(
-                        &problem,
-                        operators::crossover(&problem, &kept[a].genome, &kept[b].genome, &mut rng),
-                    )
+                    let (ga, gb) = (kept[a].genome.with_masks(&problem), kept[b].genome.with_masks(&problem));
+                    let child = Member::new(&problem, operators::crossover(&problem, &ga, &gb, &mut rng));
+                    lean(&problem, lean_above, child)
                 })
                 .collect()
         });
@@ -422,7 +448,7 @@ impl Engine {
                 .map(|&seed| {
                     let mut rng = Rng::seed_from_u64(seed);
                     let parent = parents[rng.random_range(0..parents.len())];
-                    mutate(&problem, parent, &mut rng, &ga)
+                    lean(&problem, lean_above, mutate(&problem, parent, &mut rng, &ga))
                 })
                 .collect()
         });
@@ -472,9 +498,13 @@ impl Engine {
             }
         }
         let problem = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
-        let improved: Vec<Member> = self
-            .pool
-            .install(|| designs.into_par_iter().map(|g| Member::new(problem, g)).collect());
+        let lean_above = self.lean_above;
+        let improved: Vec<Member> = self.pool.install(|| {
+            designs
+                .into_par_iter()
+                .map(|g| lean(problem, lean_above, Member::new(problem, g)))
+                .collect()
+        });
         self.evaluations += improved.len() as u64;
         let n = next.len();
         for (slot, m) in (0..n).rev().zip(improved) {
@@ -538,21 +568,26 @@ impl Engine {
         // Each member scaled up is one full evaluation (about 0.1 s at
         // 16384 PCs): past the deadline the rest are copies of the best,
         // as in the first population, so the time limit holds.
+        let lean_above = self.lean_above;
         let Some(best) = self.population.first() else { return };
-        let first = Member::new(full, scale::scale_up(full, small, &best.genome));
+        let first = Member::new(full, scale::scale_up(full, small, &best.genome.with_masks(small)));
         let mut pop: Vec<Member> = self.pool.install(|| {
             self.population[1..]
                 .par_iter()
                 .map(|m| match deadline.passed() {
-                    true => first.clone(),
-                    false => Member::new(full, scale::scale_up(full, small, &m.genome)),
+                    true => lean(full, lean_above, first.clone()),
+                    false => lean(
+                        full,
+                        lean_above,
+                        Member::new(full, scale::scale_up(full, small, &m.genome.with_masks(small))),
+                    ),
                 })
                 .collect()
         });
-        pop.insert(0, first);
+        pop.insert(0, lean(full, lean_above, first));
         self.evaluations += pop.len() as u64;
         if let (Some(seed), Some(last), false) = (&self.seed, pop.last_mut(), deadline.passed()) {
-            *last = Member::new(full, seed.clone());
+            *last = lean(full, lean_above, Member::new(full, seed.clone()));
             self.evaluations += 1;
         }
         sort(&mut pop);
@@ -566,7 +601,9 @@ impl Engine {
         }
         let top = &self.population[0];
         if self.best.as_ref().is_none_or(|b| top.eval.total > b.eval.total) {
-            self.best = Some(top.clone());
+            let mut best = top.clone();
+            best.genome.restore_masks(&self.full);
+            self.best = Some(best);
             self.improved_at = self.generation;
         }
         if self.first_valid.is_none() && self.is_valid() {
@@ -607,14 +644,15 @@ impl Engine {
         let old = std::mem::replace(&mut self.full.cluster.pins, pins);
         let seeds: Vec<u64> = (0..self.population.len()).map(|_| self.rng.next_u64()).collect();
         let full = &self.full;
+        let lean_above = self.lean_above;
         let results: Vec<(Member, Vec<(usize, usize)>)> = self.pool.install(|| {
             self.population
                 .par_iter()
                 .zip(&seeds)
                 .map(|(m, &seed)| {
-                    let mut g = m.genome.clone();
+                    let mut g = m.genome.with_masks(full).into_owned();
                     let failed = operators::repair(full, &mut g, &mut Rng::seed_from_u64(seed));
-                    (Member::new(full, g), failed)
+                    (lean(full, lean_above, Member::new(full, g)), failed)
                 })
                 .collect()
         });
@@ -711,7 +749,7 @@ impl Engine {
 /// of `parent`.
 fn mutate(problem: &Problem, parent: &Member, rng: &mut Rng, ga: &crate::spec::GaParams) -> Member {
     let mut m = Member {
-        genome: parent.genome.clone(),
+        genome: parent.genome.with_masks(problem).into_owned(),
         eval: parent.eval.clone(),
         age: 0,
     };
@@ -900,6 +938,7 @@ impl Engine {
     pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
         let mut engine = Engine::state_without_members(cluster, state)?;
         let active = engine.active().clone();
+        let lean_above = engine.lean_above;
         // Each member is one full evaluation (0.1 s at 16384 PCs): spread
         // over the cores.
         engine.population = engine.pool.install(|| {
@@ -909,6 +948,7 @@ impl Engine {
                 .enumerate()
                 .map(|(i, m)| {
                     m.member(&active)
+                        .map(|m| lean(&active, lean_above, m))
                         .map_err(|e| StateError(format!("population[{i}]: {e}")))
                 })
                 .collect::<Result<_, _>>()
@@ -938,7 +978,7 @@ impl Engine {
     /// The engine a state describes, all but its members.
     fn state_without_members(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
         let portfolio = Portfolio::of_params(&cluster.ga);
-        let mut engine = Engine::without_population(cluster, portfolio);
+        let mut engine = Engine::without_population(cluster, portfolio, Deadline(None));
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
             None => None,
@@ -983,9 +1023,10 @@ impl Engine {
         while self.population.len() < size {
             let k = self.population.len() % self.population.len().max(1);
             let mut m = self.population[k].clone();
+            m.genome.restore_masks(&problem);
             operators::swap_connection(&problem, &mut m.genome, &mut m.eval, &mut self.rng, 0.0);
             m.age = 0;
-            self.population.push(m);
+            self.population.push(lean(&problem, self.lean_above, m));
         }
         sort(&mut self.population);
     }
@@ -1000,5 +1041,90 @@ impl Engine {
             Portfolio::preset(crate::spec::Preset::Papers, &cluster.ga),
         );
         *self = Engine::with_portfolio(cluster, portfolio, None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{PatternSpec, Spec};
+
+    /// An engine whose members shed their masks whatever their size.
+    fn lean_engine(cluster: Cluster) -> Engine {
+        let portfolio = Portfolio::of_params(&cluster.ga);
+        let mut e = Engine::without_population(cluster, portfolio, Deadline(None));
+        e.lean_above = 0;
+        e.population = e.initial_population(None);
+        e.note_best();
+        e
+    }
+
+    /// What a run is: the same for a lean engine and a plain one.
+    fn seen(e: &Engine) -> (Vec<GenStats>, Design, u64, Vec<Vec<u32>>) {
+        let entries = e.population().iter().map(|m| m.genome.entries().to_vec()).collect();
+        (e.history().to_vec(), e.best_design(), e.evaluations(), entries)
+    }
+
+    fn cluster(edit: impl FnOnce(&mut Spec)) -> Cluster {
+        let flags = crate::spec::QuickFlags {
+            pcs: Some(40),
+            nics: Some(3),
+            switches: Some("20x6,8x2".into()),
+            ..Default::default()
+        };
+        let mut spec = flags.apply(Spec::default()).expect("quick flags apply");
+        edit(&mut spec);
+        spec.resolve().expect("spec resolves")
+    }
+
+    /// Shedding the masks of idle members changes nothing a run does:
+    /// breeding, the walks, the scaled phase, pins, a resized population
+    /// and a resumed state all see the masks they need (a read of shed
+    /// masks fails the debug assertion in `Genome::mask`).
+    #[test]
+    fn a_lean_population_runs_as_a_plain_one() {
+        // Tight, without the constructions: the walks have pairs to cover.
+        let sparse = cluster(|s| {
+            s.coverage = Coverage::Sparse;
+            s.ga.constructions = false;
+            s.patterns.push(PatternSpec::Ring { k: 6, weight: 1.0 });
+            s.ga.population = 30;
+            s.ga.keep = 8;
+            s.ga.cross = 6;
+        });
+        let universal = cluster(|s| {
+            s.ga.population = 30;
+            s.ga.keep = 8;
+            s.ga.cross = 6;
+            s.ga.constructions = false;
+        });
+        for c in [sparse, universal] {
+            let mut plain = Engine::new(c.clone());
+            let mut lean = lean_engine(c.clone());
+            assert!(lean.population().iter().all(|m| !m.genome.has_masks(lean.active())));
+            let scenario = |e: &mut Engine| {
+                for _ in 0..12 {
+                    e.step();
+                }
+                let mut pins = e.cluster().pins.clone();
+                pins.set_must(0, 1);
+                let _ = e.set_pins(pins);
+                let mut ga = e.cluster().ga.clone();
+                ga.population = 36;
+                e.set_ga(ga);
+                for _ in 0..4 {
+                    e.step();
+                }
+                let state = e.state();
+                let lean_above = e.lean_above;
+                let mut resumed = Engine::from_state(e.cluster().clone(), &state).expect("its own state");
+                resumed.lean_above = lean_above;
+                resumed.step();
+                resumed
+            };
+            let (plain_after, lean_after) = (scenario(&mut plain), scenario(&mut lean));
+            assert_eq!(seen(&plain), seen(&lean));
+            assert_eq!(seen(&plain_after), seen(&lean_after));
+        }
     }
 }

@@ -10,7 +10,7 @@
 
 use super::genome::Genome;
 use super::problem::Problem;
-use super::wide_row;
+use super::{band_rows, wide_row};
 use crate::design::bits;
 use crate::spec::{Coverage, Weights};
 use multiversion::multiversion;
@@ -280,7 +280,18 @@ fn add_all_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
     let w = problem.words;
     let mut hist = vec![0i64; e.all_hist.len()];
     let lacking = &mut e.lacking;
-    for a in 0..p {
+    // Where the CPU has AVX2 but not AVX-512's popcount, four rows at once.
+    let bands = w == 1 && !wide_row::available() && band_rows::available();
+    let mut a = 0;
+    while a < p {
+        if bands
+            && a + band_rows::ROWS <= p
+            && masks[a..a + band_rows::ROWS].iter().all(|m| m.count_ones() < 8)
+            && band_rows::band(&masks[a..], &mut lacking[a..], &mut hist).is_some()
+        {
+            a += band_rows::ROWS;
+            continue;
+        }
         let mut zeros = 0u32;
         let (row, rest) = lacking[a..].split_first_mut().expect("a < p");
         let ma = &masks[a * w..(a + 1) * w];
@@ -301,6 +312,7 @@ fn add_all_pairs(e: &mut Eval, problem: &Problem, g: &Genome) {
             }
         }
         *row += zeros;
+        a += 1;
     }
     e.all_hist = hist;
 }

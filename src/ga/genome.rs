@@ -163,11 +163,55 @@ impl Genome {
     }
 
     pub fn masks(&self) -> &[u64] {
+        debug_assert!(!self.masks.is_empty(), "the masks of a genome that shed them were read");
         &self.masks
     }
 
     pub fn mask(&self, problem: &Problem, pc: usize) -> &[u64] {
+        debug_assert!(
+            self.has_masks(problem),
+            "the masks of a genome that shed them were read"
+        );
         &self.masks[pc * problem.words..(pc + 1) * problem.words]
+    }
+
+    /// Frees the masks, which the entries determine: an idle member of a
+    /// large population keeps only its entries (at 4096 PCs on 5120
+    /// switches the masks are 2.6 MB, the entries 0.1 MB).
+    /// [`Genome::restore_masks`] builds them again before use.
+    pub fn shed_masks(&mut self) {
+        self.masks = Vec::new();
+    }
+
+    /// Whether the masks are there (not shed).
+    pub fn has_masks(&self, problem: &Problem) -> bool {
+        self.masks.len() == problem.pcs() * problem.words
+    }
+
+    /// Builds the masks again from the entries, if they were shed.
+    pub fn restore_masks(&mut self, problem: &Problem) {
+        if self.has_masks(problem) {
+            return;
+        }
+        let w = problem.words;
+        let mut masks = vec![0u64; problem.pcs() * w];
+        for (i, &pc) in self.entries[..problem.real_entries()].iter().enumerate() {
+            if pc != FREE {
+                let pc = pc as usize;
+                bits::set(&mut masks[pc * w..(pc + 1) * w], problem.switch_of(i) as usize);
+            }
+        }
+        self.masks = masks;
+    }
+
+    /// This genome with its masks: itself, or a copy with them restored.
+    pub fn with_masks(&self, problem: &Problem) -> std::borrow::Cow<'_, Genome> {
+        if self.has_masks(problem) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut g = self.clone();
+        g.restore_masks(problem);
+        std::borrow::Cow::Owned(g)
     }
 
     pub fn has(&self, problem: &Problem, pc: usize, switch: usize) -> bool {
@@ -175,7 +219,8 @@ impl Genome {
     }
 
     pub fn design(&self, problem: &Problem) -> Design {
-        Design::from_masks(problem.pcs(), problem.switches(), self.masks.clone())
+        let masks = self.with_masks(problem).masks.clone();
+        Design::from_masks(problem.pcs(), problem.switches(), masks)
     }
 
     /// The entry of `pc` on `switch` (a real switch or [`DUMMY_SWITCH`]).

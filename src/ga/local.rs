@@ -137,7 +137,7 @@ impl Strategy for Tabu {
                 .zip(&seeds)
                 .filter(|(k, _)| pop[**k].eval.terms.uncovered > 0)
                 .map(|(&k, &seed)| {
-                    let mut g = pop[k].genome.clone();
+                    let mut g = pop[k].genome.with_masks(problem).into_owned();
                     let out = improve(problem, &required, &mut g, budget, &mut Rng::seed_from_u64(seed));
                     (g, out.iterations)
                 })

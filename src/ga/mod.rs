@@ -25,6 +25,7 @@
 //! A search run (limits, clock, stop reason, the edits a user makes) is
 //! [`crate::run::Run`], which drives the engine.
 
+mod band_rows;
 pub mod blocks;
 pub mod cyclic;
 pub mod engine;

@@ -26,7 +26,7 @@ pub trait Strategy: Send + Sync {
 
     /// A design of the full problem to start from, made before the first
     /// generation; the portfolio starts from the best seed offered.
-    fn seed(&self, _full: &Problem) -> Option<Genome> {
+    fn seed(&self, _full: &Problem, _deadline: Deadline) -> Option<Genome> {
         None
     }
 
@@ -227,11 +227,11 @@ impl Portfolio {
     }
 
     /// The seed that leaves the fewest pairs uncovered, with that count.
-    pub fn seed(&mut self, full: &Problem) -> Option<(Genome, u64)> {
+    pub fn seed(&mut self, full: &Problem, deadline: Deadline) -> Option<(Genome, u64)> {
         let mut seeds = Vec::new();
         for (k, s) in self.strategies.iter().enumerate() {
             let t = Instant::now();
-            let Some(g) = s.seed(full) else { continue };
+            let Some(g) = s.seed(full, deadline) else { continue };
             let uncovered = super::Eval::full(full, &g).terms.uncovered;
             let found = Found {
                 members: vec![g],

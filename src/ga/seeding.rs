@@ -5,11 +5,11 @@
 //! straightforward rule, so the seed is always a closed genome and the GA
 //! repairs whatever the truncation broke.
 
-use super::Rng;
 use super::eval::Eval;
 use super::genome::Genome;
 use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
+use super::{Deadline, Rng};
 use crate::design::constructions::{self, Built};
 use crate::spec::Coverage;
 
@@ -23,7 +23,7 @@ impl Strategy for Constructions {
         "constructions"
     }
 
-    fn seed(&self, full: &Problem) -> Option<Genome> {
+    fn seed(&self, full: &Problem, _deadline: Deadline) -> Option<Genome> {
         construction_seed(full).map(|(g, _)| g)
     }
 

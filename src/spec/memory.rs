@@ -6,7 +6,7 @@
 use super::{Cluster, Coverage, Preset, SpecError};
 
 impl Cluster {
-    /// The population (two generations at once) and the local searches
+    /// The population (one generation, and the designs kept beside it) and the local searches
     /// running side by side must fit in the machine's memory budget; a
     /// population that would not is refused with the largest that fits.
     pub fn check_search_memory(&self) -> Result<(), SpecError> {
@@ -15,23 +15,26 @@ impl Cluster {
         if need.total() <= budget {
             return Ok(());
         }
-        let fits = budget.saturating_sub(need.local) / (2 * need.member);
+        let fits = (budget.saturating_sub(need.local + need.working) / need.member).saturating_sub(SPARE_MEMBERS);
         let human = crate::budget::human;
         Err(SpecError::field(
             self.source.as_str(),
             "ga.population",
             format!(
-                "{} members of {} PCs need about {} (two generations of {} each{}), more than the {} this \
+                "{} members of {} PCs need about {} ({} each{}), more than the {} this \
                  machine can give (free memory, or {}); use at most {}",
                 self.ga.population,
                 self.pcs(),
                 human(need.total()),
                 human(need.member),
-                if need.local > 0 {
-                    format!(", and {} for the local searches", human(need.local))
-                } else {
-                    String::new()
-                },
+                [
+                    (need.working, "for the masks of the members in use"),
+                    (need.local, "for the local searches")
+                ]
+                .iter()
+                .filter(|(bytes, _)| *bytes > 0)
+                .map(|(bytes, what)| format!(", and {} {what}", human(*bytes)))
+                .collect::<String>(),
                 human(budget),
                 crate::budget::ENV,
                 if fits >= 2 {
@@ -50,8 +53,11 @@ impl Cluster {
         let ports: u64 = self.switches.iter().map(|w| u64::from(w.ports)).sum();
         let nics: u64 = self.nics.iter().map(|&n| u64::from(n)).sum();
         // A genome's entries (a slot per port and per NIC left uncabled),
-        // its masks, and the evaluation's per-PC and per-switch counts.
-        let member = 4 * (ports + nics) + 8 * p * s.div_ceil(64).max(1) + 4 * p + 4 * s + 256;
+        // its masks unless it sheds them while idle, and the evaluation's
+        // per-PC and per-switch counts.
+        let masks = 8 * p * s.div_ceil(64).max(1);
+        let lean = masks > LEAN_MASKS_ABOVE;
+        let member = 4 * (ports + nics) + if lean { 0 } else { masks } + 4 * p + 4 * s + 256;
         let slots = match self.coverage {
             Coverage::Universal => p * p,
             Coverage::Sparse => 2 * self.pattern.pair_count() as u64,
@@ -64,6 +70,13 @@ impl Cluster {
         };
         SearchMemory {
             member,
+            // Where members shed their masks, each thread's new member
+            // and the two parents it restored, and the spare members.
+            working: if lean {
+                (3 * threads as u64 + SPARE_MEMBERS) * masks
+            } else {
+                0
+            },
             // The exact mode alone keeps one member.
             population: if preset == Preset::Exact {
                 1
@@ -76,17 +89,32 @@ impl Cluster {
     }
 }
 
+/// A member's masks (P x switches bits) over this many bytes are shed
+/// while it is idle and built again from its entries to breed or walk: a
+/// population's memory then follows P x NICs, not P x switches.
+pub const LEAN_MASKS_ABOVE: u64 = 256 * 1024;
+
+/// Members alive beside the population: the best design so far, and a
+/// search's designs before they replace the worst members. (The next
+/// generation is built after the members not kept are dropped.)
+const SPARE_MEMBERS: u64 = 2;
+
 /// A search's memory, estimated from the cluster's sizes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchMemory {
     pub member: u64,
+    /// The masks of the members in use, where members shed theirs.
+    pub working: u64,
     pub population: u64,
     pub local: u64,
 }
 
 impl SearchMemory {
-    /// This generation and the next, and the local searches.
+    /// The population, the members kept beside it, the masks of those in
+    /// use, and the local searches.
     pub fn total(&self) -> u64 {
-        (2 * self.population * self.member).saturating_add(self.local)
+        ((self.population + SPARE_MEMBERS) * self.member)
+            .saturating_add(self.working)
+            .saturating_add(self.local)
     }
 }

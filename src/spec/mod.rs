@@ -17,7 +17,7 @@ pub mod text;
 pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
 pub use error::SpecError;
 pub use feasibility::check_feasible;
-pub use memory::SearchMemory;
+pub use memory::{LEAN_MASKS_ABOVE, SearchMemory};
 pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, Preset,
     RackSpec, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,

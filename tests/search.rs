@@ -8,8 +8,8 @@ mod common;
 #[path = "common/hard_specs.rs"]
 mod hard_specs;
 
-use fnn_tui::ga::blocks::Blocks;
-use fnn_tui::ga::{Engine, Eval, Genome, Problem, Rng, StopReason, Strategy, operators};
+use fnn_tui::ga::blocks::{self, Blocks};
+use fnn_tui::ga::{Deadline, Engine, Eval, Genome, Problem, Rng, StopReason, Strategy, operators};
 use fnn_tui::metrics::Metrics;
 use fnn_tui::planted::{Family, plant};
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
@@ -383,7 +383,7 @@ fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
 /// The planted spec of a family, and the block growing's seed design of it.
 fn blocks_seed(family: Family, pcs: usize, seed: u64) -> (Problem, Genome) {
     let p = Problem::new(plant(family, pcs, seed).unwrap().spec.resolve().unwrap());
-    let g = Blocks.seed(&p).expect("a sparse spec has a block seed");
+    let g = Blocks.seed(&p, Deadline(None)).expect("a sparse spec has a block seed");
     (p, g)
 }
 
@@ -405,4 +405,20 @@ fn random_nics_beside_a_torus_are_found_again_as_switches() {
         let (p, g) = blocks_seed(family, 256, 4);
         assert_eq!(Eval::full(&p, &g).terms.uncovered, 0, "{family:?}");
     }
+}
+
+/// The seed stops at the run's time limit: with the time up it grows
+/// one plan and walks it, where without a limit it grows them all
+/// (this spec's plans leave pairs for the walks) and walks until one
+/// covers every pair.
+#[test]
+fn the_seed_keeps_the_time_limit() {
+    let spec = plant(Family::Mixture, 256, 3).unwrap().spec;
+    let p = Problem::new(spec.resolve().unwrap());
+    let (found, free) = blocks::seed_design(&p, Deadline(None));
+    assert!(free.grown > 1 && free.walked >= 1, "{free:?}");
+    assert_eq!(found.map(|g| Eval::full(&p, &g).terms.uncovered), Some(0), "{free:?}");
+    let (found, up) = blocks::seed_design(&p, Deadline(Some(std::time::Instant::now())));
+    assert_eq!(up, blocks::Tried { grown: 1, walked: 1 });
+    assert!(found.is_some(), "the best it saw is still returned");
 }

@@ -186,7 +186,7 @@ impl Engine {
     /// first. The search spreads them later; a run whose time is up stops
     /// at once.
     pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Option<std::time::Instant>) -> Engine {
-        let mut engine = Engine::without_population(cluster, portfolio, Deadline(deadline));
+        let mut engine = Engine::without_population(cluster, portfolio, Some(Deadline(deadline)));
         engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
@@ -195,7 +195,8 @@ impl Engine {
     /// Everything but the population: for a saved state, whose population
     /// replaces it (building one first cost seconds and gigabytes at
     /// 16384 PCs).
-    fn without_population(cluster: Cluster, mut portfolio: Portfolio, deadline: Deadline) -> Engine {
+    /// With `seeding`, the portfolio's seed is found before that deadline.
+    fn without_population(cluster: Cluster, mut portfolio: Portfolio, seeding: Option<Deadline>) -> Engine {
         let ga = cluster.ga.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(ga.threads)
@@ -209,7 +210,7 @@ impl Engine {
                     .expect("a one-thread pool")
             });
         let full = Problem::new(cluster);
-        let seed = portfolio.seed(&full, deadline);
+        let seed = seeding.and_then(|deadline| portfolio.seed(&full, deadline));
         let seeded_valid = seed.as_ref().is_some_and(|(_, uncovered)| *uncovered == 0);
         let c = &full.cluster;
         let ports: Vec<u32> = c.switches.iter().map(|s| s.ports).collect();
@@ -978,7 +979,12 @@ impl Engine {
     /// The engine a state describes, all but its members.
     fn state_without_members(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
         let portfolio = Portfolio::of_params(&cluster.ga);
-        let mut engine = Engine::without_population(cluster, portfolio, Deadline(None));
+        // A resumed run uses the seed only to scale up (its first
+        // population is in the state), so only a state of the scaled phase
+        // looks for one: a sparse seed takes seconds to minutes at 4096
+        // PCs, and every export of a saved session resumes one.
+        let seeding = state.scaled.is_some().then_some(Deadline(None));
+        let mut engine = Engine::without_population(cluster, portfolio, seeding);
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
             None => None,
@@ -1052,7 +1058,7 @@ mod tests {
     /// An engine whose members shed their masks whatever their size.
     fn lean_engine(cluster: Cluster) -> Engine {
         let portfolio = Portfolio::of_params(&cluster.ga);
-        let mut e = Engine::without_population(cluster, portfolio, Deadline(None));
+        let mut e = Engine::without_population(cluster, portfolio, Some(Deadline(None)));
         e.lean_above = 0;
         e.population = e.initial_population(None);
         e.note_best();
@@ -1075,6 +1081,26 @@ mod tests {
         let mut spec = flags.apply(Spec::default()).expect("quick flags apply");
         edit(&mut spec);
         spec.resolve().expect("spec resolves")
+    }
+
+    /// A resumed sparse run does not look for the portfolio's seed again
+    /// (block growing and its walks, minutes at 4096 PCs, for nothing: the
+    /// population is in the state), and goes on as the run it resumes.
+    #[test]
+    fn a_resumed_run_does_not_seed_again() {
+        let c = cluster(|s| {
+            s.coverage = Coverage::Sparse;
+            s.patterns.push(PatternSpec::Ring { k: 6, weight: 1.0 });
+        });
+        let mut e = Engine::new(c.clone());
+        let blocks = |e: &Engine| e.strategy_stats().iter().find(|s| s.name == "blocks").map(|s| s.runs);
+        assert_eq!(blocks(&e), Some(1), "a new run seeds with block growing");
+        e.step();
+        let mut resumed = Engine::from_state(c, &e.state()).expect("its own state");
+        assert_eq!(blocks(&resumed), Some(0), "the resumed run grew blocks again");
+        e.step();
+        resumed.step();
+        assert_eq!(seen(&e).3, seen(&resumed).3, "the same members after a generation");
     }
 
     /// Shedding the masks of idle members changes nothing a run does:

@@ -7,12 +7,12 @@
 //! loop's time. Each row's mask is split by nibble beforehand, so a column
 //! is shifted once for four rows and a pair needs no masking before its
 //! lookups (the bare loop masks and shifts every pair). Taking four rows
-//! against the same 4 columns also lets the
-//! columns' uncovered counts stay in a register for the four rows and be
-//! stored once (the one-row loop loads and stores them for every pair),
-//! and the histogram's step is a shift of 1 by 8 x links, added to the
-//! row's packed bins and to the columns' at once: byte 0 of the columns'
-//! sum is how many of the four rows each column shares no switch with.
+//! against the same 4 columns also lets the columns' uncovered counts stay
+//! in a register for the four rows and be stored once (the one-row loop
+//! loads and stores them for every pair). The histogram's step is a shift
+//! of 1 by 8 x links, added to the row's packed bins and to the columns'
+//! at once: byte 0 of the columns' sum is how many of the four rows each
+//! column shares no switch with.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;

@@ -219,7 +219,10 @@ impl Genome {
     }
 
     pub fn design(&self, problem: &Problem) -> Design {
-        let masks = self.with_masks(problem).masks.clone();
+        let masks = match self.with_masks(problem) {
+            std::borrow::Cow::Borrowed(g) => g.masks.clone(),
+            std::borrow::Cow::Owned(g) => g.masks,
+        };
         Design::from_masks(problem.pcs(), problem.switches(), masks)
     }
 

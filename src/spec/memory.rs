@@ -6,9 +6,10 @@
 use super::{Cluster, Coverage, Preset, SpecError};
 
 impl Cluster {
-    /// The population (one generation, and the designs kept beside it) and the local searches
-    /// running side by side must fit in the machine's memory budget; a
-    /// population that would not is refused with the largest that fits.
+    /// The population (one generation, and the designs kept beside it)
+    /// and the local searches running side by side must fit in the
+    /// machine's memory budget; a population that would not is refused
+    /// with the largest that fits.
     pub fn check_search_memory(&self) -> Result<(), SpecError> {
         let need = self.search_memory();
         let budget = crate::budget::memory();

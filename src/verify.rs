@@ -37,10 +37,12 @@ pub enum VerifyError {
 #[derive(Clone, Debug, Default)]
 pub struct ProbeResults {
     pub pc: usize,
-    /// Interface name -> link up.
-    pub links: BTreeMap<String, bool>,
-    /// (interface, neighbour PC, answered).
-    pub pings: Vec<(String, usize, bool)>,
+    /// The names the PC's probe script gave its NICs, by NIC.
+    pub names: BTreeMap<usize, String>,
+    /// NIC -> link up.
+    pub links: BTreeMap<usize, bool>,
+    /// (NIC, neighbour PC, answered).
+    pub pings: Vec<(usize, usize, bool)>,
     /// Some(true) when the uplink still joins the switches.
     pub uplink_joined: Option<bool>,
 }
@@ -77,26 +79,47 @@ pub fn parse_results(
         None => return Err(err(1, "empty: the probe script wrote nothing".into())),
     }
     let own = d.switches_of(r.pc);
-    let nic_of = |iface: &str, n: usize| -> Result<usize, VerifyError> {
-        crate::routing::interface_number(iface)
-            .map(|i| ifaces.nic_of(i))
-            .filter(|&nic| nic < own.len())
-            .ok_or_else(|| {
-                err(
-                    n,
-                    format!("`{iface}` is not one of {}'s cabled interfaces", c.pc_name(r.pc)),
-                )
-            })
+    // A script that names its NICs says which is which (`nic` lines);
+    // older ones used `ethN` by the probe order.
+    let mut declared: BTreeMap<String, usize> = BTreeMap::new();
+    let nic_of = |declared: &BTreeMap<String, usize>, iface: &str, n: usize| -> Result<usize, VerifyError> {
+        let nic = if declared.is_empty() {
+            crate::routing::interface_number(iface).map(|i| ifaces.nic_of(i))
+        } else {
+            declared.get(iface).copied()
+        };
+        nic.filter(|&nic| nic < own.len()).ok_or_else(|| {
+            err(
+                n,
+                format!("`{iface}` is not one of {}'s cabled interfaces", c.pc_name(r.pc)),
+            )
+        })
     };
     for (n, line) in lines.filter(|(_, l)| !l.is_empty() && !l.starts_with('#')) {
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
+            ["nic", nic, iface] => {
+                let nic = crate::routing::macs::whole_number(nic)
+                    .filter(|&k| k < own.len())
+                    .ok_or_else(|| {
+                        err(
+                            n,
+                            format!(
+                                "`{}` is not one of {}'s NICs",
+                                crate::escape::shown(nic),
+                                c.pc_name(r.pc)
+                            ),
+                        )
+                    })?;
+                declared.insert(iface.to_string(), nic);
+                r.names.insert(nic, iface.to_string());
+            }
             ["link", iface, state @ ("up" | "down")] => {
-                nic_of(iface, n)?;
-                r.links.insert(iface.to_string(), *state == "up");
+                let nic = nic_of(&declared, iface, n)?;
+                r.links.insert(nic, *state == "up");
             }
             ["ping", iface, who, addr, outcome @ ("ok" | "fail" | "nolink")] => {
-                let nic = nic_of(iface, n)?;
+                let nic = nic_of(&declared, iface, n)?;
                 let b = pc_named(who).ok_or_else(|| err(n, format!("PC `{who}` is not in the design")))?;
                 if addr.parse().ok() != Some(switch_ip(own[nic], b)) {
                     return Err(err(
@@ -104,7 +127,7 @@ pub fn parse_results(
                         format!("{who} at {addr} is not what this design probes: export the probe scripts again"),
                     ));
                 }
-                r.pings.push((iface.to_string(), b, *outcome == "ok"));
+                r.pings.push((nic, b, *outcome == "ok"));
             }
             ["uplink", state @ ("joined" | "apart"), _] => r.uplink_joined = Some(*state == "joined"),
             _ => {
@@ -352,6 +375,8 @@ pub struct Tally<'a> {
     dead: Vec<bool>,
     probed: Vec<bool>,
     joined: Vec<String>,
+    /// The names probe scripts gave NICs, where they said (`nic` lines).
+    names: std::collections::HashMap<End, String>,
     probes: usize,
     probes_of: Vec<usize>,
     failed: usize,
@@ -380,6 +405,7 @@ impl<'a> Tally<'a> {
             dead: vec![false; n],
             probed: vec![false; d.pcs()],
             joined: Vec::new(),
+            names: Default::default(),
             probes: 0,
             probes_of: vec![0; d.pcs()],
             failed: 0,
@@ -404,8 +430,7 @@ impl<'a> Tally<'a> {
 
     /// The NIC ends of one ping: the prober's NIC on its switch, and the
     /// target's NIC on that same switch (None when the target is not there).
-    fn ping_ends(&self, pc: usize, iface: &str, target: usize) -> Option<(usize, usize)> {
-        let nic = iface_nic(iface, self.ifaces);
+    fn ping_ends(&self, pc: usize, nic: usize, target: usize) -> Option<(usize, usize)> {
         let sw = crate::design::bits::ones(self.d.mask(pc)).nth(nic)?;
         let m = self.d.nic_on(target, sw)?;
         Some((self.id((pc, nic)), self.id((target, m))))
@@ -418,20 +443,22 @@ impl<'a> Tally<'a> {
             self.joined.push(self.c.pc_name(r.pc));
         }
         let nics = self.d.nics_used(r.pc) as usize;
-        for (iface, up) in &r.links {
-            let nic = iface_nic(iface, self.ifaces);
+        for (&nic, name) in &r.names {
+            self.names.insert((r.pc, nic), name.clone());
+        }
+        for (&nic, up) in &r.links {
             if !up && nic < nics && !self.dead[self.first[r.pc] + nic] {
                 self.dead[self.first[r.pc] + nic] = true;
                 self.no_link.push((r.pc, nic));
             }
         }
-        for (iface, b, ok) in &r.pings {
+        for &(nic, b, ok) in &r.pings {
             self.probes += 1;
             self.probes_of[r.pc] += 1;
-            let Some((x, y)) = self.ping_ends(r.pc, iface, *b) else {
+            let Some((x, y)) = self.ping_ends(r.pc, nic, b) else {
                 continue;
             };
-            if *ok {
+            if ok {
                 let (x, y) = (self.root(x), self.root(y));
                 self.parent[x] = y as u32;
             } else {
@@ -454,6 +481,7 @@ impl<'a> Tally<'a> {
         again: impl FnOnce(&mut dyn FnMut(&ProbeResults)) -> Result<(), E>,
     ) -> Result<Report, E> {
         let (c, d, ifaces) = (self.c, self.d, self.ifaces);
+        let names = std::mem::take(&mut self.names);
         let mut findings = Vec::new();
         if !self.joined.is_empty() {
             findings.push(Finding::UplinkJoined {
@@ -470,7 +498,7 @@ impl<'a> Tally<'a> {
             CableMove {
                 pc: c.pc_name(pc),
                 nic,
-                iface: ifaces.name(nic),
+                iface: names.get(&(pc, nic)).cloned().unwrap_or_else(|| ifaces.name(nic)),
                 colour: cable(&c.cable_colors, sw).name(),
                 switch: sw,
                 port: port_of(d, sw, pc).unwrap_or(0),
@@ -571,8 +599,8 @@ impl<'a> Tally<'a> {
                 }
             }
             None => again(&mut |r: &ProbeResults| {
-                for (iface, b, ok) in &r.pings {
-                    if let (false, Some((x, y))) = (*ok, self.ping_ends(r.pc, iface, *b)) {
+                for &(nic, b, ok) in &r.pings {
+                    if let (false, Some((x, y))) = (ok, self.ping_ends(r.pc, nic, b)) {
                         count(x, y, r.pc);
                     }
                 }
@@ -649,10 +677,6 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
     }
 }
 
-fn iface_nic(iface: &str, ifaces: &Interfaces) -> usize {
-    crate::routing::interface_number(iface).map_or(usize::MAX, |i| ifaces.nic_of(i))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -680,9 +704,10 @@ mod tests {
                     ..Default::default()
                 };
                 for (nic, sw) in d.switches_of(pc).into_iter().enumerate() {
-                    r.links.insert(i.name(nic), true);
+                    r.names.insert(nic, i.name(nic));
+                    r.links.insert(nic, true);
                     for &b in d.pcs_on_switches()[sw].iter().filter(|&&b| b != pc) {
-                        r.pings.push((i.name(nic), b, ok(pc, sw, b)));
+                        r.pings.push((nic, b, ok(pc, sw, b)));
                     }
                 }
                 r
@@ -731,7 +756,7 @@ mod tests {
         let res: Vec<ProbeResults> = (0..2)
             .map(|pc| ProbeResults {
                 pc,
-                pings: vec![("eth0".into(), 1 - pc, false)],
+                pings: vec![(0, 1 - pc, false)],
                 ..Default::default()
             })
             .collect();

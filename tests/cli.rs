@@ -324,14 +324,15 @@ fn export_from_a_session_and_from_a_table() {
     );
     assert!(check.contains("n0 NIC 2 has a MAC but no cable"), "{check}");
     let script = std::fs::read_to_string(d.join("b/routing/scripts/fnn-setup-n0.sh")).unwrap();
-    // Probe order 2,1,3: NIC 0 (slot 1) is eth1.
-    assert!(script.contains("dev eth1   # switch 0"), "{script}");
+    // Probe order 2,1,3: NIC 0 (slot 1) is eth1, found by its MAC.
+    assert!(script.contains("n0=$(nic 00:00:00:00:00:01 eth1) || exit 1"), "{script}");
+    assert!(script.contains("dev \"$n0\"   # switch 0"), "{script}");
     let to_n1 = script
         .lines()
         .find(|l| l.ends_with("# n1"))
         .expect("a neighbour entry for n1");
     assert!(
-        to_n1.contains("lladdr 00:00:00:00:01:0"),
+        to_n1.contains(" 00:00:00:00:01:0"),
         "n1's discovered MAC is used: {to_n1}"
     );
     let plan = std::fs::read_to_string(d.join("b/rewire.txt")).unwrap();

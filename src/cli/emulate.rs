@@ -57,6 +57,17 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(done as u64);
     };
     let mut o = Options::new(ifaces);
+    if let Some(list) = &args.nic_names {
+        let names = fnn_tui::routing::macs::name_list(list).map_err(|e| anyhow!("--nic-names: {e}"))?;
+        if names.len() < cluster.max_nics() as usize {
+            return Err(anyhow!(
+                "--nic-names: {} names for PCs with up to {} NICs",
+                names.len(),
+                cluster.max_nics()
+            ));
+        }
+        o.nic_names = Some(names);
+    }
     o.keep = args.keep;
     o.faults = faults;
     o.probe_results = args.probe_results.clone();

@@ -119,6 +119,9 @@ pub struct EmulateArgs {
     /// PCI slots in the order the kernel probes them, e.g. 1,2,4,3 (default 1,2,3,...).
     #[arg(long)]
     pub probe_order: Option<String>,
+    /// Name every PC's NICs as a machine with predictable naming does, in slot order (e.g. enp1s0f0,enp1s0f1,enp2s0f0), instead of ethN.
+    #[arg(long, value_name = "NAMES")]
+    pub nic_names: Option<String>,
     /// Write the MACs discovered on the emulated NICs to FILE, in the discovery-file format `export --macs` reads.
     #[arg(long, value_name = "FILE")]
     pub macs: Option<PathBuf>,

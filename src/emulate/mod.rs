@@ -83,6 +83,9 @@ pub struct Options<'a> {
     pub keep: bool,
     /// The PCI probe order the scripts are generated for.
     pub ifaces: Interfaces,
+    /// The PCs' own names for their NICs in slot order (`enp1s0f0`, ...),
+    /// instead of `ethN`.
+    pub nic_names: Option<Vec<String>>,
     /// Faults built into the wiring (none for a rehearsal of the design).
     pub faults: Vec<Fault>,
     /// Run the probe scripts after the pings and write their results here.
@@ -100,6 +103,7 @@ impl Options<'_> {
         Options {
             keep: false,
             ifaces,
+            nic_names: None,
             faults: Vec::new(),
             probe_results: None,
             macs_out: None,
@@ -199,7 +203,7 @@ pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed
 /// [`emulate`]'s work, building into `tb`.
 fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Summary, EmulateError> {
     let start = std::time::Instant::now();
-    let wiring = Wiring::new(d, &o.ifaces, &o.faults);
+    let wiring = Wiring::new(d, &o.ifaces, o.nic_names.as_deref(), &o.faults);
     let (ports, seen_macs) = build(c, d, &wiring, tb, o)?;
     let macs = discover_macs(c, &wiring, &seen_macs, tb, o)?;
     let pairs = required_pairs(c, d);
@@ -210,7 +214,7 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
     await_announcements(&ports, o)?;
     let results = ping_pairs(c, d, &pairs, tb, o)?;
     let seen = capture.finish();
-    let mut summary = Summary::new(c, d, &r, &o.ifaces, &pairs, &results, &seen);
+    let mut summary = Summary::new(c, d, &r, &o.ifaces, &macs, &pairs, &results, &seen);
     if let Some(dir) = &o.probe_results {
         let capture = start_capture(&ports, d, pairs.len())?;
         probe_all(c, d, &r, &macs, &work, dir, tb, o)?;
@@ -286,7 +290,9 @@ fn build(
     // Each PC end is made in its namespace under the name its kernel
     // gives it.
     let host = |pc: usize, nic: usize| format!("{prefix}{pc}x{nic}");
-    let ends: Vec<(usize, usize, Option<usize>)> = (0..d.pcs())
+    // Made in the order the PC's kernel probes its slots, so the
+    // interfaces' indexes (and `ip link`'s listing) follow it, not NIC order.
+    let mut ends: Vec<(usize, usize, Option<usize>)> = (0..d.pcs())
         .flat_map(|pc| {
             w.cables[pc]
                 .iter()
@@ -294,12 +300,13 @@ fn build(
                 .map(move |(nic, &cable)| (pc, nic, cable))
         })
         .collect();
+    ends.sort_by_key(|&(pc, nic, _)| (pc, w.probed_at(pc, nic)));
     let names: Vec<String> = ends.iter().map(|&(pc, nic, _)| host(pc, nic)).collect();
     // Removed by name too: a deleted namespace takes its veths with it,
     // but only once the kernel gets round to it, after the removal returns.
     tb.links.extend(Testbed::ip_links(&names)?);
     let veth = |&(pc, nic, _): &(usize, usize, Option<usize>)| {
-        let dev = batch_word(&w.kernel[pc].name(nic));
+        let dev = batch_word(&w.name(pc, nic));
         format!(
             "link add {} type veth peer name {dev} netns {}",
             host(pc, nic),
@@ -322,7 +329,7 @@ fn build(
         let macs = testbed::macs(ns)?;
         for (nic, cable) in w.cables[pc].iter().enumerate() {
             let Some(s) = *cable else { continue };
-            let dev = w.kernel[pc].name(nic);
+            let dev = w.name(pc, nic);
             ports.insert(
                 testbed::ifindex(&host(pc, nic))?,
                 Port {
@@ -342,7 +349,7 @@ fn discover_macs(c: &Cluster, w: &Wiring, seen: &[Macs], tb: &Testbed, o: &Optio
     let mut text = String::from("# PC IFACE MAC, discovered by fnn-tui emulate\n");
     for (pc, macs) in seen.iter().enumerate() {
         for nic in 0..w.cables[pc].len() {
-            let dev = w.kernel[pc].name(nic);
+            let dev = w.name(pc, nic);
             let mac = macs.get(&dev).ok_or_else(|| EmulateError::Setup {
                 command: format!("reading the MAC of {dev} in {}", tb.namespace(c, pc)),
                 reason: "no such link".into(),

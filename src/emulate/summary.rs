@@ -42,6 +42,7 @@ impl Summary {
         d: &Design,
         r: &BasicRouting,
         ifaces: &Interfaces,
+        macs: &crate::routing::MacTable,
         pairs: &[(usize, usize)],
         results: &HashMap<(usize, usize), PingResult>,
         seen: &Seen,
@@ -57,8 +58,8 @@ impl Summary {
                 failed.push((na.clone(), nb.clone()));
             }
             let (want_dev, want_bridge) = match r.via(a, b) {
-                Some(sw) => (ifaces.name(d.nic_on(a, sw).unwrap_or(0)), Some(sw)),
-                None => (ifaces.name(0), None),
+                Some(sw) => (macs.iface(a, d.nic_on(a, sw).unwrap_or(0), ifaces), Some(sw)),
+                None => (macs.iface(a, 0, ifaces), None),
             };
             if *res.dev != *want_dev {
                 wrong_nic.push((na.clone(), nb.clone(), want_dev, res.dev.to_string()));

@@ -113,26 +113,57 @@ pub struct Wiring {
     pub cables: Vec<Vec<Option<usize>>>,
     /// Per PC: the order its kernel probes the slots in.
     pub kernel: Vec<Interfaces>,
+    /// The machine's own names for NICs 0, 1, ... in slot order, as
+    /// predictable naming gives them (None: `ethN` in probe order).
+    pub names: Option<Vec<String>>,
+    /// Per PC: whether an `order` fault renamed its NICs.
+    reordered: Vec<bool>,
 }
 
 impl Wiring {
     /// The design as cabled, with the faults applied in order.
-    pub fn new(d: &Design, given: &Interfaces, faults: &[Fault]) -> Wiring {
+    pub fn new(d: &Design, given: &Interfaces, names: Option<&[String]>, faults: &[Fault]) -> Wiring {
         let mut w = Wiring {
             cables: (0..d.pcs())
                 .map(|pc| d.switches_of(pc).into_iter().map(Some).collect())
                 .collect(),
             kernel: vec![given.clone(); d.pcs()],
+            names: names.map(<[String]>::to_vec),
+            reordered: vec![false; d.pcs()],
         };
         for f in faults {
             match f {
                 Fault::Swap { pc, a, b } => w.cables[*pc].swap(*a, *b),
                 Fault::Move { pc, nic, switch } => w.cables[*pc][*nic] = Some(*switch),
                 Fault::Pull { pc, nic } => w.cables[*pc][*nic] = None,
-                Fault::Order { pc, order } => w.kernel[*pc] = order.clone(),
+                Fault::Order { pc, order } => {
+                    w.kernel[*pc] = order.clone();
+                    w.reordered[*pc] = true;
+                }
             }
         }
         w
+    }
+
+    /// The name PC `pc`'s machine gives NIC `nic`: its own name for the
+    /// slot (a PC with an `order` fault gives the names in its order, not
+    /// the slots'), else `ethN` by its probe order.
+    pub fn name(&self, pc: usize, nic: usize) -> String {
+        let kernel = &self.kernel[pc];
+        match &self.names {
+            Some(names) if !self.reordered[pc] => names.get(nic).cloned().unwrap_or_else(|| kernel.name(nic)),
+            Some(names) => {
+                let position = kernel.probe_order.iter().position(|&s| s == nic + 1).unwrap_or(nic);
+                names.get(position).cloned().unwrap_or_else(|| kernel.name(nic))
+            }
+            None => kernel.name(nic),
+        }
+    }
+
+    /// Where in the kernel's enumeration NIC `nic` of PC `pc` comes: its
+    /// interfaces are made in this order, so their indexes follow it.
+    pub fn probed_at(&self, pc: usize, nic: usize) -> usize {
+        self.kernel[pc].probe_order.iter().position(|&s| s == nic + 1).unwrap_or(nic)
     }
 }
 

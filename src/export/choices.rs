@@ -73,6 +73,8 @@ pub enum Problem {
     #[error(transparent)]
     Input(#[from] InputError),
     #[error(transparent)]
+    Macs(#[from] crate::routing::macs::MacReadError),
+    #[error(transparent)]
     Table(#[from] TableError),
     #[error(transparent)]
     Session(#[from] SessionError),
@@ -122,12 +124,8 @@ impl Choices {
         });
         let macs = match &self.macs {
             Some(path) => {
-                let text = read_text(path).map_err(about(Choice::Macs))?;
                 let names = |s: &str| c.pc_named(s);
-                Some(
-                    MacTable::parse(&text, &path.display().to_string(), &names, &ifaces)
-                        .map_err(about(Choice::Macs))?,
-                )
+                Some(MacTable::read(path, &names, &ifaces).map_err(about(Choice::Macs))?)
             }
             None => None,
         };
@@ -211,7 +209,7 @@ mod tests {
         assert!(
             source
                 .downcast_ref::<Problem>()
-                .is_some_and(|p| matches!(p, Problem::Input(_)))
+                .is_some_and(|p| matches!(p, Problem::Macs(crate::routing::macs::MacReadError::Input(_))))
         );
         // The file's own error names the file: the command line adds nothing.
         assert_eq!(e.for_command_line(), source.to_string());

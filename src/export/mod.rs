@@ -144,9 +144,9 @@ pub fn write_all(
         let macs = o.macs.clone().unwrap_or_default();
         stream(&mut out, "routing/subnet-matrix.txt", uncovered, |w| r.write_matrix(w))?;
         stream(&mut out, "routing/routes.txt", uncovered, |w| {
-            scripts::write_route_table(w, c, d, &r, &ifaces)
+            scripts::write_route_table(w, c, d, &r, &ifaces, &macs)
         })?;
-        add(&mut out, "routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces))?;
+        add(&mut out, "routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces, &macs))?;
         for pc in 0..d.pcs() {
             let n = c.pc_name(pc);
             add(

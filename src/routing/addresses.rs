@@ -1,10 +1,9 @@
 //! Addresses: one IPv4 subnet per FNN switch (the KLAT2 paper §4: "each PC has
 //! four different cluster-local addresses, each on a different one of the
 //! nine cluster-internal subnets") and one for the uplink net; interface
-//! names from the PCI probe order; MAC addresses from a discovery file.
+//! `ethN` names from the PCI probe order (machines without a discovery
+//! file; see [`super::macs`] for the rest).
 
-use crate::design::Design;
-use std::collections::{BTreeMap, HashSet};
 use std::net::Ipv4Addr;
 
 /// Subnets 10.(s+1).0.0/16 for FNN switch s, the uplink net 10.254.0.0/16;
@@ -83,120 +82,10 @@ impl Interfaces {
     }
 }
 
-/// Discovered MAC addresses, by (PC, NIC).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct MacTable {
-    macs: BTreeMap<(usize, usize), String>,
-    /// Problems found while reading or against the design.
-    pub problems: Vec<String>,
-}
-
-impl MacTable {
-    /// Reads lines `PC IFACE MAC` (PC by number or host name, IFACE as
-    /// `ethN` or a number) as a discovery run reports them.
-    pub fn parse(
-        text: &str,
-        source: &str,
-        names: &dyn Fn(&str) -> Option<usize>,
-        ifaces: &Interfaces,
-    ) -> Result<MacTable, AddressError> {
-        let mut t = MacTable::default();
-        let mut seen = HashSet::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let f: Vec<&str> = line.split_whitespace().collect();
-            let at = format!("{source}:{}", i + 1);
-            let [pc, iface, mac] = f.as_slice() else {
-                return Err(AddressError::MacLine {
-                    at,
-                    problem: format!("expected `PC IFACE MAC`, found `{line}`"),
-                });
-            };
-            let pc = pc
-                .parse::<usize>()
-                .ok()
-                .or_else(|| names(pc))
-                .ok_or_else(|| AddressError::MacLine {
-                    at: at.clone(),
-                    problem: format!("`{pc}` is not a PC number or host name"),
-                })?;
-            let iface =
-                interface_number(iface)
-                    .or_else(|| whole_number(iface))
-                    .ok_or_else(|| AddressError::MacLine {
-                        at: at.clone(),
-                        problem: format!("`{iface}` is not an interface (eth0, eth1, ... or 0, 1, ...)"),
-                    })?;
-            let mac = mac.to_ascii_lowercase();
-            // Two hex digits an octet, nothing else (`+a` parses as hex).
-            let ok = mac.split(':').count() == 6
-                && mac
-                    .split(':')
-                    .all(|o| o.len() == 2 && o.bytes().all(|b| b.is_ascii_hexdigit()));
-            if !ok {
-                return Err(AddressError::MacLine {
-                    at,
-                    problem: format!("`{mac}` is not a MAC address (aa:bb:cc:dd:ee:ff)"),
-                });
-            }
-            if !seen.insert(mac.clone()) {
-                t.problems.push(format!("{at}: MAC {mac} appears twice"));
-            }
-            t.macs.insert((pc, ifaces.nic_of(iface)), mac);
-        }
-        Ok(t)
-    }
-
-    /// The MAC of a NIC, or a locally administered placeholder (marked).
-    pub fn mac(&self, pc: usize, nic: usize) -> (String, bool) {
-        match self.macs.get(&(pc, nic)) {
-            Some(m) => (m.clone(), true),
-            None => (
-                format!("02:00:00:{:02x}:{:02x}:{:02x}", (pc >> 8) & 0xff, pc & 0xff, nic & 0xff),
-                false,
-            ),
-        }
-    }
-
-    /// Mismatches between the discovered NICs and the design's.
-    pub fn check(&self, design: &Design, names: &dyn Fn(usize) -> String) -> Vec<String> {
-        let mut out = self.problems.clone();
-        for &(pc, nic) in self.macs.keys() {
-            if pc >= design.pcs() {
-                out.push(format!("PC {pc} in the MAC file is not in the design"));
-            } else if nic >= design.nics_used(pc) as usize {
-                out.push(format!("{} NIC {nic} has a MAC but no cable in the design", names(pc)));
-            }
-        }
-        for pc in 0..design.pcs() {
-            for nic in 0..design.nics_used(pc) as usize {
-                if !self.macs.contains_key(&(pc, nic)) {
-                    out.push(format!(
-                        "{} NIC {nic} is cabled but has no discovered MAC (a placeholder is used)",
-                        names(pc)
-                    ));
-                }
-            }
-        }
-        out
-    }
-}
-
 /// The number of an `ethN` interface name: `eth` and digits only (not
 /// `eth+2`, not `etheth2`).
 pub fn interface_number(name: &str) -> Option<usize> {
-    whole_number(name.strip_prefix("eth")?)
-}
-
-/// Digits only, as a number (`str::parse` would take a leading `+`).
-fn whole_number(text: &str) -> Option<usize> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
+    super::macs::whole_number(name.strip_prefix("eth")?)
 }
 
 #[cfg(test)]
@@ -217,45 +106,9 @@ mod tests {
     }
 
     #[test]
-    fn macs_are_read_remapped_and_checked() {
-        let ifaces = Interfaces::parse("1,2,4,3").unwrap();
-        let names = |s: &str| s.strip_prefix('k').and_then(|n| n.parse().ok());
-        let t = MacTable::parse(
-            "k01 eth2 AA:BB:CC:00:00:01\n0 0 aa:bb:cc:00:00:02\n",
-            "m",
-            &names,
-            &ifaces,
-        )
-        .unwrap();
-        assert_eq!(t.mac(1, 3), ("aa:bb:cc:00:00:01".into(), true));
-        assert!(!t.mac(1, 0).1);
-        assert!(
-            MacTable::parse("0 eth0 zz", "m", &names, &ifaces)
-                .unwrap_err()
-                .to_string()
-                .contains("m:1")
-        );
-    }
-
-    /// What `str::parse` and `from_str_radix` let through is refused: a
-    /// `+` in an octet (scripts would get `lladdr +a:…`, the C header
-    /// `0x+a`), a signed or doubled interface name.
-    #[test]
-    fn macs_and_interfaces_are_read_strictly() {
-        let ifaces = Interfaces::parse("1,2").unwrap();
-        let names = |s: &str| s.parse().ok();
-        for line in [
-            "0 eth0 +a:+b:+c:+d:+e:+f",
-            "0 eth+1 aa:bb:cc:dd:ee:ff",
-            "0 etheth1 aa:bb:cc:dd:ee:ff",
-            "0 +1 aa:bb:cc:dd:ee:ff",
-            "0 eth aa:bb:cc:dd:ee:ff",
-        ] {
-            let e = MacTable::parse(line, "m", &names, &ifaces).unwrap_err().to_string();
-            assert!(e.contains("m:1"), "{line}: {e}");
-        }
-        assert!(MacTable::parse("0 eth1 aa:bb:cc:dd:ee:ff\n1 0 aa:bb:cc:dd:ee:fe", "m", &names, &ifaces).is_ok());
+    fn interface_numbers_are_read_strictly() {
         assert_eq!(interface_number("eth12"), Some(12));
         assert_eq!(interface_number("eth+2"), None);
+        assert_eq!(interface_number("etheth2"), None);
     }
 }

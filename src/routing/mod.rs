@@ -6,8 +6,10 @@
 pub mod addresses;
 pub mod advanced;
 pub mod basic;
+pub mod macs;
 pub mod probe;
 pub mod scripts;
 
-pub use addresses::{Interfaces, MacTable, interface_number, switch_ip, uplink_ip};
+pub use addresses::{Interfaces, interface_number, switch_ip, uplink_ip};
 pub use basic::BasicRouting;
+pub use macs::MacTable;

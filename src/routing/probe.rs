@@ -4,10 +4,12 @@
 //! of every PC and names the miswired cables.
 //!
 //! Line format (version 1), one item per line:
-//! `fnn-probe 1 PC` (first line), `link IFACE up|down`,
+//! `fnn-probe 1 PC` (first line), `nic NIC IFACE` (which NIC each name
+//! is; without them `ethN` by the probe order), `link IFACE up|down`,
 //! `ping IFACE NEIGHBOUR ADDRESS ok|fail|nolink`, `uplink joined|apart NEIGHBOUR`.
 
-use super::addresses::{Interfaces, MacTable, switch_ip, uplink_ip};
+use super::MacTable;
+use super::addresses::{Interfaces, switch_ip, uplink_ip};
 use super::basic::BasicRouting;
 use crate::design::Design;
 use crate::escape::{host_name, one_line, sh_word};
@@ -37,27 +39,39 @@ pub fn probe_script(
          # cable would still answer. Save the output as fnn-probe-<PC>.txt and give\n\
          # the folder of all of them to `fnn-tui verify --results`.\n\n",
     );
+    // Each line names a NIC as planned (its discovered name, or ethN by
+    // the probe order), whatever it is called at run time: `nic` lines
+    // say which NIC each name is.
     s.push_str(
-        "link() { if [ \"$(cat /sys/class/net/$1/carrier 2>/dev/null)\" = 1 ]; then echo \"link $1 up\"; else echo \"link $1 down\"; fi; }\n\
-         probe() {\n  if ! grep -qx 1 /sys/class/net/$1/carrier 2>/dev/null; then echo \"ping $1 $2 $3 nolink\";\n  \
-         elif ping -c 1 -W 1 -I \"$1\" \"$3\" >/dev/null 2>&1; then echo \"ping $1 $2 $3 ok\";\n  \
-         else echo \"ping $1 $2 $3 fail\"; fi\n}\n\n",
+        "link() { if [ \"$(cat \"/sys/class/net/$1/carrier\" 2>/dev/null)\" = 1 ]; then echo \"link $2 up\"; else echo \"link $2 down\"; fi; }\n\
+         probe() {\n  if ! grep -qx 1 \"/sys/class/net/$1/carrier\" 2>/dev/null; then echo \"ping $2 $3 $4 nolink\";\n  \
+         elif ping -c 1 -W 1 -I \"$1\" \"$4\" >/dev/null 2>&1; then echo \"ping $2 $3 $4 ok\";\n  \
+         else echo \"ping $2 $3 $4 fail\"; fi\n}\n\n",
     );
+    let switches = d.switches_of(pc);
+    super::scripts::find_nics(&mut s, pc, switches.len(), ifaces, macs, "fnn-probe");
     // Each NIC's lines go to a private temporary folder (never a fixed
     // name in /tmp: this runs as root).
     s.push_str("t=$(mktemp -d) || exit 1\n");
     let _ = writeln!(s, "echo {}", sh_word(&format!("fnn-probe {VERSION} {name}")));
+    for nic in 0..switches.len() {
+        let _ = writeln!(
+            s,
+            "echo {}",
+            sh_word(&format!("nic {nic} {}", macs.iface(pc, nic, ifaces)))
+        );
+    }
     // One NIC's probes run in the background beside the others': a
     // miswired NIC costs a second a neighbour, not a second a neighbour a NIC.
-    for (nic, sw) in d.switches_of(pc).into_iter().enumerate() {
-        let dev = sh_word(&ifaces.name(nic));
-        let _ = writeln!(s, "link {dev}");
+    for (nic, sw) in switches.into_iter().enumerate() {
+        let planned = sh_word(&macs.iface(pc, nic, ifaces));
+        let _ = writeln!(s, "link \"$n{nic}\" {planned}");
         // `:` keeps the group valid shell when the NIC has no neighbour.
         s.push_str("(\n  :\n");
         for &b in d.pcs_on_switches()[sw].iter().filter(|&&b| b != pc) {
             let _ = writeln!(
                 s,
-                "  probe {dev} {} {}",
+                "  probe \"$n{nic}\" {planned} {} {}",
                 sh_word(&host_name(&c.pc_name(b))),
                 switch_ip(sw, b)
             );
@@ -69,7 +83,7 @@ pub fn probe_script(
         let _ = writeln!(s, "cat \"$t/{nic}\"");
     }
     s.push_str("rm -rf \"$t\"\n");
-    if let Some(line) = uplink_check(c, d, r, pc, ifaces, macs) {
+    if let Some(line) = uplink_check(c, d, r, pc, macs) {
         s.push_str(&line);
     }
     s
@@ -77,20 +91,13 @@ pub fn probe_script(
 
 /// Whether the uplink still joins the switches: a PC whose first NIC is on
 /// another switch answers on its uplink address only through the uplink.
-fn uplink_check(
-    c: &Cluster,
-    d: &Design,
-    r: &BasicRouting,
-    pc: usize,
-    ifaces: &Interfaces,
-    macs: &MacTable,
-) -> Option<String> {
+fn uplink_check(c: &Cluster, d: &Design, r: &BasicRouting, pc: usize, macs: &MacTable) -> Option<String> {
     if c.uplink.mode == UplinkMode::None {
         return None;
     }
     let first = |p: usize| d.switches_of(p).first().copied();
     let b = (0..d.pcs()).find(|&b| b != pc && first(b).is_some() && first(b) != first(pc))?;
-    let dev = sh_word(&ifaces.name(0));
+    let dev = "\"$n0\"";
     let addr = uplink_ip(b);
     let target = sh_word(&host_name(&c.pc_name(b)));
     let mut s = String::from("\n# Is the uplink still plugged in?\n");

@@ -57,6 +57,10 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(done as u64);
     };
     let mut o = Options::new(ifaces);
+    if args.boot == super::BootWith::Networkd {
+        fnn_tui::emulate::networkd_available()?;
+        o.boot = fnn_tui::emulate::Boot::Networkd;
+    }
     if let Some(list) = &args.nic_names {
         let names = fnn_tui::routing::macs::name_list(list).map_err(|e| anyhow!("--nic-names: {e}"))?;
         if names.len() < cluster.max_nics() as usize {

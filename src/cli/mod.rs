@@ -112,6 +112,15 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
+/// How `emulate` boots each PC.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BootWith {
+    /// The exported routing/scripts/fnn-setup-PC.sh.
+    Script,
+    /// The exported routing/networkd/PC/ files, with systemd-networkd.
+    Networkd,
+}
+
 #[derive(Args, Debug)]
 pub struct EmulateArgs {
     #[command(flatten)]
@@ -119,6 +128,9 @@ pub struct EmulateArgs {
     /// PCI slots in the order the kernel probes them, e.g. 1,2,4,3 (default 1,2,3,...).
     #[arg(long)]
     pub probe_order: Option<String>,
+    /// How each PC boots: its fnn-setup script, or its systemd-networkd files (.link names, .network addresses and neighbours) run by the real systemd-networkd.
+    #[arg(long, value_enum, default_value_t = BootWith::Script)]
+    pub boot: BootWith,
     /// Name every PC's NICs as a machine with predictable naming does, in slot order (e.g. enp1s0f0,enp1s0f1,enp2s0f0), instead of ethN.
     #[arg(long, value_name = "NAMES")]
     pub nic_names: Option<String>,

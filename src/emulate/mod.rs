@@ -25,6 +25,7 @@ mod echo;
 mod hosts;
 mod netlink;
 mod netns;
+mod networkd;
 mod registry;
 mod summary;
 mod testbed;
@@ -34,6 +35,7 @@ pub use capture::Frames;
 pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;
 pub use testbed::Testbed;
+pub use networkd::available as networkd_available;
 pub use wiring::{Fault, FaultError, Wiring};
 
 use crate::design::Design;
@@ -83,6 +85,8 @@ pub struct Options<'a> {
     pub keep: bool,
     /// The PCI probe order the scripts are generated for.
     pub ifaces: Interfaces,
+    /// How each PC is booted: its setup script, or its networkd files.
+    pub boot: Boot,
     /// The PCs' own names for their NICs in slot order (`enp1s0f0`, ...),
     /// instead of `ethN`.
     pub nic_names: Option<Vec<String>>,
@@ -104,6 +108,7 @@ impl Options<'_> {
             keep: false,
             ifaces,
             nic_names: None,
+            boot: Boot::Script,
             faults: Vec::new(),
             probe_results: None,
             macs_out: None,
@@ -124,6 +129,18 @@ impl Options<'_> {
             p(what, done, of);
         }
     }
+}
+
+/// How the PCs of a rehearsal are booted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Boot {
+    /// Each PC runs its `fnn-setup` script.
+    #[default]
+    Script,
+    /// Each PC's `.link` files name its NICs (udev's own matching) and the
+    /// real systemd-networkd installs its `.network` files; then its
+    /// `fnn-announce` script runs.
+    Networkd,
 }
 
 /// Why this machine cannot run a rehearsal.
@@ -214,7 +231,11 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
     await_announcements(&ports, o)?;
     let results = ping_pairs(c, d, &pairs, tb, o)?;
     let seen = capture.finish();
-    let mut summary = Summary::new(c, d, &r, &o.ifaces, &macs, &pairs, &results, &seen);
+    let name = |pc: usize, nic: usize| match o.boot {
+        Boot::Script => macs.iface(pc, nic, &o.ifaces),
+        Boot::Networkd => crate::routing::networkd::link_name(pc, nic, &macs, &o.ifaces),
+    };
+    let mut summary = Summary::new(c, d, &r, &name, &pairs, &results, &seen);
     if let Some(dir) = &o.probe_results {
         let capture = start_capture(&ports, d, pairs.len())?;
         probe_all(c, d, &r, &macs, &work, dir, tb, o)?;
@@ -386,6 +407,11 @@ fn boot(
         let etc = tb.etc_dir(&ns);
         std::fs::create_dir_all(&etc).map_err(|e| io(&etc, e))?;
         write(&etc.join("hosts"), &scripts::hosts(c, d, r, pc))?;
+        if o.boot == Boot::Networkd {
+            return boot_networkd(c, d, r, macs, work, &ns, pc, o).map(|_| {
+                o.report("booting", done.fetch_add(1, Ordering::Relaxed) + 1, d.pcs());
+            });
+        }
         let script = work.join(format!("fnn-setup-{}.sh", c.pc_name(pc)));
         write(&script, &scripts::setup_script(c, d, r, pc, &o.ifaces, macs))?;
         run_until(
@@ -395,6 +421,40 @@ fn boot(
         o.report("booting", done.fetch_add(1, Ordering::Relaxed) + 1, d.pcs());
         Ok(())
     })?;
+    Ok(())
+}
+
+/// One PC booted from its networkd files, then its announcement script.
+#[allow(clippy::too_many_arguments)]
+fn boot_networkd(
+    c: &Cluster,
+    d: &Design,
+    r: &BasicRouting,
+    macs: &MacTable,
+    work: &Path,
+    ns: &str,
+    pc: usize,
+    o: &Options,
+) -> Result<(), EmulateError> {
+    use crate::routing::networkd as files;
+    let dir = work.join(format!("networkd-{pc}"));
+    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    let switches = d.switches_of(pc);
+    let mut addresses: Vec<Ipv4Addr> = switches.iter().map(|&sw| crate::routing::switch_ip(sw, pc)).collect();
+    if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
+        addresses.push(crate::routing::uplink_ip(pc));
+    }
+    for nic in 0..switches.len() {
+        let (link, network) = files::file_names(nic);
+        write(&dir.join(link), &files::link_file(c, d, pc, nic, &o.ifaces, macs))?;
+        write(&dir.join(network), &files::network_file(c, d, r, pc, nic, macs))?;
+    }
+    let mut neighbours = 0;
+    scripts::for_each_neighbour(c, d, r, pc, macs, |n| neighbours += usize::from(n.known));
+    networkd::boot(ns, &dir, &addresses, neighbours, o.cancel)?;
+    let script = work.join(format!("fnn-announce-{}.sh", c.pc_name(pc)));
+    write(&script, &scripts::announce_script(c, d, pc, &o.ifaces, macs))?;
+    run_until(&["ip", "netns", "exec", ns, "sh", &script.display().to_string()], o.cancel)?;
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use super::PingResult;
 use super::capture::{Frames, Seen};
 use crate::design::Design;
-use crate::routing::{BasicRouting, Interfaces, scripts};
+use crate::routing::{BasicRouting, scripts};
 use crate::spec::Cluster;
 use std::collections::HashMap;
 
@@ -41,8 +41,7 @@ impl Summary {
         c: &Cluster,
         d: &Design,
         r: &BasicRouting,
-        ifaces: &Interfaces,
-        macs: &crate::routing::MacTable,
+        name: &dyn Fn(usize, usize) -> String,
         pairs: &[(usize, usize)],
         results: &HashMap<(usize, usize), PingResult>,
         seen: &Seen,
@@ -58,8 +57,8 @@ impl Summary {
                 failed.push((na.clone(), nb.clone()));
             }
             let (want_dev, want_bridge) = match r.via(a, b) {
-                Some(sw) => (macs.iface(a, d.nic_on(a, sw).unwrap_or(0), ifaces), Some(sw)),
-                None => (macs.iface(a, 0, ifaces), None),
+                Some(sw) => (name(a, d.nic_on(a, sw).unwrap_or(0)), Some(sw)),
+                None => (name(a, 0), None),
             };
             if *res.dev != *want_dev {
                 wrong_nic.push((na.clone(), nb.clone(), want_dev, res.dev.to_string()));

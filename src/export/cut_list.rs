@@ -30,6 +30,37 @@ pub fn tag(c: &Cluster, pc: usize, nic: usize, switch: usize, port: usize) -> St
     format!("{} NIC {nic} - switch {switch} port {port}", c.pc_name(pc))
 }
 
+/// The name a switch is given (its host name, and the system name it
+/// announces over LLDP), as `verify --lldp` reads it back.
+pub fn switch_name(switch: usize) -> String {
+    format!("sw{switch}")
+}
+
+/// The per-switch port plan a switch configuration needs: every port of
+/// every FNN switch, the PC and NIC its cable comes from, and a port
+/// description to set on the switch, in switch and port order.
+pub fn port_plan(c: &Cluster, d: &Design, ifaces: &crate::routing::Interfaces, macs: &crate::routing::MacTable) -> String {
+    let header = ["switch", "switch_name", "port", "pc", "nic", "iface", "mac", "description"].map(String::from);
+    let rows = d.pcs_on_switches().into_iter().enumerate().flat_map(|(s, pcs)| {
+        pcs.into_iter().enumerate().map(move |(i, pc)| {
+            let nic = d.nic_on(pc, s).unwrap_or(0);
+            let iface = macs.iface(pc, nic, ifaces);
+            let mac = macs.known_mac(pc, nic).unwrap_or("").to_string();
+            [
+                s.to_string(),
+                switch_name(s),
+                (i + 1).to_string(),
+                c.pc_name(pc),
+                nic.to_string(),
+                iface.clone(),
+                mac,
+                format!("{} NIC {nic} {iface}", crate::escape::one_line(&c.pc_name(pc))),
+            ]
+        })
+    });
+    crate::escape::csv(std::iter::once(header).chain(rows))
+}
+
 /// The cut list as CSV, cables in PC and NIC order (the placement's).
 pub fn csv(c: &Cluster, d: &Design, p: &Placement) -> String {
     // Ports once for all: a port is the PC's place on its switch, from 1.

@@ -14,7 +14,7 @@ pub mod rewire;
 use crate::design::{Design, format_table};
 pub use crate::output::{INCOMPLETE_MARKER, is_plain_relative};
 use crate::report::Report;
-use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, scripts};
+use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, networkd, scripts};
 use crate::spec::Cluster;
 pub use files::{ExportError, write_design, write_files};
 use std::path::{Path, PathBuf};
@@ -147,6 +147,8 @@ pub fn write_all(
             scripts::write_route_table(w, c, d, &r, &ifaces, &macs)
         })?;
         add(&mut out, "routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces, &macs))?;
+        add(&mut out, "routing/fnn-setup.service", networkd::setup_service(c))?;
+        add(&mut out, "routing/fnn-announce.service", networkd::announce_service(c))?;
         for pc in 0..d.pcs() {
             let n = c.pc_name(pc);
             add(
@@ -163,6 +165,24 @@ pub fn write_all(
                 &mut out,
                 &format!("routing/probe/fnn-probe-{n}.sh"),
                 crate::routing::probe::probe_script(c, d, &r, pc, &ifaces, &macs),
+            )?;
+            for nic in 0..d.nics_used(pc) as usize {
+                let (link, network) = networkd::file_names(nic);
+                add(
+                    &mut out,
+                    &format!("routing/networkd/{n}/{link}"),
+                    networkd::link_file(c, d, pc, nic, &ifaces, &macs),
+                )?;
+                add(
+                    &mut out,
+                    &format!("routing/networkd/{n}/{network}"),
+                    networkd::network_file(c, d, &r, pc, nic, &macs),
+                )?;
+            }
+            add(
+                &mut out,
+                &format!("routing/networkd/{n}/fnn-announce.sh"),
+                scripts::announce_script(c, d, pc, &ifaces, &macs),
             )?;
         }
         if o.macs.is_some() {
@@ -205,6 +225,8 @@ pub fn write_all(
     }
     if let Some(p) = placement.as_ref().filter(|_| want("csv")) {
         add(&mut out, "cables.csv", cut_list::csv(c, d, p))?;
+        let macs = o.macs.clone().unwrap_or_default();
+        add(&mut out, "switch-ports.csv", cut_list::port_plan(c, d, &ifaces, &macs))?;
     }
     if want("json") {
         add(&mut out, "design.json", formats::json(c, d, &report.metrics))?;

@@ -7,6 +7,7 @@ pub mod addresses;
 pub mod advanced;
 pub mod basic;
 pub mod macs;
+pub mod networkd;
 pub mod probe;
 pub mod scripts;
 

@@ -1,0 +1,142 @@
+//! Booting a PC with its systemd-networkd files instead of its setup
+//! script: in the PC's namespace, under a private mount namespace that
+//! shows the exported files as `/etc/systemd/network`, udev's own `.link`
+//! matching (`udevadm test-builtin net_setup_link`) names each NIC, then
+//! the real `systemd-networkd` configures addresses and permanent
+//! neighbours, and is stopped once it has (what it set stays). The PC's
+//! announcement script runs after, as its unit would.
+//!
+//! `/sys` is made read-only in that mount namespace: networkd then takes
+//! the links as udev-initialised, as it does in a container, instead of
+//! waiting for a udev database the namespace does not have.
+
+use super::EmulateError;
+use super::commands::{run, run_until};
+use crate::escape::sh_word;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long networkd may take to configure one PC.
+const CONFIGURE_WAIT: Duration = Duration::from_secs(20);
+
+/// The programs this boot needs, and the Debian packages they come in.
+pub const NEEDS: [(&str, &str); 2] = [("/lib/systemd/systemd-networkd", "systemd"), ("udevadm", "udev")];
+
+/// Whether this machine has what a networkd boot needs; why not otherwise.
+pub fn available() -> Result<(), EmulateError> {
+    let networkd = Path::new(NEEDS[0].0).is_file();
+    let udevadm = std::process::Command::new(NEEDS[1].0)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    match (networkd, udevadm) {
+        (true, true) => Ok(()),
+        _ => Err(EmulateError::Setup {
+            command: "--boot networkd".into(),
+            reason: format!(
+                "needs {} (Debian package {}) and {} (package {})",
+                NEEDS[0].0, NEEDS[0].1, NEEDS[1].0, NEEDS[1].1
+            ),
+        }),
+    }
+}
+
+/// Boots namespace `ns` from the `.link` and `.network` files in `dir`:
+/// waits until every address in `addresses` is on a link and `neighbours`
+/// permanent entries are in, then stops networkd.
+pub fn boot(
+    ns: &str,
+    dir: &Path,
+    addresses: &[std::net::Ipv4Addr],
+    neighbours: usize,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<(), EmulateError> {
+    let dir = sh_word(&dir.display().to_string());
+    let script = format!(
+        "set -e\n\
+         mount --make-rprivate /\n\
+         mount -o remount,ro /sys\n\
+         mount -t tmpfs tmpfs /run/systemd\n\
+         mkdir -p /run/systemd/netif\n\
+         chown systemd-network:systemd-network /run/systemd/netif 2>/dev/null || true\n\
+         mount --bind {dir} /etc/systemd/network\n\
+         for d in /sys/class/net/*; do\n\
+         \tn=${{d##*/}}\n\
+         \t[ \"$n\" = lo ] && continue\n\
+         \tnew=$(udevadm test-builtin net_setup_link \"$d\" | sed -n 's/^ID_NET_NAME=//p')\n\
+         \tif [ -n \"$new\" ] && [ \"$new\" != \"$n\" ]; then ip link set \"$n\" name \"$new\"; fi\n\
+         done\n\
+         exec /lib/systemd/systemd-networkd\n"
+    );
+    let mut child = std::process::Command::new("ip")
+        .args(["netns", "exec", ns, "unshare", "-m", "sh", "-c", &script])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| EmulateError::Setup {
+            command: format!("systemd-networkd in {ns}"),
+            reason: e.to_string(),
+        })?;
+    let outcome = wait_configured(ns, addresses, neighbours, cancel, &mut child);
+    // Stopped on every path: what it configured stays in the kernel.
+    let _ = child.kill();
+    let output = child.wait_with_output();
+    let said = output
+        .map(|o| String::from_utf8_lossy(&o.stderr).into_owned())
+        .unwrap_or_default();
+    // udev and networkd read a file they cannot use with a warning
+    // (`FILE:LINE: ...`) and go on: a rehearsal that passed would hide it.
+    let complaints: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains("10-fnn-") && (l.contains(".link:") || l.contains(".network:")))
+        .collect();
+    let why = match outcome {
+        Ok(()) if complaints.is_empty() => return Ok(()),
+        Ok(()) => format!("it found fault with the files: {}", complaints.join(" / ")),
+        Err(why) => format!(
+            "{why} (it said: {})",
+            said.lines().rev().take(5).collect::<Vec<_>>().join(" / ")
+        ),
+    };
+    Err(EmulateError::Setup {
+        command: format!("systemd-networkd in {ns}"),
+        reason: why,
+    })
+}
+
+/// Polls the namespace until networkd has done its work, gives up after
+/// [`CONFIGURE_WAIT`], or stops when networkd exits or the run is cancelled.
+fn wait_configured(
+    ns: &str,
+    addresses: &[std::net::Ipv4Addr],
+    neighbours: usize,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+    child: &mut std::process::Child,
+) -> Result<(), String> {
+    let deadline = Instant::now() + CONFIGURE_WAIT;
+    loop {
+        if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err("interrupted".into());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("it exited ({status}) before configuring the links"));
+        }
+        let addrs = run(&["ip", "-n", ns, "-4", "-o", "addr", "show"]).unwrap_or_default();
+        let have_addrs = addresses.iter().all(|a| addrs.contains(&format!("inet {a}/")));
+        let neigh = run_until(&["ip", "-n", ns, "neigh", "show", "nud", "permanent"], cancel).unwrap_or_default();
+        if have_addrs && neigh.lines().count() >= neighbours {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!(
+                "not configured within {} s: {} of {} permanent neighbours, addresses {}",
+                CONFIGURE_WAIT.as_secs(),
+                neigh.lines().count(),
+                neighbours,
+                if have_addrs { "in place" } else { "missing" }
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -15,6 +15,7 @@ pub mod export;
 pub mod ga;
 pub mod hardware;
 pub mod input;
+pub mod lldp;
 pub mod metrics;
 pub mod output;
 pub mod patterns;

@@ -325,7 +325,10 @@ fn export_from_a_session_and_from_a_table() {
     assert!(check.contains("n0 NIC 2 has a MAC but no cable"), "{check}");
     let script = std::fs::read_to_string(d.join("b/routing/scripts/fnn-setup-n0.sh")).unwrap();
     // Probe order 2,1,3: NIC 0 (slot 1) is eth1, found by its MAC.
-    assert!(script.contains("n0=$(nic 00:00:00:00:00:01 eth1) || exit 1"), "{script}");
+    assert!(
+        script.contains("n0=$(nic 00:00:00:00:00:01 eth1) || exit 1"),
+        "{script}"
+    );
     assert!(script.contains("dev \"$n0\"   # switch 0"), "{script}");
     let to_n1 = script
         .lines()

@@ -75,6 +75,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     o.keep = args.keep;
     o.faults = faults;
     o.probe_results = args.probe_results.clone();
+    o.lldp_out = args.lldp.clone();
     o.macs_out = args.macs.clone();
     o.cancel = Some(&cancel);
     o.progress = Some(&progress);

@@ -102,8 +102,14 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub source: DesignSource,
     /// The folder holding every PC's probe output, saved as fnn-probe-PC.txt.
+    #[arg(long, value_name = "DIR", required_unless_present = "lldp")]
+    pub results: Option<PathBuf>,
+    /// The folder holding every PC's `lldpcli -f json show neighbors`, saved as fnn-lldp-PC.json: says where each cable really landed.
     #[arg(long, value_name = "DIR")]
-    pub results: PathBuf,
+    pub lldp: Option<PathBuf>,
+    /// The MAC discovery file (or folder of `ip -j link` outputs) given to export: the NICs' names in the LLDP outputs.
+    #[arg(long, value_name = "PATH")]
+    pub macs: Option<PathBuf>,
     /// PCI slots in the order the kernel probes them, as given to export (default 1,2,3,...).
     #[arg(long)]
     pub probe_order: Option<String>,
@@ -140,6 +146,9 @@ pub struct EmulateArgs {
     /// Build the wiring with a fault, to rehearse `verify`: swap:PC:NIC:NIC, move:PC:NIC:SWITCH, pull:PC:NIC or order:PC:SLOTS (repeatable; NICs from 0).
     #[arg(long, value_name = "FAULT")]
     pub miswire: Vec<String>,
+    /// Run lldpd in every PC, announce every switch port over LLDP (its switch's name and port number) and write each PC's `lldpcli -f json show neighbors` to DIR as fnn-lldp-PC.json (for `fnn-tui verify --lldp DIR`).
+    #[arg(long, value_name = "DIR")]
+    pub lldp: Option<PathBuf>,
     /// After the pings, unplug the uplink, run every PC's probe script and write the results to DIR (for `fnn-tui verify --results DIR`).
     #[arg(long, value_name = "DIR")]
     pub probe_results: Option<PathBuf>,

@@ -91,6 +91,9 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Ve
 /// in a few `ip -batch` processes at once (not one process per name): a
 /// stopped KLAT2 run is gone within its two seconds.
 pub(super) fn remove_links(namespaces: &[String], links: &[String]) {
+    // A daemon a rehearsal started in a namespace (lldpd, networkd) would
+    // keep it alive, links and all, after `netns del`.
+    kill_processes_in(namespaces);
     let ns: Vec<String> = namespaces.iter().map(|n| format!("netns del {n}\n")).collect();
     let ln: Vec<String> = links.iter().map(|l| format!("link del {l}\n")).collect();
     for commands in [ns, ln] {
@@ -98,6 +101,32 @@ pub(super) fn remove_links(namespaces: &[String], links: &[String]) {
         let children: Vec<_> = commands.chunks(per).filter_map(|c| ip_batch(&c.concat())).collect();
         for mut child in children {
             let _ = child.wait();
+        }
+    }
+}
+
+/// Kills every process whose network namespace is one of `namespaces`
+/// (named as in /run/netns): one pass over /proc, matching each
+/// process's namespace by its inode.
+pub(super) fn kill_processes_in(namespaces: &[String]) {
+    use std::os::unix::fs::MetadataExt;
+    let inodes: std::collections::HashSet<u64> = namespaces
+        .iter()
+        .filter_map(|n| std::fs::metadata(std::path::Path::new("/run/netns").join(n)).ok())
+        .map(|m| m.ino())
+        .collect();
+    if inodes.is_empty() {
+        return;
+    }
+    let Ok(procs) = std::fs::read_dir("/proc") else { return };
+    for p in procs.flatten() {
+        let Some(pid) = p.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let inside = std::fs::metadata(p.path().join("ns/net")).is_ok_and(|m| inodes.contains(&m.ino()));
+        if inside && pid != std::process::id() as i32 {
+            // SAFETY: kill has no memory preconditions; the pid was just read.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
         }
     }
 }

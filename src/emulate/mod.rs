@@ -23,6 +23,7 @@ mod capture;
 mod commands;
 mod echo;
 mod hosts;
+mod lldp;
 mod netlink;
 mod netns;
 mod networkd;
@@ -32,10 +33,11 @@ mod testbed;
 mod wiring;
 
 pub use capture::Frames;
+pub use lldp::NEEDS as LLDP_NEEDS;
+pub use networkd::available as networkd_available;
 pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;
 pub use testbed::Testbed;
-pub use networkd::available as networkd_available;
 pub use wiring::{Fault, FaultError, Wiring};
 
 use crate::design::Design;
@@ -94,6 +96,9 @@ pub struct Options<'a> {
     pub faults: Vec<Fault>,
     /// Run the probe scripts after the pings and write their results here.
     pub probe_results: Option<PathBuf>,
+    /// Run lldpd in every PC, announce every switch port over LLDP and
+    /// write each PC's `lldpcli -f json show neighbors` here.
+    pub lldp_out: Option<PathBuf>,
     /// Write the MACs discovered on the veths here, as a discovery file.
     pub macs_out: Option<PathBuf>,
     /// Set (by a signal handler) to stop the run and remove everything.
@@ -111,6 +116,7 @@ impl Options<'_> {
             boot: Boot::Script,
             faults: Vec::new(),
             probe_results: None,
+            lldp_out: None,
             macs_out: None,
             cancel: None,
             progress: None,
@@ -244,6 +250,17 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         seen.frames.iter().for_each(|f| frames.add(f));
         summary.probe_frames = Some(frames);
     }
+    if let Some(dir) = &o.lldp_out {
+        let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
+        let prefix = tb.prefix.clone();
+        let ends = |pc: usize, nic: usize| host_end(&prefix, pc, nic);
+        // lldpcli runs as lldpd's user (setuid), so the sockets' folder
+        // must be searchable by it: a folder of its own, not listable.
+        let sockets = tb.work_dir()?;
+        std::fs::set_permissions(&sockets, std::os::unix::fs::PermissionsExt::from_mode(0o711))
+            .map_err(|e| io(&sockets, e))?;
+        lldp::collect(c, &wiring, &namespaces, &ends, &sockets, dir, o)?;
+    }
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
 }
@@ -253,6 +270,11 @@ fn start_capture(ports: &HashMap<i32, Port>, d: &Design, pairs: usize) -> Result
         command: "an AF_PACKET socket to count frames".into(),
         reason: e.to_string(),
     })
+}
+
+/// The switch-side end of PC `pc`'s NIC `nic`: a bridge port.
+fn host_end(prefix: &str, pc: usize, nic: usize) -> String {
+    format!("{prefix}{pc}x{nic}")
 }
 
 /// A PC's MACs by interface name, as its namespace lists them.
@@ -310,7 +332,7 @@ fn build(
     o.check()?;
     // Each PC end is made in its namespace under the name its kernel
     // gives it.
-    let host = |pc: usize, nic: usize| format!("{prefix}{pc}x{nic}");
+    let host = |pc: usize, nic: usize| host_end(&prefix, pc, nic);
     // Made in the order the PC's kernel probes its slots, so the
     // interfaces' indexes (and `ip link`'s listing) follow it, not NIC order.
     let mut ends: Vec<(usize, usize, Option<usize>)> = (0..d.pcs())
@@ -454,7 +476,10 @@ fn boot_networkd(
     networkd::boot(ns, &dir, &addresses, neighbours, o.cancel)?;
     let script = work.join(format!("fnn-announce-{}.sh", c.pc_name(pc)));
     write(&script, &scripts::announce_script(c, d, pc, &o.ifaces, macs))?;
-    run_until(&["ip", "netns", "exec", ns, "sh", &script.display().to_string()], o.cancel)?;
+    run_until(
+        &["ip", "netns", "exec", ns, "sh", &script.display().to_string()],
+        o.cancel,
+    )?;
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 //! show what `verify` finds on a miswired cluster.
 
 use crate::design::Design;
+use crate::export::labels::port_of;
 use crate::routing::Interfaces;
 use crate::routing::addresses::AddressError;
 use crate::spec::Cluster;
@@ -111,6 +112,8 @@ impl Fault {
 pub struct Wiring {
     /// Per PC, per NIC: the switch its cable reaches, or None (no cable).
     pub cables: Vec<Vec<Option<usize>>>,
+    /// Per PC, per NIC: the port (from 1) its cable reaches on its switch.
+    pub ports: Vec<Vec<Option<usize>>>,
     /// Per PC: the order its kernel probes the slots in.
     pub kernel: Vec<Interfaces>,
     /// The machine's own names for NICs 0, 1, ... in slot order, as
@@ -127,15 +130,30 @@ impl Wiring {
             cables: (0..d.pcs())
                 .map(|pc| d.switches_of(pc).into_iter().map(Some).collect())
                 .collect(),
+            ports: (0..d.pcs())
+                .map(|pc| d.switches_of(pc).into_iter().map(|s| port_of(d, s, pc)).collect())
+                .collect(),
             kernel: vec![given.clone(); d.pcs()],
             names: names.map(<[String]>::to_vec),
             reordered: vec![false; d.pcs()],
         };
+        // A moved cable takes the first port past those the design uses.
+        let mut spare: Vec<usize> = d.pcs_on_switches().iter().map(|p| p.len()).collect();
         for f in faults {
             match f {
-                Fault::Swap { pc, a, b } => w.cables[*pc].swap(*a, *b),
-                Fault::Move { pc, nic, switch } => w.cables[*pc][*nic] = Some(*switch),
-                Fault::Pull { pc, nic } => w.cables[*pc][*nic] = None,
+                Fault::Swap { pc, a, b } => {
+                    w.cables[*pc].swap(*a, *b);
+                    w.ports[*pc].swap(*a, *b);
+                }
+                Fault::Move { pc, nic, switch } => {
+                    w.cables[*pc][*nic] = Some(*switch);
+                    spare[*switch] += 1;
+                    w.ports[*pc][*nic] = Some(spare[*switch]);
+                }
+                Fault::Pull { pc, nic } => {
+                    w.cables[*pc][*nic] = None;
+                    w.ports[*pc][*nic] = None;
+                }
                 Fault::Order { pc, order } => {
                     w.kernel[*pc] = order.clone();
                     w.reordered[*pc] = true;
@@ -163,7 +181,11 @@ impl Wiring {
     /// Where in the kernel's enumeration NIC `nic` of PC `pc` comes: its
     /// interfaces are made in this order, so their indexes follow it.
     pub fn probed_at(&self, pc: usize, nic: usize) -> usize {
-        self.kernel[pc].probe_order.iter().position(|&s| s == nic + 1).unwrap_or(nic)
+        self.kernel[pc]
+            .probe_order
+            .iter()
+            .position(|&s| s == nic + 1)
+            .unwrap_or(nic)
     }
 }
 

@@ -39,8 +39,23 @@ pub fn switch_name(switch: usize) -> String {
 /// The per-switch port plan a switch configuration needs: every port of
 /// every FNN switch, the PC and NIC its cable comes from, and a port
 /// description to set on the switch, in switch and port order.
-pub fn port_plan(c: &Cluster, d: &Design, ifaces: &crate::routing::Interfaces, macs: &crate::routing::MacTable) -> String {
-    let header = ["switch", "switch_name", "port", "pc", "nic", "iface", "mac", "description"].map(String::from);
+pub fn port_plan(
+    c: &Cluster,
+    d: &Design,
+    ifaces: &crate::routing::Interfaces,
+    macs: &crate::routing::MacTable,
+) -> String {
+    let header = [
+        "switch",
+        "switch_name",
+        "port",
+        "pc",
+        "nic",
+        "iface",
+        "mac",
+        "description",
+    ]
+    .map(String::from);
     let rows = d.pcs_on_switches().into_iter().enumerate().flat_map(|(s, pcs)| {
         pcs.into_iter().enumerate().map(move |(i, pc)| {
             let nic = d.nic_on(pc, s).unwrap_or(0);

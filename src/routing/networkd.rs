@@ -63,21 +63,13 @@ pub fn link_file(c: &Cluster, d: &Design, pc: usize, nic: usize, ifaces: &Interf
 }
 
 /// Said where a NIC's own MAC is a placeholder: the file matches nothing.
-const PLACEHOLDER_NOTE: &str =
-    "# PLACEHOLDER MAC: no discovery file gave this NIC's MAC, so this file matches no NIC; export again with --macs FILE.\n";
+const PLACEHOLDER_NOTE: &str = "# PLACEHOLDER MAC: no discovery file gave this NIC's MAC, so this file matches no NIC; export again with --macs FILE.\n";
 
 /// NIC `nic`'s `.network` file: its address (the prefix route comes with
 /// it), the uplink alias on NIC 0, and a permanent entry for every
 /// neighbour it reaches. A neighbour whose MAC is a placeholder is left
 /// as a comment: a wrong permanent entry would send its traffic nowhere.
-pub fn network_file(
-    c: &Cluster,
-    d: &Design,
-    r: &BasicRouting,
-    pc: usize,
-    nic: usize,
-    macs: &MacTable,
-) -> String {
+pub fn network_file(c: &Cluster, d: &Design, r: &BasicRouting, pc: usize, nic: usize, macs: &MacTable) -> String {
     let sw = d.switches_of(pc)[nic];
     let mut s = header(c, pc, nic, sw, "addresses and neighbours");
     let (mac, known) = macs.mac(pc, nic);

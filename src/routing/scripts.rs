@@ -158,13 +158,25 @@ pub(crate) fn for_each_neighbour(
                     let (mac, known) = macs.mac(b, their);
                     let used = if route == Some(sw) { " (route)" } else { "" };
                     let what = format!("{}{used}", one_line(&c.pc_name(b)));
-                    f(Neighbour { nic, ip: switch_ip(sw, b), mac, known, what });
+                    f(Neighbour {
+                        nic,
+                        ip: switch_ip(sw, b),
+                        mac,
+                        known,
+                        what,
+                    });
                 }
             }
             None if c.uplink.mode != UplinkMode::None => {
                 let (mac, known) = macs.mac(b, 0);
                 let what = format!("{} via the uplink", one_line(&c.pc_name(b)));
-                f(Neighbour { nic: 0, ip: uplink_ip(b), mac, known, what });
+                f(Neighbour {
+                    nic: 0,
+                    ip: uplink_ip(b),
+                    mac,
+                    known,
+                    what,
+                });
             }
             None => unreachable += 1,
         }

@@ -1,0 +1,245 @@
+//! LLDP in the rehearsal: every switch port announces who it is, as a
+//! managed switch does (system name = the switch's name from the port
+//! plan, port id = its port number as the labels print it), and the real
+//! `lldpd` runs in every PC's namespace, so `lldpcli -f json show
+//! neighbors` on each PC says where each of its cables really landed —
+//! wrong ones included, when the wiring was built with faults.
+//!
+//! A Linux bridge never forwards LLDP (its group address is link-local),
+//! so each announcement reaches only the NIC on that port, as on a switch.
+
+use super::commands::{run, run_until};
+use super::wiring::Wiring;
+use super::{EmulateError, Options, io};
+use crate::escape::sh_word;
+use crate::export::cut_list::switch_name;
+use crate::spec::Cluster;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// LLDP's destination: the nearest-bridge group address.
+const NEAREST_BRIDGE: [u8; 6] = [0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e];
+const ETHERTYPE: u16 = 0x88cc;
+/// How long every lldpd may take to hear each of its NICs' switch port.
+const HEAR_WAIT: Duration = Duration::from_secs(20);
+
+/// The program this needs, and its Debian package.
+pub const NEEDS: (&str, &str) = ("lldpd", "lldpd");
+
+/// One LLDPDU as switch `switch`'s port `port` sends it: chassis id and
+/// system name the switch's name, port id the port number (both "locally
+/// assigned"), the port's description, a TTL of 120 s.
+pub fn lldpdu(switch: usize, port: usize, src: [u8; 6]) -> Vec<u8> {
+    let name = switch_name(switch);
+    let port_id = port.to_string();
+    let mut f = Vec::with_capacity(64);
+    f.extend_from_slice(&NEAREST_BRIDGE);
+    f.extend_from_slice(&src);
+    f.extend_from_slice(&ETHERTYPE.to_be_bytes());
+    let mut tlv = |kind: u16, value: &[u8]| {
+        f.extend_from_slice(&((kind << 9) | value.len() as u16).to_be_bytes());
+        f.extend_from_slice(value);
+    };
+    tlv(1, &[&[7u8][..], name.as_bytes()].concat());
+    tlv(2, &[&[7u8][..], port_id.as_bytes()].concat());
+    tlv(3, &120u16.to_be_bytes());
+    tlv(4, format!("port {port}").as_bytes());
+    tlv(5, name.as_bytes());
+    tlv(0, &[]);
+    f.resize(f.len().max(60), 0);
+    f
+}
+
+/// A raw socket that sends whole frames out of a given link.
+struct Sender(i32);
+
+impl Sender {
+    fn open() -> std::io::Result<Sender> {
+        // SAFETY: plain socket call; the descriptor is owned by the Sender.
+        let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, 0) };
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(Sender(fd))
+    }
+
+    fn send(&self, ifindex: i32, frame: &[u8]) -> std::io::Result<()> {
+        // SAFETY: zeroed sockaddr_ll is valid; the fields set are its own.
+        let mut to: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+        to.sll_family = libc::AF_PACKET as u16;
+        to.sll_ifindex = ifindex;
+        to.sll_halen = 6;
+        to.sll_addr[..6].copy_from_slice(&NEAREST_BRIDGE);
+        // SAFETY: the frame and address outlive the call; lengths are theirs.
+        let sent = unsafe {
+            libc::sendto(
+                self.0,
+                frame.as_ptr().cast(),
+                frame.len(),
+                0,
+                (&to as *const libc::sockaddr_ll).cast(),
+                std::mem::size_of::<libc::sockaddr_ll>() as u32,
+            )
+        };
+        if sent < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Sender {
+    fn drop(&mut self) {
+        // SAFETY: the descriptor is ours and closed once.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+/// The lldpd daemons of a run, stopped when dropped (on every path).
+struct Daemons(Vec<std::process::Child>);
+
+impl Drop for Daemons {
+    /// Asked to stop first, so each reaps its own privilege-separated
+    /// child; killed when it has not within a second.
+    fn drop(&mut self) {
+        for c in &self.0 {
+            // SAFETY: kill has no memory preconditions; the pid is our child's.
+            unsafe { libc::kill(c.id() as i32, libc::SIGTERM) };
+        }
+        let deadline = Instant::now() + Duration::from_secs(1);
+        for c in &mut self.0 {
+            while Instant::now() < deadline && matches!(c.try_wait(), Ok(None)) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// Starts lldpd in every PC's namespace, announces every plugged switch
+/// port, waits until each PC has heard each of its plugged NICs' ports,
+/// and writes each PC's `lldpcli -f json show neighbors` to
+/// `dir/fnn-lldp-PC.json`, as `verify --lldp` reads them.
+pub fn collect(
+    c: &Cluster,
+    w: &Wiring,
+    namespaces: &[String],
+    host_end: &dyn Fn(usize, usize) -> String,
+    work: &Path,
+    dir: &Path,
+    o: &Options,
+) -> Result<(), EmulateError> {
+    let failed = |what: String| {
+        move |e: std::io::Error| EmulateError::Setup {
+            command: what,
+            reason: e.to_string(),
+        }
+    };
+    let sockets: Vec<String> = (0..namespaces.len())
+        .map(|pc| work.join(format!("lldpd-{pc}.socket")).display().to_string())
+        .collect();
+    let mut daemons = Daemons(Vec::new());
+    for (ns, socket) in namespaces.iter().zip(&sockets) {
+        // lldpd chroots into /run/lldpd: a private one per namespace.
+        let script = format!(
+            "mount --make-rprivate /\n\
+             mkdir -p /run/lldpd && mount -t tmpfs tmpfs /run/lldpd\n\
+             exec lldpd -d -u {} -L /bin/true\n",
+            sh_word(socket)
+        );
+        let child = std::process::Command::new("ip")
+            .args(["netns", "exec", ns, "unshare", "-m", "sh", "-c", &script])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(failed(format!("lldpd in {ns}")))?;
+        daemons.0.push(child);
+    }
+    let sender = Sender::open().map_err(failed("an AF_PACKET socket to send LLDP".into()))?;
+    let mut ports = Vec::new();
+    for (pc, cables) in w.cables.iter().enumerate() {
+        for (nic, cable) in cables.iter().enumerate() {
+            if let (Some(s), Some(port)) = (*cable, w.ports[pc][nic]) {
+                let index = super::testbed::ifindex(&host_end(pc, nic))?;
+                let src = [0x02, 0xfe, (s >> 8) as u8, s as u8, (port >> 8) as u8, port as u8];
+                ports.push((index, lldpdu(s, port, src)));
+            }
+        }
+    }
+    let plugged: Vec<usize> = w.cables.iter().map(|c| c.iter().flatten().count()).collect();
+    let mut heard = vec![None; namespaces.len()];
+    let mut resumed = vec![false; namespaces.len()];
+    let deadline = Instant::now() + HEAR_WAIT;
+    loop {
+        o.check()?;
+        for (pc, socket) in sockets.iter().enumerate() {
+            // lldpd starts paused until lldpcli has configured it.
+            if !resumed[pc] && Path::new(socket).exists() {
+                resumed[pc] = run(&["lldpcli", "-u", socket, "resume"]).is_ok();
+            }
+        }
+        for (index, frame) in &ports {
+            sender
+                .send(*index, frame)
+                .map_err(failed("sending LLDP on a switch port".into()))?;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        for pc in 0..namespaces.len() {
+            if heard[pc].is_some() || !resumed[pc] {
+                continue;
+            }
+            let json = run_until(
+                &["lldpcli", "-u", &sockets[pc], "-f", "json", "show", "neighbors"],
+                o.cancel,
+            )?;
+            if crate::lldp::parse(&json, "").map_or(0, |n| n.len()) >= plugged[pc] {
+                heard[pc] = Some(json);
+            }
+        }
+        if heard.iter().all(Option::is_some) {
+            break;
+        }
+        if Instant::now() > deadline {
+            let deaf: Vec<String> = (0..heard.len())
+                .filter(|&p| heard[p].is_none())
+                .map(|p| c.pc_name(p))
+                .collect();
+            return Err(EmulateError::Setup {
+                command: "lldpd in every PC".into(),
+                reason: format!(
+                    "{} did not hear every switch port within {} s: {}",
+                    crate::words::count(deaf.len(), "PC"),
+                    HEAR_WAIT.as_secs(),
+                    deaf.join(", ")
+                ),
+            });
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    for (pc, json) in heard.into_iter().enumerate() {
+        let out = dir.join(format!("fnn-lldp-{}.json", c.pc_name(pc)));
+        crate::atomic::write_atomic(&out, json.unwrap_or_default().as_bytes()).map_err(|e| io(&out, e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The frame is what lldpd reads back: the switch's name as chassis
+    /// and system name, the port number as port id.
+    #[test]
+    fn an_lldpdu_carries_the_switch_name_and_port_number() {
+        let f = lldpdu(3, 7, [2, 0, 0, 0, 0, 1]);
+        assert_eq!(&f[..6], &NEAREST_BRIDGE);
+        assert_eq!(u16::from_be_bytes([f[12], f[13]]), ETHERTYPE);
+        // Chassis id TLV: type 1, length 4, subtype 7, "sw3".
+        assert_eq!(&f[14..20], &[0x02, 0x04, 7, b's', b'w', b'3']);
+        // Port id TLV: type 2, length 2, subtype 7, "7".
+        assert_eq!(&f[20..24], &[0x04, 0x02, 7, b'7']);
+        assert!(f.len() >= 60);
+    }
+}

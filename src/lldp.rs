@@ -193,6 +193,9 @@ pub struct LldpReport {
     pub nics: usize,
     pub nics_right: usize,
     pub findings: Vec<LldpFinding>,
+    /// Interfaces that heard a switch but are none of the PC's NICs by the
+    /// names known (`PC iface`): another NIC, or names the MAC file gives.
+    pub unknown: Vec<String>,
 }
 
 impl LldpReport {
@@ -211,6 +214,12 @@ impl LldpReport {
         for f in &self.findings {
             s.push_str(&format!("- {}\n", f.text()));
         }
+        if !self.unknown.is_empty() {
+            s.push_str(&format!(
+                "note: these interfaces heard a switch but are no NIC of the plan by the names known (ethN by the probe order, fnnK, or a MAC file's): {}; give `--macs` the discovery the export used\n",
+                self.unknown.iter().map(|u| plain(u)).collect::<Vec<_>>().join(", ")
+            ));
+        }
         s
     }
 }
@@ -225,6 +234,12 @@ pub fn audit_pc(
     macs: &MacTable,
     report: &mut LldpReport,
 ) {
+    for n in heard.iter().filter(|n| {
+        macs.nic_named(pc, &n.iface, ifaces)
+            .is_none_or(|k| k >= d.nics_used(pc) as usize)
+    }) {
+        report.unknown.push(format!("{} {}", c.pc_name(pc), n.iface));
+    }
     for (nic, sw) in d.switches_of(pc).into_iter().enumerate() {
         report.nics += 1;
         let iface = macs.iface(pc, nic, ifaces);
@@ -293,6 +308,7 @@ pub fn audit_dir(
         nics: 0,
         nics_right: 0,
         findings: Vec::new(),
+        unknown: Vec::new(),
     };
     for (pc, path) in files {
         let text = crate::input::read_text(&path)?;

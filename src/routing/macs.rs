@@ -410,6 +410,10 @@ fn natural(name: &str) -> Vec<(bool, u64, String)> {
     key
 }
 
+/// Names of links that are not NICs, for `ip -j link` outputs taken
+/// without `-d` (which would say so).
+const VIRTUAL_NAMES: [&str; 5] = ["docker", "virbr", "br-", "veth", "bond"];
+
 /// The Ethernet NICs of one PC's `ip -j link` output: not the loopback,
 /// not a bridge, bond or VLAN (`ip -d` says what kind a link is), not
 /// one without an address.
@@ -435,7 +439,12 @@ fn ip_link_json(text: &str, source: &str, pc: usize) -> Result<Vec<Entry>, Addre
     })?;
     let mut out = Vec::new();
     for (i, l) in links.into_iter().enumerate() {
-        let virtual_link = l.linkinfo.and_then(|k| k.info_kind).is_some_and(|k| k != "veth");
+        // `ip -d` says what kind each link is; without it, the usual
+        // virtual links are known by their names.
+        let virtual_link = match l.linkinfo {
+            Some(info) => info.info_kind.is_some_and(|k| k != "veth"),
+            None => VIRTUAL_NAMES.iter().any(|p| l.ifname.starts_with(p)),
+        };
         let Some(address) = l.address.filter(|_| l.link_type == "ether" && !virtual_link) else {
             continue;
         };
@@ -548,6 +557,25 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("m:2: PC 1 NIC 0 was already given at m:1")
+        );
+    }
+
+    /// A real `ip -d -j link` (iproute2 6.1): a bridge with its port, a
+    /// management NIC and two FNN NICs; the bridge is left out, the rest
+    /// take NIC numbers in natural order of their names.
+    #[test]
+    fn a_real_ip_link_output_is_read() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ip-link");
+        let names = |s: &str| s.strip_prefix('n').and_then(|n| n.parse().ok());
+        let ifaces = Interfaces::parse("1,2,3,4").unwrap();
+        let t = MacTable::read(Path::new(dir), &names, &ifaces).unwrap();
+        let got: Vec<String> = (0..5).map(|nic| t.iface(1, nic, &ifaces)).collect();
+        assert_eq!(got, ["eno1", "enp1s0f0", "enp1s0f1", "enp2s0", "eth4"]);
+        assert_eq!(t.known_mac(1, 3), Some("3a:0c:e1:91:7e:95"));
+        assert!(
+            t.problems.is_empty(),
+            "the bridge (its port's MAC) is skipped: {:?}",
+            t.problems
         );
     }
 

@@ -294,7 +294,7 @@ pub fn audit_dir(
             .filter(|&p| p < d.pcs())
             .ok_or_else(|| LldpError::Content {
                 at: p.display().to_string(),
-                problem: format!("`{}` is not a PC of the design", crate::escape::shown(host)),
+                problem: format!("{} is not a PC of the design", crate::escape::shown(host)),
             })?;
         files.push((pc, p));
     }
@@ -384,6 +384,7 @@ mod tests {
             nics: 0,
             nics_right: 0,
             findings: vec![],
+            unknown: vec![],
         };
         audit_pc(
             &c,
@@ -407,6 +408,7 @@ mod tests {
             nics: 0,
             nics_right: 0,
             findings: vec![],
+            unknown: vec![],
         };
         audit_pc(&c, &d, 0, &[n("eth0", "sw0", "2")], &ifaces, &macs, &mut r);
         assert!(r.findings[0].text().contains("on sw0 port 2, plan says sw0 port 1"));

@@ -104,11 +104,7 @@ pub fn parse_results(
                     .ok_or_else(|| {
                         err(
                             n,
-                            format!(
-                                "`{}` is not one of {}'s NICs",
-                                crate::escape::shown(nic),
-                                c.pc_name(r.pc)
-                            ),
+                            format!("{} is not one of {}'s NICs", crate::escape::shown(nic), c.pc_name(r.pc)),
                         )
                     })?;
                 declared.insert(iface.to_string(), nic);
@@ -713,6 +709,23 @@ mod tests {
                 r
             })
             .collect()
+    }
+
+    /// A script that names its NICs (`nic` lines) is read by those names,
+    /// whatever the probe order; a name it did not declare is refused.
+    #[test]
+    fn probe_lines_are_read_by_the_names_the_script_declares() {
+        let (c, d) = six();
+        let i = Interfaces::parse("2,1").unwrap();
+        let text = "fnn-probe 1 n0\nnic 0 enp1s0\nnic 1 enp2s0\nlink enp2s0 down\nping enp1s0 n1 10.1.0.2 ok\n";
+        let r = parse_results(text, "r.txt", &c, &d, &i).unwrap();
+        assert_eq!(r.links.get(&1), Some(&false));
+        assert_eq!(r.pings, vec![(0, 1, true)]);
+        assert_eq!(r.names.get(&1).map(String::as_str), Some("enp2s0"));
+        let e = parse_results(&text.replace("ping enp1s0", "ping eth0"), "r.txt", &c, &d, &i).unwrap_err();
+        assert!(e.to_string().starts_with("r.txt:5: `eth0` is not one of"), "{e}");
+        let e = parse_results("fnn-probe 1 n0\nnic 7 enp1s0\n", "r.txt", &c, &d, &i).unwrap_err();
+        assert!(e.to_string().contains("r.txt:2: \"7\" is not one of n0's NICs"), "{e}");
     }
 
     #[test]

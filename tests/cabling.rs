@@ -357,3 +357,123 @@ fn verify_combines_probes_and_lldp() {
     assert_eq!(lldp[0]["cable"]["seen_switch"].as_str(), Some("sw5"), "{v}");
     assert_eq!(lldp[0]["cable"]["seen_port"].as_str(), Some("2"), "{v}");
 }
+
+/// A namespace of this test's own (named as emulate's are, so CI's
+/// leftover check sees it), removed on every path.
+struct Netns(String);
+
+impl Netns {
+    fn new() -> Netns {
+        let tag: String = tempfile::Builder::new()
+            .prefix("")
+            .tempfile()
+            .unwrap()
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .take(4)
+            .collect();
+        let name = format!("fe{tag:0<4}-by-mac");
+        ip(&["netns", "add", &name]);
+        Netns(name)
+    }
+}
+
+impl Drop for Netns {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("ip")
+            .args(["netns", "del", &self.0])
+            .status();
+    }
+}
+
+fn ip(args: &[&str]) -> String {
+    let out = std::process::Command::new("ip").args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "ip {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The discovery named n0's NICs enp1s0f0, enp1s0f1 and enp2s0f0; at
+/// boot the machine calls them ens9, ens8 and ens7 (a new kernel, a moved
+/// card): the setup script finds each by its MAC and gives each its
+/// address all the same.
+#[test]
+fn a_setup_script_finds_its_nics_by_mac_whatever_they_are_called() {
+    if !common::machine_has(
+        "cabling::a_setup_script_finds_its_nics_by_mac_whatever_they_are_called",
+        NETWORK,
+    ) {
+        return;
+    }
+    let b = Bench::new();
+    let mac = |pc: usize, nic: usize| format!("02:aa:00:00:{pc:02x}:{nic:02x}");
+    let mut discovery = String::new();
+    for pc in 0..8 {
+        for (nic, name) in NAMES.split(',').enumerate() {
+            discovery.push_str(&format!("n{pc} {name} {}\n", mac(pc, nic)));
+        }
+    }
+    std::fs::write(b.dir.path().join("macs.txt"), discovery).unwrap();
+    b.fnn(&["export"])
+        .args(QUICK)
+        .args([
+            "--table",
+            "eight.txt",
+            "--macs",
+            "macs.txt",
+            "--only",
+            "routing",
+            "--out",
+            "out",
+        ])
+        .assert()
+        .success();
+    let ns = Netns::new();
+    let booted = ["ens9", "ens8", "ens7"];
+    for (nic, name) in booted.iter().enumerate() {
+        let peer = format!("peer{nic}");
+        ip(&[
+            "-n",
+            &ns.0,
+            "link",
+            "add",
+            name,
+            "address",
+            &mac(0, nic),
+            "type",
+            "veth",
+            "peer",
+            "name",
+            &peer,
+        ]);
+    }
+    let script = b.dir.path().join("out/routing/scripts/fnn-setup-n0.sh");
+    let ran = std::process::Command::new("ip")
+        .args(["netns", "exec", &ns.0, "sh"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    // n0 is on switches 0, 1 and 2: 10.1.0.1, 10.2.0.1, 10.3.0.1.
+    for (nic, name) in booted.iter().enumerate() {
+        let addrs = ip(&["-n", &ns.0, "-o", "-4", "addr", "show", "dev", name]);
+        assert!(
+            addrs.contains(&format!("inet 10.{}.0.1/16", nic + 1)),
+            "{name}: {addrs}"
+        );
+    }
+    let neighbours = ip(&["-n", &ns.0, "neigh", "show", "dev", "ens9", "nud", "permanent"]);
+    assert!(
+        neighbours.contains(&mac(1, 0)),
+        "n1's NIC 0, on switch 0 with n0's: {neighbours}"
+    );
+}

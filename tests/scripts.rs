@@ -1,4 +1,4 @@
-//! Every boot and probe script an export writes is shell that `sh -n` and
+//! Every boot, announcement and probe script an export writes is shell that `sh -n` and
 //! `dash -n` accept, whatever the design: random designs (valid or not,
 //! NICs alone on their switch included) and the case that once broke the
 //! probe script (a NIC with no neighbour gave an empty subshell).
@@ -35,6 +35,10 @@ fn scripts_complaint(c: &Cluster, d: &Design) -> Option<String> {
         for e in std::fs::read_dir(dir.path().join(sub)).unwrap() {
             scripts.push(e.unwrap().path());
         }
+    }
+    // The networkd path's announcement script, one per PC's folder.
+    for pc in std::fs::read_dir(dir.path().join("routing/networkd")).unwrap() {
+        scripts.push(pc.unwrap().path().join("fnn-announce.sh"));
     }
     assert!(!scripts.is_empty(), "scripts written");
     scripts.iter().find_map(|s| complaint(s))

@@ -117,7 +117,7 @@ impl MacTable {
                 .ok_or_else(|| AddressError::MacLine {
                     at: source.clone(),
                     problem: format!(
-                        "`{}` is not a PC number or host name: name each file after its PC (k05.json)",
+                        "{} is not a PC number or host name: name each file after its PC (k05.json)",
                         crate::escape::shown(&stem)
                     ),
                 })?;
@@ -289,7 +289,7 @@ fn read_line(line: &str, at: String, names: &dyn Fn(&str) -> Option<usize>) -> R
         [pc, iface, mac, nic] => (pc, iface, mac, Some(nic)),
         _ => {
             return Err(bad(format!(
-                "expected `PC IFACE MAC` or `PC IFACE MAC NIC`, found `{}`",
+                "expected `PC IFACE MAC` or `PC IFACE MAC NIC`, found {}",
                 crate::escape::shown(line)
             )));
         }
@@ -299,16 +299,15 @@ fn read_line(line: &str, at: String, names: &dyn Fn(&str) -> Option<usize>) -> R
         .parse::<usize>()
         .ok()
         .or_else(|| names(pc))
-        .ok_or_else(|| bad(format!("`{}` is not a PC number or host name", shown(pc))))?;
+        .ok_or_else(|| bad(format!("{} is not a PC number or host name", shown(pc))))?;
     let iface = interface(iface).map_err(bad)?;
     let mac = mac_address(mac).map_err(bad)?;
     let nic = match nic {
-        Some(n) => Some(whole_number(n).filter(|&n| n < 64).ok_or_else(|| {
-            bad(format!(
-                "`{}` is not a NIC number (0 to 63, as on the labels)",
-                shown(n)
-            ))
-        })?),
+        Some(n) => Some(
+            whole_number(n)
+                .filter(|&n| n < 64)
+                .ok_or_else(|| bad(format!("{} is not a NIC number (0 to 63, as on the labels)", shown(n))))?,
+        ),
         None => None,
     };
     Ok(Entry {
@@ -329,7 +328,7 @@ fn interface(text: &str) -> Result<Iface, String> {
         return Ok(Iface::Named(text.to_string()));
     }
     Err(format!(
-        "`{}` is not an interface name (1 to 15 letters, digits, `-`, `_` or `.`, not starting with `-`, as `ip link` lists them: enp1s0f0, ens2, eth0) nor a number",
+        "{} is not an interface name (1 to 15 letters, digits, `-`, `_` or `.`, not starting with `-`, as `ip link` lists them: enp1s0f0, ens2, eth0) nor a number",
         crate::escape::shown(text)
     ))
 }
@@ -379,7 +378,7 @@ fn mac_address(text: &str) -> Result<String, String> {
         Ok(mac)
     } else {
         Err(format!(
-            "`{}` is not a MAC address (aa:bb:cc:dd:ee:ff)",
+            "{} is not a MAC address (aa:bb:cc:dd:ee:ff)",
             crate::escape::shown(text)
         ))
     }

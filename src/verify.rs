@@ -290,12 +290,27 @@ impl Finding {
                 fix.switch,
                 fix.text()
             ),
-            Finding::Swapped { pc, fixes, probe_order } => format!(
-                "two cables of {pc} swapped: NIC {} and NIC {} reach none of their neighbours; exchange them:{}\n    (or, if those cables are in the right slots, {pc}'s kernel probes its slots as {probe_order}: export with that --probe-order for it)",
-                fixes[0].nic,
-                fixes[1].nic,
-                list(fixes)
-            ),
+            Finding::Swapped { pc, fixes, probe_order } => {
+                // NICs named by the machine are numbered by the MAC file,
+                // not by the probe order.
+                let named = fixes
+                    .iter()
+                    .any(|f| crate::routing::interface_number(&f.iface).is_none());
+                let otherwise = if named {
+                    format!(
+                        "the MAC file gives {pc}'s {} and {} each other's NIC numbers: give them in its NIC column",
+                        fixes[0].iface, fixes[1].iface
+                    )
+                } else {
+                    format!("{pc}'s kernel probes its slots as {probe_order}: export with that --probe-order for it")
+                };
+                format!(
+                    "two cables of {pc} swapped: NIC {} and NIC {} reach none of their neighbours; exchange them:{}\n    (or, if those cables are in the right slots, {otherwise})",
+                    fixes[0].nic,
+                    fixes[1].nic,
+                    list(fixes)
+                )
+            }
             Finding::NicOrder { pc, given, fixes } => format!(
                 "{pc}: none of its {} NICs reaches its switch: its kernel does not name its NICs in the probe order given ({given}); check which slot each ethN is (ls -l /sys/class/net, ethtool -i) and export with its order\n    (or every cable of {pc} is on a wrong switch:{})",
                 fixes.len(),

@@ -262,6 +262,14 @@ fn every_readme_command_exits_as_the_readme_says() {
                     let program = leak(program);
                     needs.push(Need::Program(program, tool_source(program)));
                 }
+                // What a rehearsal's options start beside iproute2.
+                if root && command.contains("--boot networkd") {
+                    needs.push(Need::Program("udevadm", Source::Apt("udev")));
+                    needs.push(Need::Program("networkctl", Source::Apt("systemd")));
+                }
+                if root && command.contains(" emulate ") && command.contains("--lldp") {
+                    needs.push(Need::Program("lldpd", Source::Apt("lldpd")));
+                }
                 if !common::machine_has(&name, &needs) {
                     // The rest may build on what this command makes.
                     return;

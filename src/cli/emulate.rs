@@ -75,6 +75,9 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     o.keep = args.keep;
     o.faults = faults;
     o.probe_results = args.probe_results.clone();
+    if args.lldp.is_some() {
+        fnn_tui::emulate::lldp_available()?;
+    }
     o.lldp_out = args.lldp.clone();
     o.macs_out = args.macs.clone();
     o.cancel = Some(&cancel);

@@ -26,6 +26,23 @@ const HEAR_WAIT: Duration = Duration::from_secs(20);
 /// The program this needs, and its Debian package.
 pub const NEEDS: (&str, &str) = ("lldpd", "lldpd");
 
+/// Whether this machine has lldpd and lldpcli; why not otherwise.
+pub fn available() -> Result<(), EmulateError> {
+    let runs = |p: &str| {
+        std::process::Command::new(p)
+            .arg("-v")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if runs("lldpd") && runs("lldpcli") {
+        return Ok(());
+    }
+    Err(EmulateError::Setup {
+        command: "--lldp".into(),
+        reason: format!("needs lldpd and lldpcli (Debian package {})", NEEDS.1),
+    })
+}
+
 /// One LLDPDU as switch `switch`'s port `port` sends it: chassis id and
 /// system name the switch's name, port id the port number (both "locally
 /// assigned"), the port's description, a TTL of 120 s.

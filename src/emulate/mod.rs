@@ -33,7 +33,7 @@ mod testbed;
 mod wiring;
 
 pub use capture::Frames;
-pub use lldp::NEEDS as LLDP_NEEDS;
+pub use lldp::available as lldp_available;
 pub use networkd::available as networkd_available;
 pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;

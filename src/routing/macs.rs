@@ -168,13 +168,13 @@ impl MacTable {
                     Iface::Named(n) => Some(n.clone()),
                     Iface::Probed(_) => None,
                 };
-                if let Some(n) = &name {
-                    if let Some(first) = names.insert(n.clone(), e.at.clone()) {
-                        return Err(AddressError::MacLine {
-                            at: e.at.clone(),
-                            problem: format!("PC {pc} has two interfaces named `{n}` (also at {first})"),
-                        });
-                    }
+                if let Some(n) = &name
+                    && let Some(first) = names.insert(n.clone(), e.at.clone())
+                {
+                    return Err(AddressError::MacLine {
+                        at: e.at.clone(),
+                        problem: format!("PC {pc} has two interfaces named `{n}` (also at {first})"),
+                    });
                 }
                 t.nics.insert(
                     (pc, nic),

@@ -158,10 +158,11 @@ pub fn collect(
         .collect();
     let mut daemons = Daemons(Vec::new());
     for (ns, socket) in namespaces.iter().zip(&sockets) {
-        // lldpd chroots into /run/lldpd: a private one per namespace.
+        // lldpd chroots into /run/lldpd: a private one per namespace, in a
+        // /run of its own, so nothing is made in the machine's /run.
         let script = format!(
             "mount --make-rprivate /\n\
-             mkdir -p /run/lldpd && mount -t tmpfs tmpfs /run/lldpd\n\
+             mount -t tmpfs tmpfs /run && mkdir /run/lldpd\n\
              exec lldpd -d -u {} -L /bin/true\n",
             sh_word(socket)
         );

@@ -6,7 +6,8 @@
 //! neighbours, and is stopped once it has (what it set stays). The PC's
 //! announcement script runs after, as its unit would.
 //!
-//! `/sys` is made read-only in that mount namespace: networkd then takes
+//! `/run` is a fresh tmpfs there (networkd's state goes in it and nowhere
+//! else), and `/sys` is made read-only: networkd then takes
 //! the links as udev-initialised, as it does in a container, instead of
 //! waiting for a udev database the namespace does not have.
 
@@ -56,7 +57,7 @@ pub fn boot(
         "set -e\n\
          mount --make-rprivate /\n\
          mount -o remount,ro /sys\n\
-         mount -t tmpfs tmpfs /run/systemd\n\
+         mount -t tmpfs tmpfs /run\n\
          mkdir -p /run/systemd/netif\n\
          chown systemd-network:systemd-network /run/systemd/netif 2>/dev/null || true\n\
          mount --bind {dir} /etc/systemd/network\n\

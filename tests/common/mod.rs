@@ -111,8 +111,11 @@ pub fn program(name: &str) -> Option<std::path::PathBuf> {
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cargo")))
         .map(|d| d.join("bin"));
     let path = std::env::var_os("PATH").unwrap_or_default();
+    // Daemons (lldpd) live in sbin, which a user's PATH may leave out.
+    let sbin = ["/usr/sbin", "/sbin"].map(std::path::PathBuf::from);
     std::env::split_paths(&path)
         .chain(cargo_bin)
+        .chain(sbin)
         .map(|d| d.join(name))
         .find(|p| p.is_file())
 }

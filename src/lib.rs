@@ -6,6 +6,7 @@
 //! default): `cargo check --no-default-features` builds the core alone.
 
 pub mod atomic;
+pub mod bandwidth;
 pub mod budget;
 pub mod design;
 pub mod emulate;

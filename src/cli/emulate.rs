@@ -75,6 +75,28 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     o.keep = args.keep;
     o.faults = faults;
     o.probe_results = args.probe_results.clone();
+    if let Some(pattern) = &args.traffic {
+        use fnn_tui::emulate::traffic::{Pattern, TrafficOptions, parse_rate};
+        let pattern = Pattern::parse(pattern, &cluster, design.pcs()).map_err(|e| anyhow!("--traffic: {e}"))?;
+        let rate = parse_rate(&args.link_rate).map_err(|e| anyhow!("--link-rate: {e}"))?;
+        if !(args.traffic_seconds.is_finite() && (0.5..=600.0).contains(&args.traffic_seconds)) {
+            return Err(anyhow!(
+                "--traffic-seconds: {} is not from 0.5 to 600",
+                args.traffic_seconds
+            ));
+        }
+        let mptcp = match args.transport {
+            super::Transport::Tcp => vec![false],
+            super::Transport::Mptcp => vec![true],
+            super::Transport::Both => vec![false, true],
+        };
+        o.traffic = Some(TrafficOptions {
+            pattern,
+            rate,
+            mptcp,
+            seconds: args.traffic_seconds,
+        });
+    }
     if args.lldp.is_some() {
         fnn_tui::emulate::lldp_available()?;
     }

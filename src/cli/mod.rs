@@ -118,6 +118,14 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
+/// Which transports `emulate --traffic` measures.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    Tcp,
+    Mptcp,
+    Both,
+}
+
 /// How `emulate` boots each PC.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BootWith {
@@ -146,6 +154,18 @@ pub struct EmulateArgs {
     /// Build the wiring with a fault, to rehearse `verify`: swap:PC:NIC:NIC, move:PC:NIC:SWITCH, pull:PC:NIC or order:PC:SLOTS (repeatable; NICs from 0).
     #[arg(long, value_name = "FAULT")]
     pub miswire: Vec<String>,
+    /// After the pings, rate-limit every cable (--link-rate) and measure a traffic pattern's throughput against the model's prediction: pair:PC:PC, permutation:SEED, spec or all.
+    #[arg(long, value_name = "PATTERN")]
+    pub traffic: Option<String>,
+    /// Every cable's rate each way for --traffic, as tc writes it (e.g. 20mbit): low enough that the links, not the CPU, are what is measured.
+    #[arg(long, value_name = "RATE", default_value = "20mbit", requires = "traffic")]
+    pub link_rate: String,
+    /// Which transports --traffic measures: plain TCP (one switch a pair, the basic route), MPTCP (a subflow over every shared switch), or both in turn.
+    #[arg(long, value_enum, default_value_t = Transport::Both, requires = "traffic")]
+    pub transport: Transport,
+    /// Seconds each --traffic run is measured for (after one to settle).
+    #[arg(long, value_name = "S", default_value_t = 5.0, requires = "traffic")]
+    pub traffic_seconds: f64,
     /// Run lldpd in every PC, announce every switch port over LLDP (its switch's name and port number) and write each PC's `lldpcli -f json show neighbors` to DIR as fnn-lldp-PC.json (for `fnn-tui verify --lldp DIR`).
     #[arg(long, value_name = "DIR")]
     pub lldp: Option<PathBuf>,

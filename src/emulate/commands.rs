@@ -30,7 +30,11 @@ pub fn batch(script: &str, cancel: Option<&AtomicBool>) -> Result<(), EmulateErr
     run_with(&["ip", "-batch", "-"], Some(script.as_bytes().to_vec()), cancel).map(drop)
 }
 
-fn run_with(args: &[&str], input: Option<Vec<u8>>, cancel: Option<&AtomicBool>) -> Result<String, EmulateError> {
+pub(super) fn run_with(
+    args: &[&str],
+    input: Option<Vec<u8>>,
+    cancel: Option<&AtomicBool>,
+) -> Result<String, EmulateError> {
     let failed = |reason: String| EmulateError::Setup {
         command: args.join(" "),
         reason,

@@ -30,6 +30,7 @@ mod networkd;
 mod registry;
 mod summary;
 mod testbed;
+pub mod traffic;
 mod wiring;
 
 pub use capture::Frames;
@@ -99,6 +100,8 @@ pub struct Options<'a> {
     /// Run lldpd in every PC, announce every switch port over LLDP and
     /// write each PC's `lldpcli -f json show neighbors` here.
     pub lldp_out: Option<PathBuf>,
+    /// Rate-limit every cable and measure a traffic pattern's throughput.
+    pub traffic: Option<traffic::TrafficOptions>,
     /// Write the MACs discovered on the veths here, as a discovery file.
     pub macs_out: Option<PathBuf>,
     /// Set (by a signal handler) to stop the run and remove everything.
@@ -117,6 +120,7 @@ impl Options<'_> {
             faults: Vec::new(),
             probe_results: None,
             lldp_out: None,
+            traffic: None,
             macs_out: None,
             cancel: None,
             progress: None,
@@ -249,6 +253,28 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         let mut frames = Frames::default();
         seen.frames.iter().for_each(|f| frames.add(f));
         summary.probe_frames = Some(frames);
+    }
+    if let Some(t) = &o.traffic {
+        let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
+        let mut ends: Vec<(Option<String>, String)> = Vec::new();
+        for (pc, cables) in wiring.cables.iter().enumerate() {
+            for (nic, cable) in cables.iter().enumerate() {
+                if cable.is_some() {
+                    ends.push((Some(namespaces[pc].clone()), name(pc, nic)));
+                    ends.push((None, host_end(&tb.prefix, pc, nic)));
+                }
+            }
+        }
+        if c.uplink.mode != UplinkMode::None {
+            for s in 0..d.switches() {
+                ends.push((None, format!("{}u{s}", tb.prefix)));
+                ends.push((None, format!("{}v{s}", tb.prefix)));
+            }
+        }
+        o.report("limiting links", 0, 1);
+        traffic::limit_links(&ends, t.rate)?;
+        o.report("traffic", 0, 1);
+        summary.traffic = Some(traffic::rehearse(c, d, &r, &namespaces, t, o.cancel)?);
     }
     if let Some(dir) = &o.lldp_out {
         let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();

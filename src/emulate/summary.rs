@@ -29,6 +29,8 @@ pub struct Summary {
     /// Frames by kind while the probe scripts ran (when they did): the
     /// probes must not ARP either.
     pub probe_frames: Option<Frames>,
+    /// The bandwidth rehearsal, when one ran.
+    pub traffic: Option<super::traffic::TrafficReport>,
     /// Frames the capture could not keep up with (counts are then a lower bound).
     pub frames_dropped: u64,
     pub seconds: f64,
@@ -90,6 +92,7 @@ impl Summary {
             frames,
             frames_by_bridge,
             probe_frames: None,
+            traffic: None,
             frames_dropped: seen.dropped,
             seconds: 0.0,
             removed_before: super::Removed::default(),
@@ -156,6 +159,9 @@ impl Summary {
         }
         for (a, b, what) in self.wrong_switch.iter().take(50) {
             s.push_str(&format!("  wrong switch: {a} -> {b}: {what}\n"));
+        }
+        if let Some(t) = &self.traffic {
+            s.push_str(&t.text());
         }
         s.push_str(if self.ok() {
             "OK: every pair answered by its NIC across its switch, with no ARP, broadcast or flooding\n"

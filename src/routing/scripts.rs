@@ -90,6 +90,7 @@ pub fn setup_script(
             "# {unreachable} other PC(s) share no switch with {name} and there is no uplink: unreachable in one hop"
         );
     }
+    multipath(&mut s, &switches, pc);
     announce(&mut s, &switches);
     if placeholders {
         // Before any command: a permanent neighbour entry with a made-up
@@ -267,6 +268,37 @@ fn placeholder_guard(name: &str) -> String {
          if [ \"${{{ALLOW_PLACEHOLDERS}:-}}\" != 1 ]; then\n\techo {} >&2\n\texit 3\nfi\n",
         sh_word(&why)
     )
+}
+
+/// The most subflows (and accepted addresses) the kernel allows an MPTCP
+/// connection.
+const MPTCP_MAX: usize = 8;
+
+/// Advanced routing (the FNN compiler paper's "destination-specific
+/// channel bonding"), done by the kernel: every NIC's address is an MPTCP
+/// endpoint that is announced to the peer, and announced addresses are
+/// accepted, so a connection between two PCs opens one subflow to each
+/// address the peer has on a switch the two share (an address on a switch
+/// they do not share has no route and is skipped). Plain TCP is untouched.
+/// Kernels without MPTCP skip it.
+fn multipath(s: &mut String, switches: &[usize], pc: usize) {
+    let n = switches.len().clamp(1, MPTCP_MAX);
+    let _ = writeln!(
+        s,
+        "\n# Advanced routing: an MPTCP connection to another PC opens a subflow over\n\
+         # every switch the two share (programs not written for MPTCP: `mptcpize run`).\n\
+         if ip mptcp limits show >/dev/null 2>&1; then\n\
+         \tip mptcp endpoint flush\n\
+         \tip mptcp limits set subflows {n} add_addr_accepted {n}"
+    );
+    for (nic, &sw) in switches.iter().enumerate().take(MPTCP_MAX) {
+        let _ = writeln!(
+            s,
+            "\tip mptcp endpoint add {} dev \"$n{nic}\" signal",
+            switch_ip(sw, pc)
+        );
+    }
+    s.push_str("fi\n");
 }
 
 /// No first-contact flooding: a switch learns where a NIC is only from a

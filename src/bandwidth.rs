@@ -1,0 +1,96 @@
+//! What the FNN should deliver, flow by flow, for a traffic pattern at a
+//! given link rate: the model a bandwidth rehearsal is measured against.
+//!
+//! Every cable is a full-duplex link of `rate` bits/s each way. A flow from
+//! `a` to `b` uses, over plain TCP, the one switch its basic route picks;
+//! over MPTCP, every switch the two share (one subflow each, the advanced
+//! routing). On each switch it leaves `a` by `a`'s NIC there and reaches `b`
+//! by `b`'s: it gets `rate` divided by the most flows sharing either of
+//! those two directed links, summed over the switches it uses. Flows
+//! between PCs that share no switch go through the uplink and are given
+//! the uplink rate the same way (one link each end).
+
+use crate::design::Design;
+use crate::routing::BasicRouting;
+use std::collections::HashMap;
+
+/// The share of a full frame on the wire that is a TCP flow's payload:
+/// 1448 bytes of a 1514-byte frame (Ethernet, IP and TCP headers with
+/// timestamps), and 20 bytes fewer over MPTCP (its data-sequence option).
+/// A rate limit counts whole frames, so this is what a flow can deliver.
+pub fn payload_share(mptcp: bool) -> f64 {
+    let payload = if mptcp { 1428.0 } else { 1448.0 };
+    payload / 1514.0
+}
+
+/// One direction of one NIC's cable: (PC, switch, outbound).
+type Link = (usize, Option<usize>, bool);
+
+/// The switches flow `a -> b` uses: its route's (TCP) or every shared one
+/// (MPTCP); `[None]` through the uplink.
+pub fn paths(d: &Design, r: &BasicRouting, a: usize, b: usize, mptcp: bool) -> Vec<Option<usize>> {
+    let shared: Vec<usize> = d
+        .switches_of(a)
+        .into_iter()
+        .filter(|&s| d.nic_on(b, s).is_some())
+        .collect();
+    match (mptcp, r.via(a, b)) {
+        (true, _) if !shared.is_empty() => shared.into_iter().map(Some).collect(),
+        (_, Some(s)) => vec![Some(s)],
+        _ => vec![None],
+    }
+}
+
+/// The predicted throughput of each flow, in bits/s of payload, for
+/// cables of `rate` bits/s each way.
+pub fn predict(d: &Design, r: &BasicRouting, flows: &[(usize, usize)], rate: f64, mptcp: bool) -> Vec<f64> {
+    let rate = rate * payload_share(mptcp);
+    let used: Vec<Vec<Option<usize>>> = flows.iter().map(|&(a, b)| paths(d, r, a, b, mptcp)).collect();
+    let mut load: HashMap<Link, usize> = HashMap::new();
+    for (&(a, b), ps) in flows.iter().zip(&used) {
+        for &s in ps {
+            *load.entry((a, s, true)).or_default() += 1;
+            *load.entry((b, s, false)).or_default() += 1;
+        }
+    }
+    flows
+        .iter()
+        .zip(&used)
+        .map(|(&(a, b), ps)| {
+            ps.iter()
+                .map(|&s| rate / load[&(a, s, true)].max(load[&(b, s, false)]) as f64)
+                .sum()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seed 000's eight PCs: n0 and n1 share switches 0 and 1, n0 and n3
+    /// only switch 0's... each flow alone on its links gets rate x shared.
+    #[test]
+    fn a_lone_flow_gets_a_link_per_shared_switch_with_mptcp_and_one_without() {
+        let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
+        let d = crate::design::parse_table(
+            "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\n5: 4 5 6 7\n",
+            "t",
+            8,
+            6,
+        )
+        .unwrap();
+        let r = BasicRouting::new(&c, &d);
+        let (two, one) = ((0, 1), (0, 2));
+        assert_eq!(d.links(0, 1), 2);
+        assert_eq!(d.links(0, 2), 1);
+        let (tcp, mptcp) = (10.0 * payload_share(false), 10.0 * payload_share(true));
+        assert_eq!(predict(&d, &r, &[two], 10.0, true), vec![2.0 * mptcp]);
+        assert_eq!(predict(&d, &r, &[two], 10.0, false), vec![tcp]);
+        assert_eq!(predict(&d, &r, &[one], 10.0, true), vec![mptcp]);
+        // Two flows out of n0 over the same switch share its link there.
+        let both = predict(&d, &r, &[two, one], 10.0, false);
+        let shared_route = r.via(0, 1) == r.via(0, 2);
+        assert_eq!(both[0], if shared_route { tcp / 2.0 } else { tcp });
+    }
+}

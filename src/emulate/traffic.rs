@@ -1,0 +1,458 @@
+//! The bandwidth rehearsal: every cable given a real rate (a tbf qdisc on
+//! both ends of its veth), then a traffic pattern run between the PCs'
+//! namespaces by a generator inside fnn-tui — a TCP or MPTCP connection
+//! per flow, opened from sockets made in the two PCs' namespaces, all
+//! sending at once — and each flow's throughput set beside what the model
+//! ([`crate::bandwidth`]) predicts.
+
+use super::EmulateError;
+use crate::design::Design;
+use crate::routing::BasicRouting;
+use crate::routing::scripts::address_for;
+use crate::spec::{Cluster, Coverage};
+use std::io::{Read, Write};
+use std::net::Ipv4Addr;
+use std::os::fd::FromRawFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Which flows run at once.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pattern {
+    /// One flow, from one PC to another.
+    Pair { from: usize, to: usize },
+    /// Every PC sends to one other, each receiving from one (a random
+    /// permutation without fixed points, from a seed).
+    Permutation { seed: u64 },
+    /// Every pair of the spec's communication pattern, both ways (every
+    /// pair for a universal spec).
+    Spec,
+    /// Every PC to every other.
+    All,
+}
+
+/// The most flows one run holds (two threads each).
+pub const MAX_FLOWS: usize = 1024;
+
+impl Pattern {
+    /// Reads `pair:A:B`, `permutation:SEED`, `spec` or `all`; PCs by number
+    /// or name.
+    pub fn parse(text: &str, c: &Cluster, pcs: usize) -> Result<Pattern, String> {
+        let f: Vec<&str> = text.split(':').collect();
+        let pc = |t: &str| {
+            t.parse::<usize>()
+                .ok()
+                .or_else(|| c.pc_named(t))
+                .filter(|&p| p < pcs)
+                .ok_or_else(|| format!("`{t}` is not a PC of the design"))
+        };
+        match f.as_slice() {
+            ["pair", a, b] if a != b => Ok(Pattern::Pair {
+                from: pc(a)?,
+                to: pc(b)?,
+            }),
+            ["permutation", seed] => seed
+                .parse()
+                .map(|seed| Pattern::Permutation { seed })
+                .map_err(|_| format!("`{seed}` is not a seed (a whole number)")),
+            ["spec"] => Ok(Pattern::Spec),
+            ["all"] => Ok(Pattern::All),
+            _ => Err(format!(
+                "`{}`: use pair:PC:PC (two PCs), permutation:SEED, spec or all",
+                crate::escape::one_line(text)
+            )),
+        }
+    }
+
+    /// The flows, as (from, to).
+    pub fn flows(&self, c: &Cluster, d: &Design) -> Vec<(usize, usize)> {
+        let p = d.pcs();
+        match *self {
+            Pattern::Pair { from, to } => vec![(from, to)],
+            Pattern::Permutation { seed } => derangement(p, seed).into_iter().enumerate().collect(),
+            Pattern::Spec if c.coverage == Coverage::Sparse => {
+                c.pattern.pairs().flat_map(|(a, b, _)| [(a, b), (b, a)]).collect()
+            }
+            Pattern::Spec | Pattern::All => (0..p)
+                .flat_map(|a| (0..p).filter(move |&b| b != a).map(move |b| (a, b)))
+                .collect(),
+        }
+    }
+}
+
+/// A permutation of `0..n` with no fixed point (for n >= 2), from `seed`.
+fn derangement(n: usize, seed: u64) -> Vec<usize> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut to: Vec<usize> = (0..n).collect();
+    to.shuffle(&mut rng);
+    // A fixed point swaps with its neighbour: still a permutation, and
+    // neither is fixed afterwards.
+    for i in 0..n {
+        if to[i] == i && n > 1 {
+            let j = (i + 1) % n;
+            to.swap(i, j);
+        }
+    }
+    to
+}
+
+/// A link rate such as `10mbit`, `500kbit` or `1gbit` (tc's units), in bits/s.
+pub fn parse_rate(text: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let (number, unit) = t.split_at(digits);
+    let scale = match unit {
+        "kbit" => 1_000,
+        "mbit" => 1_000_000,
+        "gbit" => 1_000_000_000,
+        "bit" => 1,
+        _ => 0,
+    };
+    match number.parse::<u64>() {
+        Ok(n) if scale > 0 && n > 0 && n.saturating_mul(scale) <= 100_000_000_000 => Ok(n * scale),
+        _ => Err(format!(
+            "`{}` is not a link rate: a whole number and kbit, mbit or gbit (e.g. 20mbit)",
+            crate::escape::one_line(text)
+        )),
+    }
+}
+
+/// How a bandwidth rehearsal runs.
+#[derive(Clone, Debug)]
+pub struct TrafficOptions {
+    pub pattern: Pattern,
+    /// Every cable's rate, bits/s each way.
+    pub rate: u64,
+    /// Which transports to measure, in order (false: TCP, true: MPTCP).
+    pub mptcp: Vec<bool>,
+    /// How long every flow is measured, after a second to settle.
+    pub seconds: f64,
+}
+
+/// One flow's outcome.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Flow {
+    pub from: String,
+    pub to: String,
+    /// Switches the two PCs share.
+    pub shared: u32,
+    pub measured_bps: f64,
+    pub predicted_bps: f64,
+}
+
+/// One transport's run of the pattern.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Run {
+    pub transport: &'static str,
+    pub flows: Vec<Flow>,
+    pub measured_bps: f64,
+    pub predicted_bps: f64,
+}
+
+/// What the bandwidth rehearsal measured.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TrafficReport {
+    pub pattern: Pattern,
+    pub link_rate_bps: u64,
+    pub seconds: f64,
+    pub runs: Vec<Run>,
+}
+
+impl TrafficReport {
+    pub fn text(&self) -> String {
+        let mbit = |b: f64| format!("{:.2} Mbit/s", b / 1e6);
+        let mut s = format!(
+            "traffic {:?} at {} a link, {:.1} s a run:\n",
+            self.pattern,
+            mbit(self.link_rate_bps as f64),
+            self.seconds
+        );
+        for r in &self.runs {
+            let ratio = if r.predicted_bps > 0.0 {
+                r.measured_bps / r.predicted_bps
+            } else {
+                0.0
+            };
+            s.push_str(&format!(
+                "  {:<5} aggregate {} measured, {} predicted ({:.0}%)\n",
+                r.transport,
+                mbit(r.measured_bps),
+                mbit(r.predicted_bps),
+                100.0 * ratio
+            ));
+            for f in r.flows.iter().take(16) {
+                s.push_str(&format!(
+                    "    {} -> {} ({} shared): {} measured, {} predicted\n",
+                    f.from,
+                    f.to,
+                    f.shared,
+                    mbit(f.measured_bps),
+                    mbit(f.predicted_bps)
+                ));
+            }
+            if r.flows.len() > 16 {
+                s.push_str(&format!(
+                    "    … {} more flows (--json has them all)\n",
+                    r.flows.len() - 16
+                ));
+            }
+        }
+        s
+    }
+}
+
+/// tbf on both ends of every cable: `ends` are (namespace or None for the
+/// host's, link name).
+pub fn limit_links(ends: &[(Option<String>, String)], rate: u64) -> Result<(), EmulateError> {
+    // A burst of a fiftieth of a second's worth (at least 16 kB) keeps
+    // the rate exact over the run without starving a slow link.
+    let burst = (rate / 8 / 50).max(16_000);
+    let mut by_ns: std::collections::BTreeMap<Option<&str>, String> = Default::default();
+    for (ns, link) in ends {
+        by_ns.entry(ns.as_deref()).or_default().push_str(&format!(
+            "qdisc replace dev {link} root tbf rate {rate}bit burst {burst} latency 100ms\n"
+        ));
+    }
+    for (ns, batch) in by_ns {
+        let mut args = vec!["tc"];
+        if let Some(ns) = ns {
+            args.extend(["-n", ns]);
+        }
+        args.extend(["-batch", "-"]);
+        super::commands::run_with(&args, Some(batch.into_bytes()), None)?;
+    }
+    Ok(())
+}
+
+const IPPROTO_MPTCP: i32 = 262;
+
+/// A TCP or MPTCP socket made in the current thread's namespace.
+fn socket(mptcp: bool) -> std::io::Result<i32> {
+    let proto = if mptcp { IPPROTO_MPTCP } else { 0 };
+    // SAFETY: plain socket call; the caller owns the descriptor.
+    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, proto) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(fd)
+}
+
+fn sockaddr(ip: Ipv4Addr, port: u16) -> libc::sockaddr_in {
+    libc::sockaddr_in {
+        sin_family: libc::AF_INET as u16,
+        sin_port: port.to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(ip).to_be(),
+        },
+        sin_zero: [0; 8],
+    }
+}
+
+/// A listener on `ip:port` in the current thread's namespace.
+fn listen(ip: Ipv4Addr, port: u16, mptcp: bool) -> std::io::Result<std::net::TcpListener> {
+    let fd = socket(mptcp)?;
+    // SAFETY: fd is ours; from here the listener owns and closes it.
+    let listener = unsafe { std::net::TcpListener::from_raw_fd(fd) };
+    let one: i32 = 1;
+    let addr = sockaddr(ip, port);
+    // SAFETY: the option and address live across the calls; sizes are theirs.
+    let ok = unsafe {
+        libc::setsockopt(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, (&one as *const i32).cast(), 4) == 0
+            && libc::bind(
+                fd,
+                (&addr as *const libc::sockaddr_in).cast(),
+                std::mem::size_of_val(&addr) as u32,
+            ) == 0
+            && libc::listen(fd, 16) == 0
+    };
+    if !ok {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(listener)
+}
+
+/// A connection to `ip:port` from the current thread's namespace.
+fn connect(ip: Ipv4Addr, port: u16, mptcp: bool) -> std::io::Result<std::net::TcpStream> {
+    let fd = socket(mptcp)?;
+    // SAFETY: fd is ours; from here the stream owns and closes it.
+    let stream = unsafe { std::net::TcpStream::from_raw_fd(fd) };
+    let addr = sockaddr(ip, port);
+    // SAFETY: the address lives across the call; its size is its own.
+    if unsafe {
+        libc::connect(
+            fd,
+            (&addr as *const libc::sockaddr_in).cast(),
+            std::mem::size_of_val(&addr) as u32,
+        )
+    } != 0
+    {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(stream)
+}
+
+/// Time for MPTCP to open its extra subflows and TCP to leave slow start
+/// before bytes are counted.
+const SETTLE: Duration = Duration::from_secs(1);
+
+/// Runs the pattern once over one transport; each flow's bits/s.
+#[allow(clippy::too_many_arguments)]
+fn measure(
+    c: &Cluster,
+    r: &BasicRouting,
+    flows: &[(usize, usize)],
+    namespaces: &[String],
+    mptcp: bool,
+    seconds: f64,
+    cancel: Option<&AtomicBool>,
+) -> Result<Vec<f64>, EmulateError> {
+    let failed = |what: String| {
+        move |e: std::io::Error| EmulateError::Setup {
+            command: what,
+            reason: e.to_string(),
+        }
+    };
+    let transport = if mptcp { "MPTCP" } else { "TCP" };
+    let mut pairs = Vec::with_capacity(flows.len());
+    for (i, &(a, b)) in flows.iter().enumerate() {
+        let to = address_for(r, a, b);
+        let port = 20_000 + i as u16;
+        let what = format!("a {transport} connection {} -> {}", c.pc_name(a), c.pc_name(b));
+        // Bound to every address: MPTCP's extra subflows arrive at the
+        // PC's addresses on the other shared switches.
+        let listener = super::netns::within(&namespaces[b], || listen(Ipv4Addr::UNSPECIFIED, port, mptcp))
+            .map_err(failed(what.clone()))?;
+        let client = super::netns::within(&namespaces[a], || connect(to, port, mptcp)).map_err(failed(what.clone()))?;
+        let (server, _) = listener.accept().map_err(failed(what))?;
+        pairs.push((client, server));
+    }
+    let start = Instant::now();
+    let counting = start + SETTLE;
+    let stop = counting + Duration::from_secs_f64(seconds);
+    let results: Vec<std::io::Result<u64>> = std::thread::scope(|s| {
+        let handles: Vec<_> = pairs
+            .into_iter()
+            .map(|(mut client, mut server)| {
+                s.spawn(move || {
+                    let _ = server.set_read_timeout(Some(Duration::from_millis(200)));
+                    let sender = std::thread::spawn(move || {
+                        let chunk = vec![0u8; 64 * 1024];
+                        while Instant::now() < stop && client.write_all(&chunk).is_ok() {}
+                        let _ = client.shutdown(std::net::Shutdown::Both);
+                    });
+                    let mut buf = vec![0u8; 64 * 1024];
+                    let mut counted = 0u64;
+                    while Instant::now() < stop && !cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                        match server.read(&mut buf) {
+                            Ok(0) => break,
+                            Ok(n) if Instant::now() >= counting => counted += n as u64,
+                            Ok(_) => {}
+                            Err(e)
+                                if matches!(
+                                    e.kind(),
+                                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                                ) => {}
+                            Err(e) => return Err(e),
+                        }
+                    }
+                    let _ = server.shutdown(std::net::Shutdown::Both);
+                    let _ = sender.join();
+                    Ok(counted)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(Ok(0))).collect()
+    });
+    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        return Err(EmulateError::Interrupted);
+    }
+    results
+        .into_iter()
+        .map(|r| r.map(|bytes| bytes as f64 * 8.0 / seconds))
+        .collect::<std::io::Result<Vec<f64>>>()
+        .map_err(failed(format!("{transport} traffic")))
+}
+
+/// The bandwidth rehearsal on a built, booted testbed.
+pub fn rehearse(
+    c: &Cluster,
+    d: &Design,
+    r: &BasicRouting,
+    namespaces: &[String],
+    t: &TrafficOptions,
+    cancel: Option<&AtomicBool>,
+) -> Result<TrafficReport, EmulateError> {
+    let flows = t.pattern.flows(c, d);
+    if flows.len() > MAX_FLOWS {
+        return Err(EmulateError::Setup {
+            command: format!("traffic {:?}", t.pattern),
+            reason: format!("{} flows; at most {MAX_FLOWS} run at once", flows.len()),
+        });
+    }
+    let mut runs = Vec::new();
+    for &mptcp in &t.mptcp {
+        let measured = measure(c, r, &flows, namespaces, mptcp, t.seconds, cancel)?;
+        let predicted = crate::bandwidth::predict(d, r, &flows, t.rate as f64, mptcp);
+        let out: Vec<Flow> = flows
+            .iter()
+            .zip(measured.iter().zip(&predicted))
+            .map(|(&(a, b), (&m, &p))| Flow {
+                from: c.pc_name(a),
+                to: c.pc_name(b),
+                shared: d.links(a, b),
+                measured_bps: m,
+                predicted_bps: p,
+            })
+            .collect();
+        runs.push(Run {
+            transport: if mptcp { "mptcp" } else { "tcp" },
+            measured_bps: measured.iter().sum(),
+            predicted_bps: predicted.iter().sum(),
+            flows: out,
+        });
+    }
+    Ok(TrafficReport {
+        pattern: t.pattern.clone(),
+        link_rate_bps: t.rate,
+        seconds: t.seconds,
+        runs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_patterns_are_read_strictly() {
+        assert_eq!(parse_rate("20mbit"), Ok(20_000_000));
+        assert_eq!(parse_rate("500kbit"), Ok(500_000));
+        for bad in ["20", "mbit", "-5mbit", "20 mbps", "0mbit", "999gbit"] {
+            assert!(parse_rate(bad).is_err(), "{bad}");
+        }
+        let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
+        assert_eq!(
+            Pattern::parse("pair:n0:n1", &c, 8),
+            Ok(Pattern::Pair { from: 0, to: 1 })
+        );
+        assert!(Pattern::parse("pair:n0:n0", &c, 8).is_err());
+        assert!(Pattern::parse("pair:n0:n9", &c, 8).unwrap_err().contains("n9"));
+        assert!(Pattern::parse("permutation:x", &c, 8).is_err());
+    }
+
+    #[test]
+    fn a_permutation_moves_every_pc() {
+        for seed in 0..50 {
+            for n in [2, 3, 8, 64] {
+                let p = derangement(n, seed);
+                let mut sorted = p.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+                assert!(p.iter().enumerate().all(|(i, &j)| i != j), "{p:?}");
+            }
+        }
+    }
+}

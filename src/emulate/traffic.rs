@@ -139,6 +139,8 @@ pub struct Flow {
     pub to: String,
     /// Switches the two PCs share.
     pub shared: u32,
+    /// MPTCP subflows open at the end of the run (None over TCP).
+    pub subflows: Option<u32>,
     pub measured_bps: f64,
     pub predicted_bps: f64,
 }
@@ -184,8 +186,9 @@ impl TrafficReport {
                 100.0 * ratio
             ));
             for f in r.flows.iter().take(16) {
+                let paths = f.subflows.map_or(String::new(), |n| format!(", {n} subflows"));
                 s.push_str(&format!(
-                    "    {} -> {} ({} shared): {} measured, {} predicted\n",
+                    "    {} -> {} ({} shared{paths}): {} measured, {} predicted\n",
                     f.from,
                     f.to,
                     f.shared,
@@ -294,21 +297,43 @@ fn connect(ip: Ipv4Addr, port: u16, mptcp: bool) -> std::io::Result<std::net::Tc
     Ok(stream)
 }
 
+const SOL_MPTCP: i32 = 284;
+const MPTCP_INFO: i32 = 1;
+
+/// How many subflows an MPTCP connection has open (the first included),
+/// from the kernel's `mptcp_info`, whose first byte counts the extra ones.
+fn subflows(stream: &std::net::TcpStream) -> Option<u32> {
+    use std::os::fd::AsRawFd;
+    let mut info = [0u8; 128];
+    let mut len = info.len() as u32;
+    // SAFETY: the buffer and its length live across the call.
+    let ok = unsafe {
+        libc::getsockopt(stream.as_raw_fd(), SOL_MPTCP, MPTCP_INFO, info.as_mut_ptr().cast(), &mut len) == 0
+    };
+    (ok && len > 0).then(|| 1 + u32::from(info[0]))
+}
+
+/// How long MPTCP may take to open a connection's extra subflows (the
+/// peer announces its addresses once the connection is up).
+const JOIN_WAIT: Duration = Duration::from_secs(3);
+
 /// Time for MPTCP to open its extra subflows and TCP to leave slow start
 /// before bytes are counted.
 const SETTLE: Duration = Duration::from_secs(1);
 
-/// Runs the pattern once over one transport; each flow's bits/s.
+/// Runs the pattern once over one transport; each flow's bits/s and, over
+/// MPTCP, how many subflows it had open at the end.
 #[allow(clippy::too_many_arguments)]
 fn measure(
     c: &Cluster,
+    d: &Design,
     r: &BasicRouting,
     flows: &[(usize, usize)],
     namespaces: &[String],
     mptcp: bool,
     seconds: f64,
     cancel: Option<&AtomicBool>,
-) -> Result<Vec<f64>, EmulateError> {
+) -> Result<Vec<(f64, Option<u32>)>, EmulateError> {
     let failed = |what: String| {
         move |e: std::io::Error| EmulateError::Setup {
             command: what,
@@ -329,10 +354,21 @@ fn measure(
         let (server, _) = listener.accept().map_err(failed(what))?;
         pairs.push((client, server));
     }
+    if mptcp {
+        // Measured once every connection has a subflow per shared switch
+        // (or the wait is over: a join that never comes is measured too).
+        let want: Vec<u32> = flows.iter().map(|&(a, b)| crate::bandwidth::paths(d, r, a, b, true).len() as u32).collect();
+        let deadline = Instant::now() + JOIN_WAIT;
+        while Instant::now() < deadline
+            && pairs.iter().zip(&want).any(|((client, _), &w)| subflows(client).unwrap_or(w) < w)
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
     let start = Instant::now();
     let counting = start + SETTLE;
     let stop = counting + Duration::from_secs_f64(seconds);
-    let results: Vec<std::io::Result<u64>> = std::thread::scope(|s| {
+    let results: Vec<std::io::Result<(u64, Option<u32>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = pairs
             .into_iter()
             .map(|(mut client, mut server)| {
@@ -341,7 +377,9 @@ fn measure(
                     let sender = std::thread::spawn(move || {
                         let chunk = vec![0u8; 64 * 1024];
                         while Instant::now() < stop && client.write_all(&chunk).is_ok() {}
+                        let open = subflows(&client);
                         let _ = client.shutdown(std::net::Shutdown::Both);
+                        open
                     });
                     let mut buf = vec![0u8; 64 * 1024];
                     let mut counted = 0u64;
@@ -359,20 +397,20 @@ fn measure(
                         }
                     }
                     let _ = server.shutdown(std::net::Shutdown::Both);
-                    let _ = sender.join();
-                    Ok(counted)
+                    let open = sender.join().ok().flatten();
+                    Ok((counted, open))
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(Ok(0))).collect()
+        handles.into_iter().map(|h| h.join().unwrap_or(Ok((0, None)))).collect()
     });
     if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
         return Err(EmulateError::Interrupted);
     }
     results
         .into_iter()
-        .map(|r| r.map(|bytes| bytes as f64 * 8.0 / seconds))
-        .collect::<std::io::Result<Vec<f64>>>()
+        .map(|r| r.map(|(bytes, open)| (bytes as f64 * 8.0 / seconds, open)))
+        .collect::<std::io::Result<Vec<_>>>()
         .map_err(failed(format!("{transport} traffic")))
 }
 
@@ -394,22 +432,23 @@ pub fn rehearse(
     }
     let mut runs = Vec::new();
     for &mptcp in &t.mptcp {
-        let measured = measure(c, r, &flows, namespaces, mptcp, t.seconds, cancel)?;
+        let measured = measure(c, d, r, &flows, namespaces, mptcp, t.seconds, cancel)?;
         let predicted = crate::bandwidth::predict(d, r, &flows, t.rate as f64, mptcp);
         let out: Vec<Flow> = flows
             .iter()
             .zip(measured.iter().zip(&predicted))
-            .map(|(&(a, b), (&m, &p))| Flow {
+            .map(|(&(a, b), (&(m, open), &p))| Flow {
                 from: c.pc_name(a),
                 to: c.pc_name(b),
                 shared: d.links(a, b),
+                subflows: open,
                 measured_bps: m,
                 predicted_bps: p,
             })
             .collect();
         runs.push(Run {
             transport: if mptcp { "mptcp" } else { "tcp" },
-            measured_bps: measured.iter().sum(),
+            measured_bps: measured.iter().map(|m| m.0).sum(),
             predicted_bps: predicted.iter().sum(),
             flows: out,
         });

@@ -1,0 +1,87 @@
+//! The bandwidth rehearsal through the real binary, as root: links given
+//! a rate with tbf, flows from fnn-tui's own generator, measured against
+//! the model. Seed 000's eight PCs.
+
+mod common;
+
+use common::{Need, Source};
+
+const NETWORK: &[Need] = &[
+    Need::Root,
+    Need::Program("ip", Source::Apt("iproute2")),
+    Need::Program("ping", Source::Apt("iputils-ping")),
+    Need::Program("tc", Source::Apt("iproute2")),
+];
+
+const EIGHT: &str = "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\n5: 4 5 6 7\n";
+
+/// The measurements share two cores: one rehearsal at a time, or each
+/// would measure the other.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `emulate --traffic PATTERN` on the eight PCs: the JSON traffic report.
+fn traffic(pattern: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("eight.txt"), EIGHT).unwrap();
+    let out = assert_cmd::Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["emulate", "--pcs", "8", "--nics", "3", "--switches", "4x6", "--table", "eight.txt"])
+        .args(["--traffic", pattern, "--link-rate", "20mbit", "--traffic-seconds", "3", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    v["traffic"].clone()
+}
+
+/// The aggregate of the run over `transport`: (measured, predicted).
+fn aggregate(t: &serde_json::Value, transport: &str) -> (f64, f64) {
+    let run = t["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["transport"] == transport)
+        .unwrap_or_else(|| panic!("no {transport} run: {t}"));
+    (run["measured_bps"].as_f64().unwrap(), run["predicted_bps"].as_f64().unwrap())
+}
+
+/// A pair sharing several switches gets a link's rate per shared switch
+/// with MPTCP on, and one link's with plain TCP: set against a pair that
+/// shares one switch, at least 1.8x with MPTCP and about 1x without.
+#[test]
+fn mptcp_gives_a_pair_a_link_per_shared_switch() {
+    if !common::machine_has("bandwidth::mptcp_gives_a_pair_a_link_per_shared_switch", NETWORK) {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let d = fnn_tui::design::parse_table(EIGHT, "seed 000", 8, 6).unwrap();
+    let pairs: Vec<(usize, usize)> = (0..8).flat_map(|a| (0..8).filter(move |&b| b != a).map(move |b| (a, b))).collect();
+    let many = *pairs.iter().max_by_key(|&&(a, b)| d.links(a, b)).unwrap();
+    let one = *pairs.iter().find(|&&(a, b)| d.links(a, b) == 1).unwrap();
+    assert!(d.links(many.0, many.1) >= 2);
+    let many = traffic(&format!("pair:n{}:n{}", many.0, many.1));
+    let one = traffic(&format!("pair:n{}:n{}", one.0, one.1));
+    let (tcp_many, tcp_one) = (aggregate(&many, "tcp").0, aggregate(&one, "tcp").0);
+    let (mptcp_many, mptcp_one) = (aggregate(&many, "mptcp").0, aggregate(&one, "mptcp").0);
+    assert!(mptcp_many >= 1.8 * mptcp_one, "MPTCP: {mptcp_many} against {mptcp_one}\n{many}\n{one}");
+    let ratio = tcp_many / tcp_one;
+    assert!((0.9..=1.1).contains(&ratio), "TCP: {tcp_many} against {tcp_one}");
+}
+
+/// A random permutation's aggregate is within 15% of the model's, over
+/// TCP and over MPTCP, for two seeds.
+#[test]
+fn a_permutations_aggregate_is_what_the_model_predicts() {
+    if !common::machine_has("bandwidth::a_permutations_aggregate_is_what_the_model_predicts", NETWORK) {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    for seed in [1, 2] {
+        let t = traffic(&format!("permutation:{seed}"));
+        for transport in ["tcp", "mptcp"] {
+            let (measured, predicted) = aggregate(&t, transport);
+            let off = (measured - predicted).abs() / predicted;
+            assert!(off <= 0.15, "seed {seed} {transport}: {measured} measured, {predicted} predicted\n{t}");
+        }
+    }
+}

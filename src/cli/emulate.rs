@@ -107,6 +107,11 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     let result = emulate(&cluster, &design, &o);
     bar.finish_and_clear();
     let (summary, testbed) = result?;
+    if let (Some(path), Some(t)) = (&args.plot, &summary.traffic) {
+        let title = format!("{}: measured against predicted", cluster.name);
+        fnn_tui::atomic::write_atomic(path, fnn_tui::emulate::plot::svg(t, &title).as_bytes())
+            .map_err(|e| anyhow!("--plot {}: {e}", path.display()))?;
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {

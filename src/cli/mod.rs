@@ -163,6 +163,9 @@ pub struct EmulateArgs {
     /// Which transports --traffic measures: plain TCP (one switch a pair, the basic route), MPTCP (a subflow over every shared switch), or both in turn.
     #[arg(long, value_enum, default_value_t = Transport::Both, requires = "traffic")]
     pub transport: Transport,
+    /// Also draw --traffic's flows, measured against predicted, as an SVG into FILE.
+    #[arg(long, value_name = "FILE", requires = "traffic")]
+    pub plot: Option<std::path::PathBuf>,
     /// Seconds each --traffic run is measured for (after one to settle).
     #[arg(long, value_name = "S", default_value_t = 5.0, requires = "traffic")]
     pub traffic_seconds: f64,

@@ -26,6 +26,7 @@ mod hosts;
 mod lldp;
 mod netlink;
 mod netns;
+pub mod plot;
 mod networkd;
 mod registry;
 mod summary;

@@ -32,6 +32,17 @@ pub enum Pattern {
     All,
 }
 
+impl std::fmt::Display for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Pattern::Pair { from, to } => write!(f, "one flow, PC {from} to PC {to}"),
+            Pattern::Permutation { seed } => write!(f, "a random permutation (seed {seed})"),
+            Pattern::Spec => f.write_str("the spec's pattern, both ways"),
+            Pattern::All => f.write_str("all to all"),
+        }
+    }
+}
+
 /// The most flows one run holds (two threads each).
 pub const MAX_FLOWS: usize = 1024;
 
@@ -167,7 +178,7 @@ impl TrafficReport {
     pub fn text(&self) -> String {
         let mbit = |b: f64| format!("{:.2} Mbit/s", b / 1e6);
         let mut s = format!(
-            "traffic {:?} at {} a link, {:.1} s a run:\n",
+            "traffic: {}, {} a link each way, {:.1} s a run:\n",
             self.pattern,
             mbit(self.link_rate_bps as f64),
             self.seconds

@@ -68,8 +68,9 @@ pub fn predict(d: &Design, r: &BasicRouting, flows: &[(usize, usize)], rate: f64
 mod tests {
     use super::*;
 
-    /// Seed 000's eight PCs: n0 and n1 share switches 0 and 1, n0 and n3
-    /// only switch 0's... each flow alone on its links gets rate x shared.
+    /// Seed 000's eight PCs: n0 and n1 share three switches, n0 and n2
+    /// one; a flow alone on its links gets a link's payload rate for each
+    /// switch it uses.
     #[test]
     fn a_lone_flow_gets_a_link_per_shared_switch_with_mptcp_and_one_without() {
         let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
@@ -81,15 +82,15 @@ mod tests {
         )
         .unwrap();
         let r = BasicRouting::new(&c, &d);
-        let (two, one) = ((0, 1), (0, 2));
-        assert_eq!(d.links(0, 1), 2);
+        let (three, one) = ((0, 1), (0, 2));
+        assert_eq!(d.links(0, 1), 3);
         assert_eq!(d.links(0, 2), 1);
         let (tcp, mptcp) = (10.0 * payload_share(false), 10.0 * payload_share(true));
-        assert_eq!(predict(&d, &r, &[two], 10.0, true), vec![2.0 * mptcp]);
-        assert_eq!(predict(&d, &r, &[two], 10.0, false), vec![tcp]);
+        assert_eq!(predict(&d, &r, &[three], 10.0, true), vec![3.0 * mptcp]);
+        assert_eq!(predict(&d, &r, &[three], 10.0, false), vec![tcp]);
         assert_eq!(predict(&d, &r, &[one], 10.0, true), vec![mptcp]);
         // Two flows out of n0 over the same switch share its link there.
-        let both = predict(&d, &r, &[two, one], 10.0, false);
+        let both = predict(&d, &r, &[three, one], 10.0, false);
         let shared_route = r.via(0, 1) == r.via(0, 2);
         assert_eq!(both[0], if shared_route { tcp / 2.0 } else { tcp });
     }

@@ -95,6 +95,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
             rate,
             mptcp,
             seconds: args.traffic_seconds,
+            against_tree: args.against_tree,
         });
     }
     if args.lldp.is_some() {
@@ -109,8 +110,11 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     let (summary, testbed) = result?;
     if let (Some(path), Some(t)) = (&args.plot, &summary.traffic) {
         let title = format!("{}: measured against predicted", cluster.name);
-        fnn_tui::atomic::write_atomic(path, fnn_tui::emulate::plot::svg(t, &title).as_bytes())
-            .map_err(|e| anyhow!("--plot {}: {e}", path.display()))?;
+        fnn_tui::atomic::write_atomic(
+            path,
+            fnn_tui::emulate::plot::svg(t, summary.traffic_tree.as_ref(), &title).as_bytes(),
+        )
+        .map_err(|e| anyhow!("--plot {}: {e}", path.display()))?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);

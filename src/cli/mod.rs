@@ -163,6 +163,9 @@ pub struct EmulateArgs {
     /// Which transports --traffic measures: plain TCP (one switch a pair, the basic route), MPTCP (a subflow over every shared switch), or both in turn.
     #[arg(long, value_enum, default_value_t = Transport::Both, requires = "traffic")]
     pub transport: Transport,
+    /// Also run --traffic on the tree a builder would buy instead (the KLAT2 paper's: two leaf switches of half the PCs under one root, one NIC a PC), at the same link rate.
+    #[arg(long, requires = "traffic")]
+    pub against_tree: bool,
     /// Also draw --traffic's flows, measured against predicted, as an SVG into FILE.
     #[arg(long, value_name = "FILE", requires = "traffic")]
     pub plot: Option<std::path::PathBuf>,

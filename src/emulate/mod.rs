@@ -26,12 +26,13 @@ mod hosts;
 mod lldp;
 mod netlink;
 mod netns;
-pub mod plot;
 mod networkd;
+pub mod plot;
 mod registry;
 mod summary;
 mod testbed;
 pub mod traffic;
+mod tree;
 mod wiring;
 
 pub use capture::Frames;
@@ -276,6 +277,14 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         traffic::limit_links(&ends, t.rate)?;
         o.report("traffic", 0, 1);
         summary.traffic = Some(traffic::rehearse(c, d, &r, &namespaces, t, o.cancel)?);
+        if t.against_tree {
+            // A testbed of its own, removed when this block ends.
+            let mut tree_tb = Testbed::new(false)?;
+            let (namespaces, ends) = tree::build(c, d.pcs(), &mut tree_tb)?;
+            traffic::limit_links(&ends, t.rate)?;
+            o.report("traffic on the tree", 0, 1);
+            summary.traffic_tree = Some(traffic::rehearse_tree(c, d, &namespaces, t, o.cancel)?);
+        }
     }
     if let Some(dir) = &o.lldp_out {
         let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();

@@ -9,20 +9,33 @@ use std::fmt::Write as _;
 const W: f64 = 640.0;
 const H: f64 = 480.0;
 const MARGIN: f64 = 60.0;
-const COLOURS: [&str; 2] = ["#1f77b4", "#d62728"];
+const COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"];
 
-/// The SVG of a traffic report.
-pub fn svg(t: &TrafficReport, title: &str) -> String {
+/// The SVG of a traffic report, and of the same traffic on the tree.
+pub fn svg(t: &TrafficReport, tree: Option<&TrafficReport>, title: &str) -> String {
     let mbit = |b: f64| b / 1e6;
-    let top = t
-        .runs
+    let runs: Vec<(String, &super::traffic::Run)> = std::iter::once(t)
+        .chain(tree)
+        .flat_map(|r| {
+            let net = if r.network == "fnn" { "FNN" } else { "tree" };
+            r.runs
+                .iter()
+                .map(move |run| (format!("{net} {}", run.transport.to_uppercase()), run))
+        })
+        .collect();
+    let top = runs
         .iter()
+        .map(|(_, r)| r)
         .flat_map(|r| r.flows.iter().flat_map(|f| [f.measured_bps, f.predicted_bps]))
         .fold(0.0f64, f64::max);
     // Round ticks: a step of 1, 2 or 5 times a power of ten, five or so.
     let raw = mbit(top).max(1.0) * 1.05;
     let magnitude = 10f64.powf((raw / 5.0).log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| raw / s <= 6.0).unwrap_or(10.0 * magnitude);
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| raw / s <= 6.0)
+        .unwrap_or(10.0 * magnitude);
     let ticks = (raw / step).ceil() as u32;
     let top = step * f64::from(ticks);
     let x = |v: f64| MARGIN + (W - 2.0 * MARGIN) * mbit(v) / top;
@@ -63,7 +76,7 @@ pub fn svg(t: &TrafficReport, title: &str) -> String {
         H / 2.0,
         H / 2.0
     );
-    for (i, r) in t.runs.iter().enumerate() {
+    for (i, (label, r)) in runs.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         for f in &r.flows {
             let _ = writeln!(
@@ -84,7 +97,7 @@ pub fn svg(t: &TrafficReport, title: &str) -> String {
             y1 + 16.0 + 18.0 * i as f64,
             x0 + 26.0,
             y1 + 20.0 + 18.0 * i as f64,
-            r.transport.to_uppercase(),
+            xml(label),
             mbit(r.measured_bps),
             mbit(r.predicted_bps)
         );

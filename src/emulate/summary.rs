@@ -31,6 +31,8 @@ pub struct Summary {
     pub probe_frames: Option<Frames>,
     /// The bandwidth rehearsal, when one ran.
     pub traffic: Option<super::traffic::TrafficReport>,
+    /// The same traffic on the tree of the same PCs, when asked for.
+    pub traffic_tree: Option<super::traffic::TrafficReport>,
     /// Frames the capture could not keep up with (counts are then a lower bound).
     pub frames_dropped: u64,
     pub seconds: f64,
@@ -93,6 +95,7 @@ impl Summary {
             frames_by_bridge,
             probe_frames: None,
             traffic: None,
+            traffic_tree: None,
             frames_dropped: seen.dropped,
             seconds: 0.0,
             removed_before: super::Removed::default(),
@@ -160,7 +163,7 @@ impl Summary {
         for (a, b, what) in self.wrong_switch.iter().take(50) {
             s.push_str(&format!("  wrong switch: {a} -> {b}: {what}\n"));
         }
-        if let Some(t) = &self.traffic {
+        for t in self.traffic.iter().chain(&self.traffic_tree) {
             s.push_str(&t.text());
         }
         s.push_str(if self.ok() {

@@ -141,6 +141,8 @@ pub struct TrafficOptions {
     pub mptcp: Vec<bool>,
     /// How long every flow is measured, after a second to settle.
     pub seconds: f64,
+    /// Also run it on the tree a builder would buy instead.
+    pub against_tree: bool,
 }
 
 /// One flow's outcome.
@@ -168,6 +170,8 @@ pub struct Run {
 /// What the bandwidth rehearsal measured.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TrafficReport {
+    /// `fnn`, or `tree` for the same PCs on the KLAT2 paper's tree.
+    pub network: &'static str,
     pub pattern: Pattern,
     pub link_rate_bps: u64,
     pub seconds: f64,
@@ -178,7 +182,8 @@ impl TrafficReport {
     pub fn text(&self) -> String {
         let mbit = |b: f64| format!("{:.2} Mbit/s", b / 1e6);
         let mut s = format!(
-            "traffic: {}, {} a link each way, {:.1} s a run:\n",
+            "traffic on the {}: {}, {} a link each way, {:.1} s a run:\n",
+            if self.network == "fnn" { "FNN" } else { "tree" },
             self.pattern,
             mbit(self.link_rate_bps as f64),
             self.seconds
@@ -218,9 +223,12 @@ impl TrafficReport {
     }
 }
 
-/// tbf on both ends of every cable: `ends` are (namespace or None for the
-/// host's, link name).
-pub fn limit_links(ends: &[(Option<String>, String)], rate: u64) -> Result<(), EmulateError> {
+/// One end of a cable: the namespace it is in (None: the host's) and its
+/// link's name.
+pub type End = (Option<String>, String);
+
+/// tbf on both ends of every cable.
+pub fn limit_links(ends: &[End], rate: u64) -> Result<(), EmulateError> {
     // A burst of a fiftieth of a second's worth (at least 16 kB) keeps
     // the rate exact over the run without starving a slow link.
     let burst = (rate / 8 / 50).max(16_000);
@@ -319,7 +327,13 @@ fn subflows(stream: &std::net::TcpStream) -> Option<u32> {
     let mut len = info.len() as u32;
     // SAFETY: the buffer and its length live across the call.
     let ok = unsafe {
-        libc::getsockopt(stream.as_raw_fd(), SOL_MPTCP, MPTCP_INFO, info.as_mut_ptr().cast(), &mut len) == 0
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            SOL_MPTCP,
+            MPTCP_INFO,
+            info.as_mut_ptr().cast(),
+            &mut len,
+        ) == 0
     };
     (ok && len > 0).then(|| 1 + u32::from(info[0]))
 }
@@ -328,17 +342,26 @@ fn subflows(stream: &std::net::TcpStream) -> Option<u32> {
 /// peer announces its addresses once the connection is up).
 const JOIN_WAIT: Duration = Duration::from_secs(3);
 
+/// How many times a connection short of subflows is opened again.
+const JOIN_RETRIES: usize = 2;
+
 /// Time for MPTCP to open its extra subflows and TCP to leave slow start
 /// before bytes are counted.
 const SETTLE: Duration = Duration::from_secs(1);
+
+/// How a network is reached: the address PC `a` uses for PC `b`, and how
+/// many MPTCP subflows a connection between them should open.
+pub struct Reach<'a> {
+    pub address: &'a dyn Fn(usize, usize) -> Ipv4Addr,
+    pub subflows: &'a dyn Fn(usize, usize) -> u32,
+}
 
 /// Runs the pattern once over one transport; each flow's bits/s and, over
 /// MPTCP, how many subflows it had open at the end.
 #[allow(clippy::too_many_arguments)]
 fn measure(
     c: &Cluster,
-    d: &Design,
-    r: &BasicRouting,
+    reach: &Reach,
     flows: &[(usize, usize)],
     namespaces: &[String],
     mptcp: bool,
@@ -352,9 +375,9 @@ fn measure(
         }
     };
     let transport = if mptcp { "MPTCP" } else { "TCP" };
-    let mut pairs = Vec::with_capacity(flows.len());
-    for (i, &(a, b)) in flows.iter().enumerate() {
-        let to = address_for(r, a, b);
+    let open = |i: usize| -> Result<(std::net::TcpStream, std::net::TcpStream), EmulateError> {
+        let (a, b) = flows[i];
+        let to = (reach.address)(a, b);
         let port = 20_000 + i as u16;
         let what = format!("a {transport} connection {} -> {}", c.pc_name(a), c.pc_name(b));
         // Bound to every address: MPTCP's extra subflows arrive at the
@@ -363,17 +386,32 @@ fn measure(
             .map_err(failed(what.clone()))?;
         let client = super::netns::within(&namespaces[a], || connect(to, port, mptcp)).map_err(failed(what.clone()))?;
         let (server, _) = listener.accept().map_err(failed(what))?;
-        pairs.push((client, server));
-    }
+        Ok((client, server))
+    };
+    let mut pairs = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
     if mptcp {
-        // Measured once every connection has a subflow per shared switch
-        // (or the wait is over: a join that never comes is measured too).
-        let want: Vec<u32> = flows.iter().map(|&(a, b)| crate::bandwidth::paths(d, r, a, b, true).len() as u32).collect();
-        let deadline = Instant::now() + JOIN_WAIT;
-        while Instant::now() < deadline
-            && pairs.iter().zip(&want).any(|((client, _), &w)| subflows(client).unwrap_or(w) < w)
-        {
-            std::thread::sleep(Duration::from_millis(20));
+        // Measured once every connection has a subflow per shared switch.
+        // A join can be lost (the kernel does not try it again for minutes):
+        // such a connection is opened afresh, twice at most; one still
+        // short is measured as it is, and its subflows are reported.
+        let want: Vec<u32> = flows.iter().map(|&(a, b)| (reach.subflows)(a, b)).collect();
+        let short = |pairs: &[(std::net::TcpStream, std::net::TcpStream)]| -> Vec<usize> {
+            (0..pairs.len())
+                .filter(|&i| subflows(&pairs[i].0).unwrap_or(want[i]) < want[i])
+                .collect()
+        };
+        for attempt in 0..=JOIN_RETRIES {
+            let deadline = Instant::now() + JOIN_WAIT;
+            while Instant::now() < deadline && !short(&pairs).is_empty() {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let again = short(&pairs);
+            if again.is_empty() || attempt == JOIN_RETRIES {
+                break;
+            }
+            for i in again {
+                pairs[i] = open(i)?;
+            }
         }
     }
     let start = Instant::now();
@@ -441,10 +479,52 @@ pub fn rehearse(
             reason: format!("{} flows; at most {MAX_FLOWS} run at once", flows.len()),
         });
     }
+    let address = |a: usize, b: usize| address_for(r, a, b);
+    let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
+    let reach = Reach {
+        address: &address,
+        subflows: &subflows,
+    };
+    let predict = |mptcp: bool| crate::bandwidth::predict(d, r, &flows, t.rate as f64, mptcp);
+    run_all(c, d, "fnn", &reach, &flows, &predict, namespaces, t, cancel)
+}
+
+/// The same pattern on the tree of the same PCs ([`super::tree`]).
+pub fn rehearse_tree(
+    c: &Cluster,
+    d: &Design,
+    namespaces: &[String],
+    t: &TrafficOptions,
+    cancel: Option<&AtomicBool>,
+) -> Result<TrafficReport, EmulateError> {
+    let flows = t.pattern.flows(c, d);
+    let address = |_: usize, b: usize| super::tree::address(b);
+    let one = |_: usize, _: usize| 1;
+    let reach = Reach {
+        address: &address,
+        subflows: &one,
+    };
+    let predict = |mptcp: bool| super::tree::predict(&flows, d.pcs(), t.rate as f64, mptcp);
+    run_all(c, d, "tree", &reach, &flows, &predict, namespaces, t, cancel)
+}
+
+/// Each transport's run of `flows` on one network, set beside `predict`.
+#[allow(clippy::too_many_arguments)]
+fn run_all(
+    c: &Cluster,
+    d: &Design,
+    network: &'static str,
+    reach: &Reach,
+    flows: &[(usize, usize)],
+    predict: &dyn Fn(bool) -> Vec<f64>,
+    namespaces: &[String],
+    t: &TrafficOptions,
+    cancel: Option<&AtomicBool>,
+) -> Result<TrafficReport, EmulateError> {
     let mut runs = Vec::new();
     for &mptcp in &t.mptcp {
-        let measured = measure(c, d, r, &flows, namespaces, mptcp, t.seconds, cancel)?;
-        let predicted = crate::bandwidth::predict(d, r, &flows, t.rate as f64, mptcp);
+        let measured = measure(c, reach, flows, namespaces, mptcp, t.seconds, cancel)?;
+        let predicted = predict(mptcp);
         let out: Vec<Flow> = flows
             .iter()
             .zip(measured.iter().zip(&predicted))
@@ -465,6 +545,7 @@ pub fn rehearse(
         });
     }
     Ok(TrafficReport {
+        network,
         pattern: t.pattern.clone(),
         link_rate_bps: t.rate,
         seconds: t.seconds,

@@ -109,7 +109,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let (summary, testbed) = result?;
     if let (Some(path), Some(t)) = (&args.plot, &summary.traffic) {
-        let title = format!("{}: measured against predicted", cluster.name);
+        let title = format!("{} PCs, {}: measured against predicted", design.pcs(), t.pattern);
         fnn_tui::atomic::write_atomic(
             path,
             fnn_tui::emulate::plot::svg(t, summary.traffic_tree.as_ref(), &title).as_bytes(),

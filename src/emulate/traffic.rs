@@ -531,7 +531,8 @@ fn run_all(
             .map(|(&(a, b), (&(m, open), &p))| Flow {
                 from: c.pc_name(a),
                 to: c.pc_name(b),
-                shared: d.links(a, b),
+                // On the tree every pair shares its one path.
+                shared: if network == "fnn" { d.links(a, b) } else { 1 },
                 subflows: open,
                 measured_bps: m,
                 predicted_bps: p,

@@ -424,8 +424,21 @@ fn measure(
                 s.spawn(move || {
                     let _ = server.set_read_timeout(Some(Duration::from_millis(200)));
                     let sender = std::thread::spawn(move || {
+                        // A bounded wait per write: a receiver that has
+                        // stopped reading must not hold the sender past `stop`.
+                        let _ = client.set_write_timeout(Some(Duration::from_millis(200)));
                         let chunk = vec![0u8; 64 * 1024];
-                        while Instant::now() < stop && client.write_all(&chunk).is_ok() {}
+                        while Instant::now() < stop {
+                            match client.write(&chunk) {
+                                Ok(_) => {}
+                                Err(e)
+                                    if matches!(
+                                        e.kind(),
+                                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                                    ) => {}
+                                Err(_) => break,
+                            }
+                        }
                         let open = subflows(&client);
                         let _ = client.shutdown(std::net::Shutdown::Both);
                         open
@@ -445,7 +458,9 @@ fn measure(
                             Err(e) => return Err(e),
                         }
                     }
-                    let _ = server.shutdown(std::net::Shutdown::Both);
+                    // Closed before the sender is waited for: a write still
+                    // pending fails at once.
+                    drop(server);
                     let open = sender.join().ok().flatten();
                     Ok((counted, open))
                 })

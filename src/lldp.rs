@@ -199,6 +199,18 @@ pub struct LldpReport {
 }
 
 impl LldpReport {
+    /// Nothing read yet, of a design of `pcs` PCs.
+    pub fn new(pcs: usize) -> LldpReport {
+        LldpReport {
+            pcs,
+            pcs_read: 0,
+            nics: 0,
+            nics_right: 0,
+            findings: Vec::new(),
+            unknown: Vec::new(),
+        }
+    }
+
     pub fn ok(&self) -> bool {
         self.findings.is_empty()
     }
@@ -302,14 +314,7 @@ pub fn audit_dir(
         return Err(LldpError::Empty(dir.display().to_string()));
     }
     files.sort();
-    let mut report = LldpReport {
-        pcs: d.pcs(),
-        pcs_read: 0,
-        nics: 0,
-        nics_right: 0,
-        findings: Vec::new(),
-        unknown: Vec::new(),
-    };
+    let mut report = LldpReport::new(d.pcs());
     for (pc, path) in files {
         let text = crate::input::read_text(&path)?;
         let heard = parse(&text, &path.display().to_string())?;
@@ -378,14 +383,7 @@ mod tests {
             port_descr: String::new(),
         };
         // PC 0 is on switches 0 and 1, port 1 of each.
-        let mut r = LldpReport {
-            pcs: 6,
-            pcs_read: 1,
-            nics: 0,
-            nics_right: 0,
-            findings: vec![],
-            unknown: vec![],
-        };
+        let mut r = LldpReport::new(6);
         audit_pc(
             &c,
             &d,
@@ -402,14 +400,7 @@ mod tests {
             "{t}"
         );
         assert!(t.ends_with(" label"), "{t}");
-        let mut r = LldpReport {
-            pcs: 6,
-            pcs_read: 1,
-            nics: 0,
-            nics_right: 0,
-            findings: vec![],
-            unknown: vec![],
-        };
+        let mut r = LldpReport::new(6);
         audit_pc(&c, &d, 0, &[n("eth0", "sw0", "2")], &ifaces, &macs, &mut r);
         assert!(r.findings[0].text().contains("on sw0 port 2, plan says sw0 port 1"));
         assert!(r.findings[1].text().contains("n0 NIC 1 (eth1): no LLDP neighbour"));

@@ -19,8 +19,9 @@ const EIGHT: &str = "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\
 /// would measure the other.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// `emulate --traffic PATTERN` on the eight PCs: the JSON traffic report.
-fn traffic(pattern: &str) -> serde_json::Value {
+/// `emulate` on the eight PCs at 20mbit a link, 3 s a run, with `args`,
+/// in a folder of its own: the JSON summary, and the folder.
+fn emulate(args: &[&str]) -> (serde_json::Value, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("eight.txt"), EIGHT).unwrap();
     let out = assert_cmd::Command::cargo_bin("fnn-tui")
@@ -37,19 +38,16 @@ fn traffic(pattern: &str) -> serde_json::Value {
             "--table",
             "eight.txt",
         ])
-        .args([
-            "--traffic",
-            pattern,
-            "--link-rate",
-            "20mbit",
-            "--traffic-seconds",
-            "3",
-            "--json",
-        ])
+        .args(["--link-rate", "20mbit", "--traffic-seconds", "3", "--json"])
+        .args(args)
         .assert()
         .success();
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
-    v["traffic"].clone()
+    (serde_json::from_slice(&out.get_output().stdout).unwrap(), dir)
+}
+
+/// `emulate --traffic PATTERN` on the eight PCs: the JSON traffic report.
+fn traffic(pattern: &str) -> serde_json::Value {
+    emulate(&["--traffic", pattern]).0["traffic"].clone()
 }
 
 /// The aggregate of the run over `transport`: (measured, predicted).
@@ -131,27 +129,7 @@ fn the_tree_is_measured_beside_the_fnn() {
         return;
     }
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("eight.txt"), EIGHT).unwrap();
-    let out = assert_cmd::Command::cargo_bin("fnn-tui")
-        .unwrap()
-        .current_dir(dir.path())
-        .args([
-            "emulate",
-            "--pcs",
-            "8",
-            "--nics",
-            "3",
-            "--switches",
-            "4x6",
-            "--table",
-            "eight.txt",
-        ])
-        .args(["--traffic", "permutation:1", "--traffic-seconds", "3", "--against-tree"])
-        .args(["--plot", "plot.svg", "--json"])
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let (v, dir) = emulate(&["--traffic", "permutation:1", "--against-tree", "--plot", "plot.svg"]);
     let (fnn, tree) = (&v["traffic"], &v["traffic_tree"]);
     assert_eq!(tree["network"], "tree", "{v}");
     for transport in ["tcp", "mptcp"] {

@@ -256,8 +256,8 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         seen.frames.iter().for_each(|f| frames.add(f));
         summary.probe_frames = Some(frames);
     }
+    let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
     if let Some(t) = &o.traffic {
-        let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
         let mut ends: Vec<(Option<String>, String)> = Vec::new();
         for (pc, cables) in wiring.cables.iter().enumerate() {
             for (nic, cable) in cables.iter().enumerate() {
@@ -287,7 +287,6 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         }
     }
     if let Some(dir) = &o.lldp_out {
-        let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
         let prefix = tb.prefix.clone();
         let ends = |pc: usize, nic: usize| host_end(&prefix, pc, nic);
         // lldpcli runs as lldpd's user (setuid), so the sockets' folder

@@ -488,12 +488,6 @@ pub fn rehearse(
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
-    if flows.len() > MAX_FLOWS {
-        return Err(EmulateError::Setup {
-            command: format!("traffic {:?}", t.pattern),
-            reason: format!("{} flows; at most {MAX_FLOWS} run at once", flows.len()),
-        });
-    }
     let address = |a: usize, b: usize| address_for(r, a, b);
     let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
     let reach = Reach {
@@ -536,6 +530,12 @@ fn run_all(
     t: &TrafficOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
+    if flows.len() > MAX_FLOWS {
+        return Err(EmulateError::Setup {
+            command: format!("traffic: {}", t.pattern),
+            reason: format!("{} flows; at most {MAX_FLOWS} run at once", flows.len()),
+        });
+    }
     let mut runs = Vec::new();
     for &mptcp in &t.mptcp {
         let measured = measure(c, reach, flows, namespaces, mptcp, t.seconds, cancel)?;

@@ -213,11 +213,6 @@ impl MacTable {
         }
     }
 
-    /// Whether any NIC was discovered under a name of its machine's own.
-    pub fn has_names(&self) -> bool {
-        self.nics.values().any(|n| n.name.is_some())
-    }
-
     /// The NIC of PC `pc` that `name` is: its discovered name, its name in
     /// the probe order (when the PC's NICs were not discovered by name), or
     /// the stable name a networkd `.link` file gives it.

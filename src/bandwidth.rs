@@ -23,6 +23,26 @@ pub fn payload_share(mptcp: bool) -> f64 {
     payload / 1514.0
 }
 
+/// Each flow's share of `rate` on a network where a flow has one path,
+/// the links `route` lists: `rate` divided by the most flows on any of
+/// them (the trees' model).
+pub fn share_busiest<L: std::hash::Hash + Eq>(
+    flows: &[(usize, usize)],
+    rate: f64,
+    route: impl Fn(usize, usize) -> Vec<L>,
+) -> Vec<f64> {
+    let mut load: HashMap<L, usize> = HashMap::new();
+    for &(a, b) in flows {
+        for l in route(a, b) {
+            *load.entry(l).or_default() += 1;
+        }
+    }
+    flows
+        .iter()
+        .map(|&(a, b)| rate / route(a, b).iter().map(|l| load[l]).max().unwrap_or(1) as f64)
+        .collect()
+}
+
 /// One direction of one NIC's cable: (PC, switch, outbound).
 type Link = (usize, Option<usize>, bool);
 

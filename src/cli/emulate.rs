@@ -78,6 +78,15 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     if let Some(pattern) = &args.traffic {
         use fnn_tui::emulate::traffic::{Pattern, TrafficOptions, parse_rate};
         let pattern = Pattern::parse(pattern, &cluster, design.pcs()).map_err(|e| anyhow!("--traffic: {e}"))?;
+        if let Some((a, b)) =
+            fnn_tui::emulate::traffic::unreachable(&cluster, &design, &pattern.flows(&cluster, &design))
+        {
+            return Err(anyhow!(
+                "--traffic: {pattern} sends from {} to {}, which share no switch, and the cluster has no uplink (on a sparse design, `spec` runs the pairs it was designed for)",
+                cluster.pc_name(a),
+                cluster.pc_name(b)
+            ));
+        }
         let rate = parse_rate(&args.link_rate).map_err(|e| anyhow!("--link-rate: {e}"))?;
         if !(args.traffic_seconds.is_finite() && (0.5..=600.0).contains(&args.traffic_seconds)) {
             return Err(anyhow!(
@@ -85,6 +94,15 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
                 args.traffic_seconds
             ));
         }
+        let congestion =
+            fnn_tui::emulate::traffic::parse_congestion(&args.congestion).map_err(|e| anyhow!("--congestion: {e}"))?;
+        let against_fat_tree = match args.against_fat_tree {
+            false => None,
+            true => Some(
+                fnn_tui::emulate::fattree::Shape::of(&cluster)
+                    .map_err(|e| anyhow!("--against-fat-tree: compare designs no fat-tree here: {e}"))?,
+            ),
+        };
         let mptcp = match args.transport {
             super::Transport::Tcp => vec![false],
             super::Transport::Mptcp => vec![true],
@@ -95,7 +113,9 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
             rate,
             mptcp,
             seconds: args.traffic_seconds,
+            congestion,
             against_tree: args.against_tree,
+            against_fat_tree,
         });
     }
     if args.lldp.is_some() {
@@ -112,7 +132,16 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         let title = format!("{} PCs, {}: measured against predicted", design.pcs(), t.pattern);
         fnn_tui::atomic::write_atomic(
             path,
-            fnn_tui::emulate::plot::svg(t, summary.traffic_tree.as_ref(), &title).as_bytes(),
+            fnn_tui::emulate::plot::svg(
+                t,
+                &summary
+                    .traffic_tree
+                    .iter()
+                    .chain(&summary.traffic_fat_tree)
+                    .collect::<Vec<_>>(),
+                &title,
+            )
+            .as_bytes(),
         )
         .map_err(|e| anyhow!("--plot {}: {e}", path.display()))?;
     }

@@ -166,9 +166,15 @@ pub struct EmulateArgs {
     /// Also run --traffic on the tree a builder would buy instead (the KLAT2 paper's: two leaf switches of half the PCs under one root, one NIC a PC), at the same link rate.
     #[arg(long, requires = "traffic")]
     pub against_tree: bool,
+    /// Also run --traffic on the fat-tree `compare` designs (edge switches under core switches, a VLAN per core so the bridges have no loop, bundles as bonds), at the same link rate.
+    #[arg(long, requires = "traffic")]
+    pub against_fat_tree: bool,
     /// Also draw --traffic's flows, measured against predicted, as an SVG into FILE.
     #[arg(long, value_name = "FILE", requires = "traffic")]
     pub plot: Option<std::path::PathBuf>,
+    /// The TCP congestion control every PC uses for --traffic (the kernel's name: cubic, bbr, reno...). Cubic is Linux's own default; BBR overestimates MPTCP subflows' bandwidth and loses a tenth of it to retransmissions.
+    #[arg(long, value_name = "NAME", default_value = "cubic", requires = "traffic")]
+    pub congestion: String,
     /// Seconds each --traffic run is measured for (after one to settle).
     #[arg(long, value_name = "S", default_value_t = 5.0, requires = "traffic")]
     pub traffic_seconds: f64,

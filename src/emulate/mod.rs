@@ -22,12 +22,14 @@
 mod capture;
 mod commands;
 mod echo;
+pub mod fattree;
 mod hosts;
 mod lldp;
 mod netlink;
 mod netns;
 mod networkd;
 pub mod plot;
+mod pump;
 mod registry;
 mod summary;
 mod testbed;
@@ -284,6 +286,13 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
             traffic::limit_links(&ends, t.rate)?;
             o.report("traffic on the tree", 0, 1);
             summary.traffic_tree = Some(traffic::rehearse_tree(c, d, &namespaces, t, o.cancel)?);
+        }
+        if let Some(shape) = &t.against_fat_tree {
+            let mut fat_tb = Testbed::new(false)?;
+            let (namespaces, ends) = fattree::build(c, d.pcs(), shape, &mut fat_tb)?;
+            traffic::limit_links(&ends, t.rate)?;
+            o.report("traffic on the fat-tree", 0, 1);
+            summary.traffic_fat_tree = Some(traffic::rehearse_fat_tree(c, d, shape, &namespaces, t, o.cancel)?);
         }
     }
     if let Some(dir) = &o.lldp_out {

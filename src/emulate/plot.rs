@@ -9,15 +9,15 @@ use std::fmt::Write as _;
 const W: f64 = 640.0;
 const H: f64 = 480.0;
 const MARGIN: f64 = 60.0;
-const COLOURS: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e"];
+const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
 
-/// The SVG of a traffic report, and of the same traffic on the tree.
-pub fn svg(t: &TrafficReport, tree: Option<&TrafficReport>, title: &str) -> String {
+/// The SVG of a traffic report, and of the same traffic on other networks.
+pub fn svg(t: &TrafficReport, others: &[&TrafficReport], title: &str) -> String {
     let mbit = |b: f64| b / 1e6;
     let runs: Vec<(String, &super::traffic::Run)> = std::iter::once(t)
-        .chain(tree)
+        .chain(others.iter().copied())
         .flat_map(|r| {
-            let net = if r.network == "fnn" { "FNN" } else { "tree" };
+            let net = r.label();
             r.runs
                 .iter()
                 .map(move |run| (format!("{net} {}", run.transport.to_uppercase()), run))

@@ -33,6 +33,8 @@ pub struct Summary {
     pub traffic: Option<super::traffic::TrafficReport>,
     /// The same traffic on the tree of the same PCs, when asked for.
     pub traffic_tree: Option<super::traffic::TrafficReport>,
+    /// The same traffic on the fat-tree `compare` designs.
+    pub traffic_fat_tree: Option<super::traffic::TrafficReport>,
     /// Frames the capture could not keep up with (counts are then a lower bound).
     pub frames_dropped: u64,
     pub seconds: f64,
@@ -96,6 +98,7 @@ impl Summary {
             probe_frames: None,
             traffic: None,
             traffic_tree: None,
+            traffic_fat_tree: None,
             frames_dropped: seen.dropped,
             seconds: 0.0,
             removed_before: super::Removed::default(),
@@ -163,7 +166,12 @@ impl Summary {
         for (a, b, what) in self.wrong_switch.iter().take(50) {
             s.push_str(&format!("  wrong switch: {a} -> {b}: {what}\n"));
         }
-        for t in self.traffic.iter().chain(&self.traffic_tree) {
+        for t in self
+            .traffic
+            .iter()
+            .chain(&self.traffic_tree)
+            .chain(&self.traffic_fat_tree)
+        {
             s.push_str(&t.text());
         }
         s.push_str(if self.ok() {

@@ -10,7 +10,6 @@ use crate::design::Design;
 use crate::routing::BasicRouting;
 use crate::routing::scripts::address_for;
 use crate::spec::{Cluster, Coverage};
-use std::io::{Read, Write};
 use std::net::Ipv4Addr;
 use std::os::fd::FromRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,8 +42,9 @@ impl std::fmt::Display for Pattern {
     }
 }
 
-/// The most flows one run holds (two threads each).
-pub const MAX_FLOWS: usize = 1024;
+/// The most flows one run holds: two sockets each, and the ports of one
+/// PC's listeners (one a flow, from 20000) must fit below 65536.
+pub const MAX_FLOWS: usize = 16_384;
 
 impl Pattern {
     /// Reads `pair:A:B`, `permutation:SEED`, `spec` or `all`; PCs by number
@@ -90,6 +90,15 @@ impl Pattern {
                 .collect(),
         }
     }
+}
+
+/// The first flow between PCs that share no switch on a cluster without
+/// an uplink: there is no way between them.
+pub fn unreachable(c: &Cluster, d: &Design, flows: &[(usize, usize)]) -> Option<(usize, usize)> {
+    if c.uplink.mode != crate::spec::UplinkMode::None {
+        return None;
+    }
+    flows.iter().copied().find(|&(a, b)| d.links(a, b) == 0)
 }
 
 /// A permutation of `0..n` with no fixed point (for n >= 2), from `seed`.
@@ -141,8 +150,49 @@ pub struct TrafficOptions {
     pub mptcp: Vec<bool>,
     /// How long every flow is measured, after a second to settle.
     pub seconds: f64,
+    /// The TCP congestion control every PC uses.
+    pub congestion: String,
     /// Also run it on the tree a builder would buy instead.
     pub against_tree: bool,
+    /// Also run it on the fat-tree `compare` designs.
+    pub against_fat_tree: Option<super::fattree::Shape>,
+}
+
+/// A congestion control's name as the kernel knows it: 1-15 lowercase
+/// letters, digits or `_` (whether this kernel has it is known only when
+/// it is set).
+pub fn parse_congestion(text: &str) -> Result<String, String> {
+    let ok = (1..=15).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if ok {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "`{}` is not a congestion control's name: 1-15 of a-z, 0-9 and _ (e.g. cubic)",
+            crate::escape::one_line(text)
+        ))
+    }
+}
+
+const CONGESTION: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
+
+/// Every PC's TCP congestion control, set in its namespace as a cluster's
+/// sysctl.d would set it (MPTCP's subflows use it too). An algorithm this
+/// kernel lacks is an error that lists those it has.
+pub fn set_congestion(namespaces: &[String], name: &str) -> Result<(), EmulateError> {
+    for ns in namespaces {
+        super::netns::within(ns, || std::fs::write(CONGESTION, name)).map_err(|e| {
+            let have =
+                std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").unwrap_or_default();
+            EmulateError::Setup {
+                command: format!("congestion control {name} in {ns}"),
+                reason: format!("{e}; this kernel has: {}", have.trim()),
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// One flow's outcome.
@@ -170,23 +220,35 @@ pub struct Run {
 /// What the bandwidth rehearsal measured.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TrafficReport {
-    /// `fnn`, or `tree` for the same PCs on the KLAT2 paper's tree.
+    /// `fnn`; `tree` for the same PCs on the KLAT2 paper's tree;
+    /// `fat-tree` on the fat-tree `compare` designs.
     pub network: &'static str,
     pub pattern: Pattern,
     pub link_rate_bps: u64,
     pub seconds: f64,
+    /// The TCP congestion control the PCs used.
+    pub congestion: String,
     pub runs: Vec<Run>,
 }
 
 impl TrafficReport {
+    /// The network's name as the reports write it.
+    pub fn label(&self) -> &'static str {
+        match self.network {
+            "fnn" => "FNN",
+            other => other,
+        }
+    }
+
     pub fn text(&self) -> String {
         let mbit = |b: f64| format!("{:.2} Mbit/s", b / 1e6);
         let mut s = format!(
-            "traffic on the {}: {}, {} a link each way, {:.1} s a run:\n",
-            if self.network == "fnn" { "FNN" } else { "tree" },
+            "traffic on the {}: {}, {} a link each way, {:.1} s a run, {} congestion control:\n",
+            self.label(),
             self.pattern,
             mbit(self.link_rate_bps as f64),
-            self.seconds
+            self.seconds,
+            self.congestion
         );
         for r in &self.runs {
             let ratio = if r.predicted_bps > 0.0 {
@@ -338,6 +400,33 @@ fn subflows(stream: &std::net::TcpStream) -> Option<u32> {
     (ok && len > 0).then(|| 1 + u32::from(info[0]))
 }
 
+/// Raises this process's open-file limit to hold `sockets` more, up to
+/// its hard limit: a shell's usual 1024 is short of an all-to-all.
+fn descriptors_for(sockets: usize) -> Result<(), String> {
+    let want = (sockets + 256) as libc::rlim_t;
+    let mut l = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: the struct lives across both calls.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) != 0 || l.rlim_cur >= want {
+            return Ok(());
+        }
+        if l.rlim_max < want {
+            return Err(format!(
+                "{sockets} sockets need more open files than the hard limit {} allows (raise it: ulimit -Hn)",
+                l.rlim_max
+            ));
+        }
+        l.rlim_cur = want;
+        if libc::setrlimit(libc::RLIMIT_NOFILE, &l) != 0 {
+            return Err(std::io::Error::last_os_error().to_string());
+        }
+    }
+    Ok(())
+}
+
 /// How long MPTCP may take to open a connection's extra subflows (the
 /// peer announces its addresses once the connection is up).
 const JOIN_WAIT: Duration = Duration::from_secs(3);
@@ -352,6 +441,8 @@ const SETTLE: Duration = Duration::from_secs(1);
 /// How a network is reached: the address PC `a` uses for PC `b`, and how
 /// many MPTCP subflows a connection between them should open.
 pub struct Reach<'a> {
+    /// The network's name, for errors.
+    pub network: &'static str,
     pub address: &'a dyn Fn(usize, usize) -> Ipv4Addr,
     pub subflows: &'a dyn Fn(usize, usize) -> u32,
 }
@@ -379,7 +470,12 @@ fn measure(
         let (a, b) = flows[i];
         let to = (reach.address)(a, b);
         let port = 20_000 + i as u16;
-        let what = format!("a {transport} connection {} -> {}", c.pc_name(a), c.pc_name(b));
+        let what = format!(
+            "a {transport} connection {} -> {} on the {}",
+            c.pc_name(a),
+            c.pc_name(b),
+            reach.network
+        );
         // Bound to every address: MPTCP's extra subflows arrive at the
         // PC's addresses on the other shared switches.
         let listener = super::netns::within(&namespaces[b], || listen(Ipv4Addr::UNSPECIFIED, port, mptcp))
@@ -388,6 +484,10 @@ fn measure(
         let (server, _) = listener.accept().map_err(failed(what))?;
         Ok((client, server))
     };
+    descriptors_for(2 * flows.len()).map_err(|reason| EmulateError::Setup {
+        command: format!("{} {transport} connections", flows.len()),
+        reason,
+    })?;
     let mut pairs = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
     if mptcp {
         // Measured once every connection has a subflow per shared switch.
@@ -414,68 +514,17 @@ fn measure(
             }
         }
     }
-    let start = Instant::now();
-    let counting = start + SETTLE;
+    let counting = Instant::now() + SETTLE;
     let stop = counting + Duration::from_secs_f64(seconds);
-    let results: Vec<std::io::Result<(u64, Option<u32>)>> = std::thread::scope(|s| {
-        let handles: Vec<_> = pairs
-            .into_iter()
-            .map(|(mut client, mut server)| {
-                s.spawn(move || {
-                    let _ = server.set_read_timeout(Some(Duration::from_millis(200)));
-                    let sender = std::thread::spawn(move || {
-                        // A bounded wait per write: a receiver that has
-                        // stopped reading must not hold the sender past `stop`.
-                        let _ = client.set_write_timeout(Some(Duration::from_millis(200)));
-                        let chunk = vec![0u8; 64 * 1024];
-                        while Instant::now() < stop {
-                            match client.write(&chunk) {
-                                Ok(_) => {}
-                                Err(e)
-                                    if matches!(
-                                        e.kind(),
-                                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                                    ) => {}
-                                Err(_) => break,
-                            }
-                        }
-                        let open = subflows(&client);
-                        let _ = client.shutdown(std::net::Shutdown::Both);
-                        open
-                    });
-                    let mut buf = vec![0u8; 64 * 1024];
-                    let mut counted = 0u64;
-                    while Instant::now() < stop && !cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                        match server.read(&mut buf) {
-                            Ok(0) => break,
-                            Ok(n) if Instant::now() >= counting => counted += n as u64,
-                            Ok(_) => {}
-                            Err(e)
-                                if matches!(
-                                    e.kind(),
-                                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                                ) => {}
-                            Err(e) => return Err(e),
-                        }
-                    }
-                    // Closed before the sender is waited for: a write still
-                    // pending fails at once.
-                    drop(server);
-                    let open = sender.join().ok().flatten();
-                    Ok((counted, open))
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(Ok((0, None)))).collect()
-    });
+    let results =
+        super::pump::pump(pairs, counting, stop, cancel, &subflows).map_err(failed(format!("{transport} traffic")))?;
     if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
         return Err(EmulateError::Interrupted);
     }
-    results
+    Ok(results
         .into_iter()
-        .map(|r| r.map(|(bytes, open)| (bytes as f64 * 8.0 / seconds, open)))
-        .collect::<std::io::Result<Vec<_>>>()
-        .map_err(failed(format!("{transport} traffic")))
+        .map(|(bytes, open)| (bytes as f64 * 8.0 / seconds, open))
+        .collect())
 }
 
 /// The bandwidth rehearsal on a built, booted testbed.
@@ -491,6 +540,7 @@ pub fn rehearse(
     let address = |a: usize, b: usize| address_for(r, a, b);
     let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
     let reach = Reach {
+        network: "FNN",
         address: &address,
         subflows: &subflows,
     };
@@ -510,11 +560,33 @@ pub fn rehearse_tree(
     let address = |_: usize, b: usize| super::tree::address(b);
     let one = |_: usize, _: usize| 1;
     let reach = Reach {
+        network: "tree",
         address: &address,
         subflows: &one,
     };
     let predict = |mptcp: bool| super::tree::predict(&flows, d.pcs(), t.rate as f64, mptcp);
     run_all(c, d, "tree", &reach, &flows, &predict, namespaces, t, cancel)
+}
+
+/// The same pattern on the fat-tree of `compare` ([`super::fattree`]).
+pub fn rehearse_fat_tree(
+    c: &Cluster,
+    d: &Design,
+    shape: &super::fattree::Shape,
+    namespaces: &[String],
+    t: &TrafficOptions,
+    cancel: Option<&AtomicBool>,
+) -> Result<TrafficReport, EmulateError> {
+    let flows = t.pattern.flows(c, d);
+    let address = |_: usize, b: usize| super::fattree::address(b, shape);
+    let one = |_: usize, _: usize| 1;
+    let reach = Reach {
+        network: "fat-tree",
+        address: &address,
+        subflows: &one,
+    };
+    let predict = |mptcp: bool| super::fattree::predict(&flows, shape, t.rate as f64, mptcp);
+    run_all(c, d, "fat-tree", &reach, &flows, &predict, namespaces, t, cancel)
 }
 
 /// Each transport's run of `flows` on one network, set beside `predict`.
@@ -536,6 +608,7 @@ fn run_all(
             reason: format!("{} flows; at most {MAX_FLOWS} run at once", flows.len()),
         });
     }
+    set_congestion(namespaces, &t.congestion)?;
     let mut runs = Vec::new();
     for &mptcp in &t.mptcp {
         let measured = measure(c, reach, flows, namespaces, mptcp, t.seconds, cancel)?;
@@ -546,7 +619,7 @@ fn run_all(
             .map(|(&(a, b), (&(m, open), &p))| Flow {
                 from: c.pc_name(a),
                 to: c.pc_name(b),
-                // On the tree every pair shares its one path.
+                // On the trees every pair has one path.
                 shared: if network == "fnn" { d.links(a, b) } else { 1 },
                 subflows: open,
                 measured_bps: m,
@@ -565,6 +638,7 @@ fn run_all(
         pattern: t.pattern.clone(),
         link_rate_bps: t.rate,
         seconds: t.seconds,
+        congestion: t.congestion.clone(),
         runs,
     })
 }
@@ -588,6 +662,10 @@ mod tests {
         assert!(Pattern::parse("pair:n0:n0", &c, 8).is_err());
         assert!(Pattern::parse("pair:n0:n9", &c, 8).unwrap_err().contains("n9"));
         assert!(Pattern::parse("permutation:x", &c, 8).is_err());
+        assert_eq!(parse_congestion("cubic"), Ok("cubic".to_string()));
+        for bad in ["", "Cubic", "cu bic", "../bbr", "a_name_too_long_x"] {
+            assert!(parse_congestion(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,20 +1,28 @@
 //! The network a builder would buy instead, built on this machine for the
 //! same traffic at the same link rate: the KLAT2 paper's tree (§6.1), leaves
 //! of half the PCs each under one root switch, every PC with one NIC, each
-//! leaf joined to the root by one cable. One subnet (10.253.0.0/16), ARP as
-//! on any LAN; every cable rate-limited as the FNN's are.
+//! leaf joined to the root by one cable. One subnet (10.253.0.0/16), every
+//! neighbour known (no ARP); every cable rate-limited as the FNN's are.
 
 use super::testbed::{Testbed, lines};
 use super::{EmulateError, commands};
 use crate::escape::batch_word;
 use crate::spec::Cluster;
-use std::collections::HashMap;
 use std::net::Ipv4Addr;
 
 /// PC `pc`'s address on the tree.
 pub fn address(pc: usize) -> Ipv4Addr {
     let h = pc + 1;
     Ipv4Addr::new(10, 253, (h >> 8) as u8, (h & 0xff) as u8)
+}
+
+/// PC `pc`'s MAC on the tree. Every PC knows every other's from the
+/// start, as the FNN's PCs do: an all-to-all would otherwise begin with
+/// thousands of ARP broadcasts, each copied to every rate-limited port,
+/// and the queues would drop enough of them to fail connections.
+fn mac(pc: usize) -> String {
+    let h = pc + 1;
+    format!("02:fd:00:00:{:02x}:{:02x}", (h >> 8) & 0xff, h & 0xff)
 }
 
 /// The leaf switch of PC `pc`: the first half of the PCs on leaf 0, the
@@ -43,16 +51,7 @@ pub fn predict(flows: &[(usize, usize)], pcs: usize, rate: f64, mptcp: bool) -> 
         }
         v
     };
-    let mut load: HashMap<Link, usize> = HashMap::new();
-    for &(a, b) in flows {
-        for l in route(a, b) {
-            *load.entry(l).or_default() += 1;
-        }
-    }
-    flows
-        .iter()
-        .map(|&(a, b)| rate / route(a, b).iter().map(|l| load[l]).max().unwrap_or(1) as f64)
-        .collect()
+    crate::bandwidth::share_busiest(flows, rate, route)
 }
 
 /// Builds the tree in `tb`: its namespaces (one a PC, by the PC's name)
@@ -91,8 +90,9 @@ pub fn build(
     commands::batch(
         &lines(&pcs_list, |&pc| {
             format!(
-                "link add {} type veth peer name eth0 netns {}",
+                "link add {} type veth peer name eth0 address {} netns {}",
                 hosts[pc],
+                mac(pc),
                 batch_word(&namespaces[pc])
             )
         }),
@@ -105,10 +105,17 @@ pub fn build(
         None,
     )?;
     for (pc, ns) in namespaces.iter().enumerate() {
-        let script = format!(
+        let mut script = format!(
             "link set lo up\naddr add {}/16 dev eth0\nlink set eth0 up\n",
             address(pc)
         );
+        for other in (0..pcs).filter(|&o| o != pc) {
+            script.push_str(&format!(
+                "neigh replace {} lladdr {} dev eth0 nud permanent\n",
+                address(other),
+                mac(other)
+            ));
+        }
         commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(script.into_bytes()), None)?;
         ends.push((Some(ns.clone()), "eth0".into()));
         ends.push((None, hosts[pc].clone()));

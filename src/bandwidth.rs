@@ -14,6 +14,47 @@ use crate::design::Design;
 use crate::routing::BasicRouting;
 use std::collections::HashMap;
 
+/// How a flow's bytes travel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Transport {
+    /// One TCP connection on the basic route.
+    Tcp,
+    /// One MPTCP connection, a subflow over every shared switch.
+    Mptcp,
+    /// Several plain TCP connections to the peer's multipath address,
+    /// which the kernel spreads over every shared switch by hash.
+    TcpMultipath,
+}
+
+impl Transport {
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Tcp => "tcp",
+            Transport::Mptcp => "mptcp",
+            Transport::TcpMultipath => "tcp-multipath",
+        }
+    }
+
+    pub fn mptcp(self) -> bool {
+        self == Transport::Mptcp
+    }
+
+    /// Whether a flow uses every switch its PCs share.
+    pub fn every_shared_switch(self) -> bool {
+        self != Transport::Tcp
+    }
+
+    /// Connections a flow opens: enough that a hash leaves one of two
+    /// shared switches unused once in 30,000 flows.
+    pub fn connections(self) -> usize {
+        match self {
+            Transport::TcpMultipath => 16,
+            _ => 1,
+        }
+    }
+}
+
 /// The share of a full frame on the wire that is a TCP flow's payload:
 /// 1448 bytes of a 1514-byte frame (Ethernet, IP and TCP headers with
 /// timestamps), and 20 bytes fewer over MPTCP (its data-sequence option).
@@ -48,13 +89,13 @@ type Link = (usize, Option<usize>, bool);
 
 /// The switches flow `a -> b` uses: its route's (TCP) or every shared one
 /// (MPTCP); `[None]` through the uplink.
-pub fn paths(d: &Design, r: &BasicRouting, a: usize, b: usize, mptcp: bool) -> Vec<Option<usize>> {
+pub fn paths(d: &Design, r: &BasicRouting, a: usize, b: usize, every: bool) -> Vec<Option<usize>> {
     let shared: Vec<usize> = d
         .switches_of(a)
         .into_iter()
         .filter(|&s| d.nic_on(b, s).is_some())
         .collect();
-    match (mptcp, r.via(a, b)) {
+    match (every, r.via(a, b)) {
         (true, _) if !shared.is_empty() => shared.into_iter().map(Some).collect(),
         (_, Some(s)) => vec![Some(s)],
         _ => vec![None],
@@ -62,10 +103,14 @@ pub fn paths(d: &Design, r: &BasicRouting, a: usize, b: usize, mptcp: bool) -> V
 }
 
 /// The predicted throughput of each flow, in bits/s of payload, for
-/// cables of `rate` bits/s each way.
-pub fn predict(d: &Design, r: &BasicRouting, flows: &[(usize, usize)], rate: f64, mptcp: bool) -> Vec<f64> {
-    let rate = rate * payload_share(mptcp);
-    let used: Vec<Vec<Option<usize>>> = flows.iter().map(|&(a, b)| paths(d, r, a, b, mptcp)).collect();
+/// cables of `rate` bits/s each way. Multipath TCP is predicted as if its
+/// connections spread evenly (a hash only approaches it).
+pub fn predict(d: &Design, r: &BasicRouting, flows: &[(usize, usize)], rate: f64, t: Transport) -> Vec<f64> {
+    let rate = rate * payload_share(t.mptcp());
+    let used: Vec<Vec<Option<usize>>> = flows
+        .iter()
+        .map(|&(a, b)| paths(d, r, a, b, t.every_shared_switch()))
+        .collect();
     let mut load: HashMap<Link, usize> = HashMap::new();
     for (&(a, b), ps) in flows.iter().zip(&used) {
         for &s in ps {
@@ -93,24 +138,21 @@ mod tests {
     /// switch it uses.
     #[test]
     fn a_lone_flow_gets_a_link_per_shared_switch_with_mptcp_and_one_without() {
-        let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
-        let d = crate::design::parse_table(
-            "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\n5: 4 5 6 7\n",
-            "t",
-            8,
-            6,
-        )
-        .unwrap();
+        let (c, d) = crate::design::paper_eight();
         let r = BasicRouting::new(&c, &d);
         let (three, one) = ((0, 1), (0, 2));
         assert_eq!(d.links(0, 1), 3);
         assert_eq!(d.links(0, 2), 1);
         let (tcp, mptcp) = (10.0 * payload_share(false), 10.0 * payload_share(true));
-        assert_eq!(predict(&d, &r, &[three], 10.0, true), vec![3.0 * mptcp]);
-        assert_eq!(predict(&d, &r, &[three], 10.0, false), vec![tcp]);
-        assert_eq!(predict(&d, &r, &[one], 10.0, true), vec![mptcp]);
+        assert_eq!(predict(&d, &r, &[three], 10.0, Transport::Mptcp), vec![3.0 * mptcp]);
+        assert_eq!(predict(&d, &r, &[three], 10.0, Transport::Tcp), vec![tcp]);
+        assert_eq!(
+            predict(&d, &r, &[three], 10.0, Transport::TcpMultipath),
+            vec![3.0 * tcp]
+        );
+        assert_eq!(predict(&d, &r, &[one], 10.0, Transport::Mptcp), vec![mptcp]);
         // Two flows out of n0 over the same switch share its link there.
-        let both = predict(&d, &r, &[three, one], 10.0, false);
+        let both = predict(&d, &r, &[three, one], 10.0, Transport::Tcp);
         let shared_route = r.via(0, 1) == r.via(0, 2);
         assert_eq!(both[0], if shared_route { tcp / 2.0 } else { tcp });
     }

@@ -103,15 +103,18 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
                     .map_err(|e| anyhow!("--against-fat-tree: compare designs no fat-tree here: {e}"))?,
             ),
         };
-        let mptcp = match args.transport {
-            super::Transport::Tcp => vec![false],
-            super::Transport::Mptcp => vec![true],
-            super::Transport::Both => vec![false, true],
+        use fnn_tui::bandwidth::Transport as T;
+        let transports = match args.transport {
+            super::Transport::Tcp => vec![T::Tcp],
+            super::Transport::Mptcp => vec![T::Mptcp],
+            super::Transport::Multipath => vec![T::TcpMultipath],
+            super::Transport::Both => vec![T::Tcp, T::Mptcp],
+            super::Transport::All => vec![T::Tcp, T::Mptcp, T::TcpMultipath],
         };
         o.traffic = Some(TrafficOptions {
             pattern,
             rate,
-            mptcp,
+            transports,
             seconds: args.traffic_seconds,
             congestion,
             against_tree: args.against_tree,

@@ -121,9 +121,16 @@ pub struct VerifyArgs {
 /// Which transports `emulate --traffic` measures.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Transport {
+    /// One TCP connection a flow, on the basic route.
     Tcp,
+    /// One MPTCP connection a flow, a subflow over every shared switch.
     Mptcp,
+    /// Sixteen plain TCP connections a flow to the peer's multipath address, spread over every shared switch by hash.
+    Multipath,
+    /// TCP, then MPTCP.
     Both,
+    /// TCP, MPTCP, then multipath TCP.
+    All,
 }
 
 /// How `emulate` boots each PC.
@@ -160,7 +167,7 @@ pub struct EmulateArgs {
     /// Every cable's rate each way for --traffic, as tc writes it (e.g. 20mbit): low enough that the links, not the CPU, are what is measured.
     #[arg(long, value_name = "RATE", default_value = "20mbit", requires = "traffic")]
     pub link_rate: String,
-    /// Which transports --traffic measures: plain TCP (one switch a pair, the basic route), MPTCP (a subflow over every shared switch), or both in turn.
+    /// Which transports --traffic measures: plain TCP (one switch a pair, the basic route), MPTCP (a subflow over every shared switch), multipath (plain TCP, sixteen connections a flow to the multipath address), both (TCP then MPTCP) or all three in turn.
     #[arg(long, value_enum, default_value_t = Transport::Both, requires = "traffic")]
     pub transport: Transport,
     /// Also run --traffic on the tree a builder would buy instead (the KLAT2 paper's: two leaf switches of half the PCs under one root, one NIC a PC), at the same link rate.

@@ -519,7 +519,7 @@ fn boot_networkd(
     scripts::for_each_neighbour(c, d, r, pc, macs, |n| neighbours += usize::from(n.known));
     networkd::boot(ns, &dir, &addresses, neighbours, o.cancel)?;
     let script = work.join(format!("fnn-announce-{}.sh", c.pc_name(pc)));
-    write(&script, &scripts::announce_script(c, d, pc, &o.ifaces, macs))?;
+    write(&script, &scripts::announce_script(c, d, r, pc, &o.ifaces, macs))?;
     run_until(
         &["ip", "netns", "exec", ns, "sh", &script.display().to_string()],
         o.cancel,

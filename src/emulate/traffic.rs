@@ -6,6 +6,7 @@
 //! ([`crate::bandwidth`]) predicts.
 
 use super::EmulateError;
+use crate::bandwidth::Transport;
 use crate::design::Design;
 use crate::routing::BasicRouting;
 use crate::routing::scripts::address_for;
@@ -146,8 +147,8 @@ pub struct TrafficOptions {
     pub pattern: Pattern,
     /// Every cable's rate, bits/s each way.
     pub rate: u64,
-    /// Which transports to measure, in order (false: TCP, true: MPTCP).
-    pub mptcp: Vec<bool>,
+    /// Which transports to measure, in order.
+    pub transports: Vec<Transport>,
     /// How long every flow is measured, after a second to settle.
     pub seconds: f64,
     /// The TCP congestion control every PC uses.
@@ -438,24 +439,28 @@ const JOIN_RETRIES: usize = 2;
 /// before bytes are counted.
 const SETTLE: Duration = Duration::from_secs(1);
 
-/// How a network is reached: the address PC `a` uses for PC `b`, and how
-/// many MPTCP subflows a connection between them should open.
+/// How a network is reached: the address PC `a` uses for PC `b` over a
+/// transport, and how many MPTCP subflows a connection between them
+/// should open.
 pub struct Reach<'a> {
     /// The network's name, for errors.
     pub network: &'static str,
-    pub address: &'a dyn Fn(usize, usize) -> Ipv4Addr,
+    pub address: &'a dyn Fn(usize, usize, Transport) -> Ipv4Addr,
     pub subflows: &'a dyn Fn(usize, usize) -> u32,
 }
 
-/// Runs the pattern once over one transport; each flow's bits/s and, over
-/// MPTCP, how many subflows it had open at the end.
+type Connection = (std::net::TcpStream, std::net::TcpStream);
+
+/// Runs the pattern once over one transport; each flow's bits/s (over all
+/// its connections) and, over MPTCP, how many subflows it had open at
+/// the end.
 #[allow(clippy::too_many_arguments)]
 fn measure(
     c: &Cluster,
     reach: &Reach,
     flows: &[(usize, usize)],
     namespaces: &[String],
-    mptcp: bool,
+    t: Transport,
     seconds: f64,
     cancel: Option<&AtomicBool>,
 ) -> Result<Vec<(f64, Option<u32>)>, EmulateError> {
@@ -465,10 +470,11 @@ fn measure(
             reason: e.to_string(),
         }
     };
-    let transport = if mptcp { "MPTCP" } else { "TCP" };
-    let open = |i: usize| -> Result<(std::net::TcpStream, std::net::TcpStream), EmulateError> {
+    let (mptcp, transport) = (t.mptcp(), t.name());
+    // A listener a flow, taking each of its connections.
+    let open = |i: usize| -> Result<Vec<Connection>, EmulateError> {
         let (a, b) = flows[i];
-        let to = (reach.address)(a, b);
+        let to = (reach.address)(a, b, t);
         let port = 20_000 + i as u16;
         let what = format!(
             "a {transport} connection {} -> {} on the {}",
@@ -480,51 +486,73 @@ fn measure(
         // PC's addresses on the other shared switches.
         let listener = super::netns::within(&namespaces[b], || listen(Ipv4Addr::UNSPECIFIED, port, mptcp))
             .map_err(failed(what.clone()))?;
-        let client = super::netns::within(&namespaces[a], || connect(to, port, mptcp)).map_err(failed(what.clone()))?;
-        let (server, _) = listener.accept().map_err(failed(what))?;
-        Ok((client, server))
+        (0..t.connections())
+            .map(|_| {
+                let client =
+                    super::netns::within(&namespaces[a], || connect(to, port, mptcp)).map_err(failed(what.clone()))?;
+                let (server, _) = listener.accept().map_err(failed(what.clone()))?;
+                Ok((client, server))
+            })
+            .collect()
     };
-    descriptors_for(2 * flows.len()).map_err(|reason| EmulateError::Setup {
-        command: format!("{} {transport} connections", flows.len()),
+    descriptors_for(2 * flows.len() * t.connections()).map_err(|reason| EmulateError::Setup {
+        command: format!("{} {transport} connections", flows.len() * t.connections()),
         reason,
     })?;
-    let mut pairs = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
+    let mut groups = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
     if mptcp {
         // Measured once every connection has a subflow per shared switch.
         // A join can be lost (the kernel does not try it again for minutes):
         // such a connection is opened afresh, twice at most; one still
         // short is measured as it is, and its subflows are reported.
         let want: Vec<u32> = flows.iter().map(|&(a, b)| (reach.subflows)(a, b)).collect();
-        let short = |pairs: &[(std::net::TcpStream, std::net::TcpStream)]| -> Vec<usize> {
-            (0..pairs.len())
-                .filter(|&i| subflows(&pairs[i].0).unwrap_or(want[i]) < want[i])
+        let short = |groups: &[Vec<Connection>]| -> Vec<usize> {
+            (0..groups.len())
+                .filter(|&i| {
+                    groups[i]
+                        .iter()
+                        .any(|(client, _)| subflows(client).unwrap_or(want[i]) < want[i])
+                })
                 .collect()
         };
         for attempt in 0..=JOIN_RETRIES {
             let deadline = Instant::now() + JOIN_WAIT;
-            while Instant::now() < deadline && !short(&pairs).is_empty() {
+            while Instant::now() < deadline && !short(&groups).is_empty() {
                 std::thread::sleep(Duration::from_millis(20));
             }
-            let again = short(&pairs);
+            let again = short(&groups);
             if again.is_empty() || attempt == JOIN_RETRIES {
                 break;
             }
             for i in again {
-                pairs[i] = open(i)?;
+                groups[i] = open(i)?;
             }
         }
     }
+    let owner: Vec<usize> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| std::iter::repeat_n(i, g.len()))
+        .collect();
     let counting = Instant::now() + SETTLE;
     let stop = counting + Duration::from_secs_f64(seconds);
-    let results =
-        super::pump::pump(pairs, counting, stop, cancel, &subflows).map_err(failed(format!("{transport} traffic")))?;
+    let results = super::pump::pump(
+        groups.into_iter().flatten().collect(),
+        counting,
+        stop,
+        cancel,
+        &subflows,
+    )
+    .map_err(failed(format!("{transport} traffic")))?;
     if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
         return Err(EmulateError::Interrupted);
     }
-    Ok(results
-        .into_iter()
-        .map(|(bytes, open)| (bytes as f64 * 8.0 / seconds, open))
-        .collect())
+    let mut per_flow = vec![(0.0, None); flows.len()];
+    for (&i, (bytes, open)) in owner.iter().zip(results) {
+        per_flow[i].0 += bytes as f64 * 8.0 / seconds;
+        per_flow[i].1 = per_flow[i].1.or(open);
+    }
+    Ok(per_flow)
 }
 
 /// The bandwidth rehearsal on a built, booted testbed.
@@ -537,14 +565,17 @@ pub fn rehearse(
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
-    let address = |a: usize, b: usize| address_for(r, a, b);
+    let address = |a: usize, b: usize, t: Transport| match t {
+        Transport::TcpMultipath => crate::routing::multipath_ip(b),
+        _ => address_for(r, a, b),
+    };
     let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
     let reach = Reach {
         network: "FNN",
         address: &address,
         subflows: &subflows,
     };
-    let predict = |mptcp: bool| crate::bandwidth::predict(d, r, &flows, t.rate as f64, mptcp);
+    let predict = |transport: Transport| crate::bandwidth::predict(d, r, &flows, t.rate as f64, transport);
     run_all(c, d, "fnn", &reach, &flows, &predict, namespaces, t, cancel)
 }
 
@@ -557,14 +588,14 @@ pub fn rehearse_tree(
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
-    let address = |_: usize, b: usize| super::tree::address(b);
+    let address = |_: usize, b: usize, _: Transport| super::tree::address(b);
     let one = |_: usize, _: usize| 1;
     let reach = Reach {
         network: "tree",
         address: &address,
         subflows: &one,
     };
-    let predict = |mptcp: bool| super::tree::predict(&flows, d.pcs(), t.rate as f64, mptcp);
+    let predict = |transport: Transport| super::tree::predict(&flows, d.pcs(), t.rate as f64, transport.mptcp());
     run_all(c, d, "tree", &reach, &flows, &predict, namespaces, t, cancel)
 }
 
@@ -578,14 +609,14 @@ pub fn rehearse_fat_tree(
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
-    let address = |_: usize, b: usize| super::fattree::address(b, shape);
+    let address = |_: usize, b: usize, _: Transport| super::fattree::address(b, shape);
     let one = |_: usize, _: usize| 1;
     let reach = Reach {
         network: "fat-tree",
         address: &address,
         subflows: &one,
     };
-    let predict = |mptcp: bool| super::fattree::predict(&flows, shape, t.rate as f64, mptcp);
+    let predict = |transport: Transport| super::fattree::predict(&flows, shape, t.rate as f64, transport.mptcp());
     run_all(c, d, "fat-tree", &reach, &flows, &predict, namespaces, t, cancel)
 }
 
@@ -597,22 +628,26 @@ fn run_all(
     network: &'static str,
     reach: &Reach,
     flows: &[(usize, usize)],
-    predict: &dyn Fn(bool) -> Vec<f64>,
+    predict: &dyn Fn(Transport) -> Vec<f64>,
     namespaces: &[String],
     t: &TrafficOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
-    if flows.len() > MAX_FLOWS {
+    let most = t.transports.iter().map(|t| t.connections()).max().unwrap_or(1);
+    if flows.len() * most > MAX_FLOWS {
         return Err(EmulateError::Setup {
             command: format!("traffic: {}", t.pattern),
-            reason: format!("{} flows; at most {MAX_FLOWS} run at once", flows.len()),
+            reason: format!(
+                "{} flows of {most} connection(s); at most {MAX_FLOWS} connections run at once",
+                flows.len()
+            ),
         });
     }
     set_congestion(namespaces, &t.congestion)?;
     let mut runs = Vec::new();
-    for &mptcp in &t.mptcp {
-        let measured = measure(c, reach, flows, namespaces, mptcp, t.seconds, cancel)?;
-        let predicted = predict(mptcp);
+    for &transport in &t.transports {
+        let measured = measure(c, reach, flows, namespaces, transport, t.seconds, cancel)?;
+        let predicted = predict(transport);
         let out: Vec<Flow> = flows
             .iter()
             .zip(measured.iter().zip(&predicted))
@@ -627,7 +662,7 @@ fn run_all(
             })
             .collect();
         runs.push(Run {
-            transport: if mptcp { "mptcp" } else { "tcp" },
+            transport: transport.name(),
             measured_bps: measured.iter().map(|m| m.0).sum(),
             predicted_bps: predicted.iter().sum(),
             flows: out,

@@ -182,7 +182,7 @@ pub fn write_all(
             add(
                 &mut out,
                 &format!("routing/networkd/{n}/fnn-announce.sh"),
-                scripts::announce_script(c, d, pc, &ifaces, &macs),
+                scripts::announce_script(c, d, &r, pc, &ifaces, &macs),
             )?;
         }
         if o.macs.is_some() {

@@ -20,6 +20,14 @@ pub fn uplink_ip(pc: usize) -> Ipv4Addr {
     Ipv4Addr::new(10, 254, (h >> 8) as u8, (h & 0xff) as u8)
 }
 
+/// PC `pc`'s multipath address (10.255.0.0/16, beyond every switch's and
+/// the uplink's): on its loopback, reached over every switch it shares
+/// with the sender, so plain TCP connections spread across them.
+pub fn multipath_ip(pc: usize) -> Ipv4Addr {
+    let h = pc + 1;
+    Ipv4Addr::new(10, 255, (h >> 8) as u8, (h & 0xff) as u8)
+}
+
 /// An address no PC has (host 65534 of the switch's subnet): each NIC
 /// sends one frame to it, addressed to the NIC's own MAC, at boot.
 pub fn announce_ip(switch: usize) -> Ipv4Addr {

@@ -11,6 +11,6 @@ pub mod networkd;
 pub mod probe;
 pub mod scripts;
 
-pub use addresses::{Interfaces, interface_number, switch_ip, uplink_ip};
+pub use addresses::{Interfaces, interface_number, multipath_ip, switch_ip, uplink_ip};
 pub use basic::BasicRouting;
 pub use macs::MacTable;

@@ -103,6 +103,23 @@ fn gateway(e: usize) -> Ipv4Addr {
     Ipv4Addr::new(10, 100 + e as u8, 255, 254)
 }
 
+/// A link's MAC: kind 1 a PC's NIC, 2 an edge's bridge, 3 and 4 the edge
+/// and core ends of a cable. Every neighbour is then written in before
+/// the run: an all-to-all would otherwise start with thousands of ARP
+/// broadcasts into rate-limited queues, and the drops fail connections.
+fn mac(kind: u8, id: usize) -> String {
+    format!(
+        "02:fc:{kind:02x}:{:02x}:{:02x}:{:02x}",
+        (id >> 16) & 0xff,
+        (id >> 8) & 0xff,
+        id & 0xff
+    )
+}
+
+fn neigh(ip: Ipv4Addr, mac: &str, dev: &str) -> String {
+    format!("neigh replace {ip} lladdr {mac} dev {dev} nud permanent\n")
+}
+
 /// The two ends of cable `n` between an edge and a core: (edge's, core's), a /30.
 fn cable_ends(n: usize) -> (Ipv4Addr, Ipv4Addr) {
     let base = u32::from(Ipv4Addr::new(172, 16, 0, 0)) + 4 * n as u32;
@@ -156,7 +173,8 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
     let mut edge_cfg: Vec<String> = (0..s.edges)
         .map(|e| {
             format!(
-                "link add name edge type bridge\nlink set edge up\naddr add {}/16 dev edge\n",
+                "link add name edge address {} type bridge\nlink set edge up\naddr add {}/16 dev edge\n",
+                mac(2, e),
                 gateway(e)
             )
         })
@@ -169,12 +187,16 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
             let k = v / s.bundle;
             let (up, down) = cable_ends(n);
             host.push_str(&format!(
-                "link add c{n}e netns {} type veth peer name c{n}k netns {}\n",
+                "link add c{n}e address {} netns {} type veth peer name c{n}k address {} netns {}\n",
+                mac(3, n),
                 batch_word(&edges[e]),
+                mac(4, n),
                 batch_word(&cores[k])
             ));
             edge_cfg[e].push_str(&format!("addr add {up}/30 dev c{n}e\nlink set c{n}e up\n"));
+            edge_cfg[e].push_str(&neigh(down, &mac(4, n), &format!("c{n}e")));
             core_cfg[k].push_str(&format!("addr add {down}/30 dev c{n}k\nlink set c{n}k up\n"));
+            core_cfg[k].push_str(&neigh(up, &mac(3, n), &format!("c{n}k")));
             ends.extend([
                 (Some(edges[e].clone()), format!("c{n}e")),
                 (Some(cores[k].clone()), format!("c{n}k")),
@@ -184,11 +206,13 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
     for (pc, ns) in namespaces.iter().enumerate() {
         let e = s.edge(pc);
         host.push_str(&format!(
-            "link add p{pc} netns {} type veth peer name eth0 netns {}\n",
+            "link add p{pc} netns {} type veth peer name eth0 address {} netns {}\n",
             batch_word(&edges[e]),
+            mac(1, pc),
             batch_word(ns)
         ));
         edge_cfg[e].push_str(&format!("link set p{pc} master edge up\n"));
+        edge_cfg[e].push_str(&neigh(address(pc, s), &mac(1, pc), "edge"));
         ends.extend([
             (Some(edges[e].clone()), format!("p{pc}")),
             (Some(ns.clone()), "eth0".into()),
@@ -223,11 +247,15 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
         commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(cfg.clone().into_bytes()), None)?;
     }
     for (pc, ns) in namespaces.iter().enumerate() {
-        let script = format!(
+        let mut script = format!(
             "link set eth0 up\naddr add {}/16 dev eth0\nroute add 10.0.0.0/8 via {}\n",
             address(pc, s),
             gateway(s.edge(pc))
         );
+        script.push_str(&neigh(gateway(s.edge(pc)), &mac(2, s.edge(pc)), "eth0"));
+        for peer in (0..pcs).filter(|&o| o != pc && s.edge(o) == s.edge(pc)) {
+            script.push_str(&neigh(address(peer, s), &mac(1, peer), "eth0"));
+        }
         commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(script.into_bytes()), None)?;
     }
     Ok((namespaces, ends))

@@ -13,6 +13,8 @@ pub mod emulate;
 pub mod escape;
 pub mod exact;
 pub mod export;
+#[cfg(test)]
+mod fixtures;
 pub mod ga;
 pub mod hardware;
 pub mod input;

@@ -498,7 +498,7 @@ mod tests {
     /// names every multipath address.
     #[test]
     fn plain_tcp_reaches_a_multipath_address_over_every_shared_switch() {
-        let (c, d) = crate::design::paper_eight();
+        let (c, d) = crate::fixtures::paper_eight();
         let r = BasicRouting::new(&c, &d);
         let mut s = String::new();
         plain_multipath(&mut s, &c, &d, &r, 0);

@@ -235,10 +235,7 @@ pub struct TrafficReport {
 impl TrafficReport {
     /// The network's name as the reports write it.
     pub fn label(&self) -> &'static str {
-        match self.network {
-            "fnn" => "FNN",
-            other => other,
-        }
+        label(self.network)
     }
 
     pub fn text(&self) -> String {
@@ -283,6 +280,14 @@ impl TrafficReport {
             }
         }
         s
+    }
+}
+
+/// A network's name as the reports write it (`fnn` is the FNN).
+fn label(network: &'static str) -> &'static str {
+    match network {
+        "fnn" => "FNN",
+        other => other,
     }
 }
 
@@ -443,7 +448,7 @@ const SETTLE: Duration = Duration::from_secs(1);
 /// transport, and how many MPTCP subflows a connection between them
 /// should open.
 pub struct Reach<'a> {
-    /// The network's name, for errors.
+    /// The network's name: `fnn`, `tree` or `fat-tree`.
     pub network: &'static str,
     pub address: &'a dyn Fn(usize, usize, Transport) -> Ipv4Addr,
     pub subflows: &'a dyn Fn(usize, usize) -> u32,
@@ -480,7 +485,7 @@ fn measure(
             "a {transport} connection {} -> {} on the {}",
             c.pc_name(a),
             c.pc_name(b),
-            reach.network
+            label(reach.network)
         );
         // Bound to every address: MPTCP's extra subflows arrive at the
         // PC's addresses on the other shared switches.
@@ -571,12 +576,12 @@ pub fn rehearse(
     };
     let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
     let reach = Reach {
-        network: "FNN",
+        network: "fnn",
         address: &address,
         subflows: &subflows,
     };
     let predict = |transport: Transport| crate::bandwidth::predict(d, r, &flows, t.rate as f64, transport);
-    run_all(c, d, "fnn", &reach, &flows, &predict, namespaces, t, cancel)
+    run_all(c, d, &reach, &flows, &predict, namespaces, t, cancel)
 }
 
 /// The same pattern on the tree of the same PCs ([`super::tree`]).
@@ -587,16 +592,9 @@ pub fn rehearse_tree(
     t: &TrafficOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
-    let flows = t.pattern.flows(c, d);
-    let address = |_: usize, b: usize, _: Transport| super::tree::address(b);
-    let one = |_: usize, _: usize| 1;
-    let reach = Reach {
-        network: "tree",
-        address: &address,
-        subflows: &one,
-    };
-    let predict = |transport: Transport| super::tree::predict(&flows, d.pcs(), t.rate as f64, transport.mptcp());
-    run_all(c, d, "tree", &reach, &flows, &predict, namespaces, t, cancel)
+    let address = |b: usize| super::tree::address(b);
+    let predict = |flows: &[(usize, usize)], mptcp: bool| super::tree::predict(flows, d.pcs(), t.rate as f64, mptcp);
+    rehearse_one_path(c, d, "tree", &address, &predict, namespaces, t, cancel)
 }
 
 /// The same pattern on the fat-tree of `compare` ([`super::fattree`]).
@@ -608,16 +606,38 @@ pub fn rehearse_fat_tree(
     t: &TrafficOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
+    let address = |b: usize| super::fattree::address(b, shape);
+    let predict = |flows: &[(usize, usize)], mptcp: bool| super::fattree::predict(flows, shape, t.rate as f64, mptcp);
+    rehearse_one_path(c, d, "fat-tree", &address, &predict, namespaces, t, cancel)
+}
+
+/// A one-path network's model: each flow's bits/s, given the flows and
+/// whether they run over MPTCP.
+type OnePathModel<'a> = dyn Fn(&[(usize, usize)], bool) -> Vec<f64> + 'a;
+
+/// The pattern on a network where each PC has one address and a pair one
+/// path (one MPTCP subflow): `predict` is its model for the flows.
+#[allow(clippy::too_many_arguments)]
+fn rehearse_one_path(
+    c: &Cluster,
+    d: &Design,
+    network: &'static str,
+    address: &dyn Fn(usize) -> Ipv4Addr,
+    predict: &OnePathModel,
+    namespaces: &[String],
+    t: &TrafficOptions,
+    cancel: Option<&AtomicBool>,
+) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
-    let address = |_: usize, b: usize, _: Transport| super::fattree::address(b, shape);
+    let to = |_: usize, b: usize, _: Transport| address(b);
     let one = |_: usize, _: usize| 1;
     let reach = Reach {
-        network: "fat-tree",
-        address: &address,
+        network,
+        address: &to,
         subflows: &one,
     };
-    let predict = |transport: Transport| super::fattree::predict(&flows, shape, t.rate as f64, transport.mptcp());
-    run_all(c, d, "fat-tree", &reach, &flows, &predict, namespaces, t, cancel)
+    let predict = |transport: Transport| predict(&flows, transport.mptcp());
+    run_all(c, d, &reach, &flows, &predict, namespaces, t, cancel)
 }
 
 /// Each transport's run of `flows` on one network, set beside `predict`.
@@ -625,7 +645,6 @@ pub fn rehearse_fat_tree(
 fn run_all(
     c: &Cluster,
     d: &Design,
-    network: &'static str,
     reach: &Reach,
     flows: &[(usize, usize)],
     predict: &dyn Fn(Transport) -> Vec<f64>,
@@ -655,7 +674,7 @@ fn run_all(
                 from: c.pc_name(a),
                 to: c.pc_name(b),
                 // On the trees every pair has one path.
-                shared: if network == "fnn" { d.links(a, b) } else { 1 },
+                shared: if reach.network == "fnn" { d.links(a, b) } else { 1 },
                 subflows: open,
                 measured_bps: m,
                 predicted_bps: p,
@@ -669,7 +688,7 @@ fn run_all(
         });
     }
     Ok(TrafficReport {
-        network,
+        network: reach.network,
         pattern: t.pattern.clone(),
         link_rate_bps: t.rate,
         seconds: t.seconds,

@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::pty::Tui;
+use common::pty::{PROMPT, Tui};
+use common::{Need, Source, machine_has};
 use std::time::{Duration, Instant};
 
 /// The generation the status bar shows (`│ gen N │`).
@@ -113,12 +114,14 @@ fn a_bad_resume_is_refused_before_the_terminal_is_touched() {
     );
 }
 
-/// Sends `signal` (`TERM` or `HUP`) as `kill` would, without needing the
-/// `kill` program (a minimal Debian has none).
+/// Sends `signal` (`TERM`, `HUP`, `TSTP` or `STOP`) as `kill` would,
+/// without needing the `kill` program (a minimal Debian has none).
 fn send_signal(pid: u32, signal: &str) {
     let number = match signal {
         "TERM" => libc::SIGTERM,
         "HUP" => libc::SIGHUP,
+        "TSTP" => libc::SIGTSTP,
+        "STOP" => libc::SIGSTOP,
         other => panic!("no signal {other} here"),
     };
     // SAFETY: kill has no memory preconditions; the pid is our child's.
@@ -220,4 +223,140 @@ fn the_recovery_session(home: &std::path::Path, what: &str) -> (std::path::PathB
     let text = std::fs::read_to_string(&files[0]).unwrap();
     let session = fnn_tui::session::Session::from_toml(&text, "recovery.toml").unwrap();
     (files[0].clone(), session)
+}
+
+/// The designer started from `shell` (a [`Tui::shell`]) and its process id,
+/// once its search runs; paused, the cursor moved to PC k02, switch 1 (a
+/// view of the user's own, not the one it opens on).
+fn designer_in(shell: &mut Tui) -> u32 {
+    shell.wait_for(PROMPT);
+    shell.keys(&format!("'{}'\r", env!("CARGO_BIN_EXE_fnn-tui")));
+    shell.wait_for("full │ gen");
+    shell.keys(" ");
+    shell.wait_for("⏸ paused");
+    shell.keys("jjl");
+    shell.wait_for("k02 switches");
+    shell.wait_for("cursor on switch 1");
+    child_of(shell.child.process_id().expect("the shell's pid"))
+}
+
+/// The one child process of `parent`, from /proc.
+fn child_of(parent: u32) -> u32 {
+    let children: Vec<u32> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            // The parent is the field after the state, after the command's
+            // name in parentheses (which may hold spaces).
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+            after.split(' ').nth(1) == Some(&parent.to_string())
+        })
+        .collect();
+    assert_eq!(children.len(), 1, "the children of {parent}: {children:?}");
+    children[0]
+}
+
+/// The shell has the terminal as it gave it: main screen, no mouse
+/// capture, a visible cursor, its prompt after "Stopped".
+fn the_shell_has_the_terminal(shell: &Tui, what: &str) {
+    let text = shell.wait_for("Stopped");
+    let after = text.rsplit("Stopped").next().unwrap_or("");
+    assert!(
+        after.contains(PROMPT.trim_end()),
+        "{what}: no prompt after Stopped:\n{text}"
+    );
+    let (alternate, mouse, hidden) = shell.modes();
+    assert!(!alternate, "{what}: left on the alternate screen:\n{text}");
+    assert_eq!(
+        mouse,
+        vt100::MouseProtocolMode::None,
+        "{what}: the mouse is still captured"
+    );
+    assert!(!hidden, "{what}: the shell's cursor is hidden");
+    assert!(!text.contains("Population"), "{what}: the designer's screen:\n{text}");
+}
+
+/// After `fg`: the designer's screen exactly as it was (`before`), on the
+/// alternate screen with the mouse captured.
+fn the_designer_is_back(shell: &Tui, before: &str, what: &str) {
+    shell.wait_for("Population (200 members)");
+    // The first frame may be drawing still: wait for the whole of it.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while shell.text() != before {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: the designer came back otherwise; before:\n{before}\nafter:\n{}",
+            shell.text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (alternate, mouse, _) = shell.modes();
+    assert!(alternate, "{what}: not on the alternate screen");
+    assert_ne!(
+        mouse,
+        vt100::MouseProtocolMode::None,
+        "{what}: the mouse is not captured"
+    );
+}
+
+/// The designer still takes single keys (raw mode: in the shell's line
+/// mode a space would wait for Enter): space runs it, space pauses it,
+/// `q` quits; the shell then sees exit status 0.
+fn the_designer_goes_on_and_quits(shell: &mut Tui) {
+    shell.keys(" ");
+    shell.wait_for("▶ running");
+    shell.keys(" ");
+    shell.wait_for("⏸ paused");
+    shell.keys("q");
+    shell.wait_for("--resume that file");
+    shell.keys("echo \"status=$?\"\r");
+    shell.wait_for("status=0");
+}
+
+/// In bash, ctrl-z hands the terminal back to the shell, and `fg` brings
+/// the designer back exactly as it was, still answering keys.
+#[test]
+fn ctrl_z_and_fg_in_bash_bring_the_designer_back_as_it_was() {
+    const TEST: &str = "ctrl_z_and_fg_in_bash_bring_the_designer_back_as_it_was";
+    if !machine_has(TEST, &[Need::Program("bash", Source::Apt("bash"))]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut shell = Tui::shell(home.path());
+    designer_in(&mut shell);
+    let before = shell.text();
+    shell.keys("\x1a");
+    the_shell_has_the_terminal(&shell, "ctrl-z");
+    shell.keys("fg\r");
+    the_designer_is_back(&shell, &before, "ctrl-z, fg");
+    the_designer_goes_on_and_quits(&mut shell);
+}
+
+/// `kill -TSTP` from outside (no ctrl-z key: the designer's raw mode reads
+/// that as a key) hands the terminal back too; and after a `kill -STOP`
+/// (which no program can catch) the shell's `fg` finds the designer
+/// taking its terminal again, whatever modes the shell left.
+#[test]
+fn kill_tstp_and_kill_stop_then_fg_bring_the_designer_back() {
+    const TEST: &str = "kill_tstp_and_kill_stop_then_fg_bring_the_designer_back";
+    if !machine_has(TEST, &[Need::Program("bash", Source::Apt("bash"))]) {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let mut shell = Tui::shell(home.path());
+    let pid = designer_in(&mut shell);
+    let before = shell.text();
+    send_signal(pid, "TSTP");
+    the_shell_has_the_terminal(&shell, "kill -TSTP");
+    shell.keys("fg\r");
+    the_designer_is_back(&shell, &before, "kill -TSTP, fg");
+
+    send_signal(pid, "STOP");
+    // The shell's note and prompt land on the designer's screen.
+    shell.wait_for("Stopped");
+    shell.wait_for(PROMPT);
+    shell.keys("fg\r");
+    the_designer_is_back(&shell, &before, "kill -STOP, fg");
+    the_designer_goes_on_and_quits(&mut shell);
 }

@@ -148,6 +148,9 @@ pub struct App {
     /// process (`suspend_hook`), then redraws everything.
     pub suspend: bool,
     pub suspend_hook: Option<fn() -> std::io::Result<()>>,
+    /// SIGCONT after a stop not of the designer's own (a SIGSTOP): the
+    /// event loop takes the terminal again through it and redraws.
+    pub resume_hook: Option<fn() -> std::io::Result<()>>,
     /// First line shown of the help popup, and first rack unit row shown
     /// of the rack view (both scroll with the movement keys).
     pub help_scroll: u16,
@@ -197,6 +200,7 @@ impl App {
             interrupted: false,
             suspend: false,
             suspend_hook: None,
+            resume_hook: None,
             after_save: None,
             status_at: None,
             help_scroll: 0,

@@ -7,6 +7,7 @@ pub mod app;
 pub mod config;
 pub mod find;
 pub mod form;
+pub mod job_control;
 pub mod keymap;
 pub mod layout;
 pub mod line_edit;
@@ -22,6 +23,7 @@ use anyhow::{Context, anyhow};
 use app::App;
 use crossbeam_channel::{Receiver, Sender, select};
 use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::crossterm::cursor::{Hide, Show};
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event as CtEvent, KeyEventKind};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
@@ -103,6 +105,7 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     }
     offer_recovery(&mut app);
     app.suspend_hook = Some(suspend_process);
+    app.resume_hook = Some(reenter_terminal);
     let baseline = start.opened.then(|| start.run.best_design());
     // At the watch pace from the first generation: paused until it is set.
     let worker = Worker::spawn(start.run, start.name, !start.watch, baseline);
@@ -230,20 +233,28 @@ fn setup_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout
     Terminal::new(CrosstermBackend::new(out))
 }
 
-/// Ctrl-Z: the terminal back as it was, the process stopped (SIGTSTP, as
-/// the shell's job control expects), and on `fg` the designer's screen
-/// again.
+/// Ctrl-Z (or SIGTSTP): the terminal back as it was, the process stopped
+/// (SIGTSTP, as the shell's job control expects), and on `fg` the
+/// designer's terminal again.
 fn suspend_process() -> std::io::Result<()> {
     restore_terminal();
-    // SAFETY: raise has no memory preconditions.
-    unsafe { libc::raise(libc::SIGTSTP) };
+    job_control::stop_process()?;
+    reenter_terminal()
+}
+
+/// The designer's terminal modes again after a stop: raw mode, the
+/// alternate screen, mouse capture, no cursor. The shell may have put its
+/// own modes back meanwhile (after a SIGSTOP nothing of ours ran), so raw
+/// mode is set afresh, not only when crossterm believes it off.
+fn reenter_terminal() -> std::io::Result<()> {
+    disable_raw_mode()?;
     enable_raw_mode()?;
-    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture, Hide)
 }
 
 pub fn restore_terminal() {
     let _ = disable_raw_mode();
-    let _ = execute!(std::io::stdout(), DisableMouseCapture, LeaveAlternateScreen);
+    let _ = execute!(std::io::stdout(), DisableMouseCapture, LeaveAlternateScreen, Show);
 }
 
 /// Restores the terminal when the UI thread (the one installing the hook)
@@ -264,11 +275,16 @@ fn install_panic_hook() {
 }
 
 /// Terminal input, with SIGTERM, SIGHUP and SIGINT turned into Ctrl-C:
-/// all of them restore the terminal and save before leaving.
+/// all of them restore the terminal and save before leaving. SIGTSTP and
+/// SIGCONT wake the loop (`job_control`).
 fn spawn_input() -> Receiver<CtEvent> {
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let (tx, rx) = crossbeam_channel::unbounded();
+    let wake = tx.clone();
+    // Any event wakes the loop; a focus change does nothing else. Without
+    // this thread ctrl-z still works, so a failure to start it is not fatal.
+    let _ = job_control::watch(move || wake.send(CtEvent::FocusGained).is_ok());
     if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT]) {
         let tx = tx.clone();
         let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
@@ -291,6 +307,15 @@ fn spawn_input() -> Receiver<CtEvent> {
         })
         .expect("the input thread starts");
     rx
+}
+
+/// Clears the screen and forgets the last frame, so the next one draws
+/// every cell (and fits a terminal resized meanwhile). Not
+/// `Terminal::clear`: it asks the terminal where its cursor is, and the
+/// input thread, blocked reading the terminal, takes the answer.
+fn redraw_all<B: Backend>(terminal: &mut Terminal<B>) -> Result<(), B::Error> {
+    let size = terminal.size()?;
+    terminal.resize(Rect::new(0, 0, size.width, size.height))
 }
 
 /// Draws when something changed, then waits for input, a worker event or
@@ -329,11 +354,14 @@ where
         if app.quit {
             return Ok(());
         }
-        if std::mem::take(&mut app.suspend) {
-            if let Some(hook) = app.suspend_hook {
+        // Ctrl-Z or SIGTSTP: hand the terminal back and stop; SIGCONT
+        // (`fg`, also after a SIGSTOP): take it again.
+        let stop = std::mem::take(&mut app.suspend) || job_control::stop_asked();
+        if stop || job_control::continued() {
+            if let Some(hook) = if stop { app.suspend_hook } else { app.resume_hook } {
                 hook()?;
                 // Whatever the shell drew is on screen now: draw it all.
-                terminal.clear()?;
+                redraw_all(terminal)?;
             }
             continue;
         }

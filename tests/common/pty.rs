@@ -7,6 +7,9 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The prompt of [`Tui::shell`].
+pub const PROMPT: &str = "fnn-shell$ ";
+
 pub struct Tui {
     pub screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
@@ -22,6 +25,23 @@ impl Tui {
 
     /// `program ARGS`, as [`Tui::start`].
     pub fn start_program(program: &Path, args: &[&str], home: &Path) -> Tui {
+        let mut cmd = CommandBuilder::new(program);
+        cmd.args(args);
+        Tui::spawn(cmd, home)
+    }
+
+    /// An interactive bash with job control (ctrl-z, `fg`) in the same
+    /// terminal, its prompt [`PROMPT`], no startup files read.
+    pub fn shell(home: &Path) -> Tui {
+        let mut cmd = CommandBuilder::new("bash");
+        cmd.args(["--norc", "--noprofile", "-i"]);
+        cmd.env("PS1", PROMPT);
+        Tui::spawn(cmd, home)
+    }
+
+    /// `cmd` in a 40x130 pseudo-terminal, with HOME and the XDG folders in
+    /// `home` (its working directory too).
+    fn spawn(mut cmd: CommandBuilder, home: &Path) -> Tui {
         let pty = native_pty_system();
         let pair = pty
             .openpty(PtySize {
@@ -31,14 +51,12 @@ impl Tui {
                 pixel_height: 0,
             })
             .expect("a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(program);
-        cmd.args(args);
         cmd.cwd(home);
         cmd.env("TERM", "xterm-256color");
         cmd.env("HOME", home);
         cmd.env("XDG_DATA_HOME", home.join("data"));
         cmd.env("XDG_CONFIG_HOME", home.join("config"));
-        let child = pair.slave.spawn_command(cmd).expect("fnn-tui starts");
+        let child = pair.slave.spawn_command(cmd).expect("the program starts");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
@@ -63,6 +81,15 @@ impl Tui {
 
     pub fn text(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// The terminal's modes: alternate screen, mouse capture, hidden
+    /// cursor (read without holding the screen, so a failed assertion
+    /// does not poison it for the reader thread).
+    pub fn modes(&self) -> (bool, vt100::MouseProtocolMode, bool) {
+        let parser = self.screen.lock().unwrap();
+        let s = parser.screen();
+        (s.alternate_screen(), s.mouse_protocol_mode(), s.hide_cursor())
     }
 
     pub fn wait_for(&self, what: &str) -> String {

@@ -197,42 +197,129 @@ fn the_tree_and_fat_tree_are_measured_beside_the_fnn() {
     );
 }
 
-/// What cannot run is refused before anything is built, naming the
-/// option: a permutation on a sparse design whose PCs share no switch and
-/// have no uplink, a congestion control's bad name, a fat-tree `compare`
-/// cannot design.
+/// Every socket of the rehearsal, TCP and MPTCP, uses the congestion
+/// control asked for (cubic by default), as the kernel reports it for the
+/// senders' sockets, whatever this kernel lets a namespace default to: a
+/// machine whose `tcp_allowed_congestion_control` lacks cubic (Debian's
+/// `reno bbr` with cubic available, say) runs it too.
 #[test]
-fn traffic_that_cannot_run_is_refused_before_anything_is_built() {
+fn every_socket_uses_the_congestion_control_asked_for() {
+    if !common::machine_has("bandwidth::every_socket_uses_the_congestion_control_asked_for", NETWORK) {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let allowed = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_allowed_congestion_control").unwrap_or_default();
+    for (args, want) in [(&[][..], "cubic"), (&["--congestion", "reno"][..], "reno")] {
+        let (v, _dir) = emulate(&[&["--traffic", "pair:n0:n1", "--transport", "both"], args].concat());
+        let t = &v["traffic"];
+        assert_eq!(t["congestion"], want, "{t}");
+        for run in t["runs"].as_array().unwrap() {
+            assert_eq!(run["congestion"], want, "allowed here: {allowed}\n{t}");
+        }
+    }
+}
+
+/// What cannot run, with what it says: each is refused before anything
+/// is built, naming the option.
+const REFUSED: &[(&[&str], &str)] = &[
+    (
+        &["--traffic", "permutation:1"],
+        "share no switch, and the cluster has no uplink",
+    ),
+    (
+        &["--traffic", "spec", "--congestion", "Cu bic"],
+        "--congestion: `Cu bic`",
+    ),
+    (
+        &["--traffic", "spec", "--congestion", "nosuchcc"],
+        "no congestion control `nosuchcc`",
+    ),
+    (
+        &["--traffic", "spec", "--congestion", "nosuchcc"],
+        "modprobe tcp_nosuchcc",
+    ),
+    (
+        &["--traffic", "spec", "--against-fat-tree"],
+        "--against-fat-tree: compare designs no fat-tree",
+    ),
+    (
+        &["--traffic", "spec", "--link-rate", "1bit"],
+        "--link-rate: `1bit` is not a link rate from 1kbit to 100gbit",
+    ),
+    (
+        &["--traffic", "spec", "--link-rate", "101gbit"],
+        "--link-rate: `101gbit` is not a link rate",
+    ),
+    // 1,536 flows of 16 connections each.
+    (
+        &["--traffic", "spec", "--transport", "all"],
+        "at most 16384 connections run at once",
+    ),
+];
+
+/// The sparse torus designed in a folder of its own: the folder, and
+/// `fnn-tui` run in it. Designing 256 PCs keeps both cores busy, so not
+/// while a rehearsal measures.
+fn torus() -> (tempfile::TempDir, impl Fn() -> assert_cmd::Command) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    let spec = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/specs/torus-sparse.toml");
-    let fnn = || {
+    let path = dir.path().to_path_buf();
+    let fnn = move || {
         let mut c = assert_cmd::Command::cargo_bin("fnn-tui").unwrap();
-        c.current_dir(dir.path());
+        c.current_dir(&path);
         c
     };
     fnn()
-        .args(["design", spec, "--seed", "1", "-o", "torus"])
+        .args(["design", TORUS, "--seed", "1", "-o", "torus"])
         .assert()
         .success();
-    let refused = |args: &[&str], says: &str| {
+    (dir, fnn)
+}
+
+const TORUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/specs/torus-sparse.toml");
+
+/// What cannot run is refused with exit 2, naming the option: a
+/// permutation on a sparse design whose PCs share no switch and have no
+/// uplink, a congestion control's bad name or one the kernel lacks (with
+/// how to load it), a fat-tree `compare` cannot design, a link rate tbf
+/// cannot keep, more connections than run at once.
+#[test]
+fn traffic_that_cannot_run_is_refused_before_anything_is_built() {
+    let (_dir, fnn) = torus();
+    for (args, says) in REFUSED {
         let out = fnn()
-            .args(["emulate", spec, "--table", "torus/switches.txt"])
-            .args(args)
+            .args(["emulate", TORUS, "--table", "torus/switches.txt"])
+            .args(*args)
             .assert()
-            .failure();
+            .code(2);
         let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         assert!(err.contains(says), "{args:?}: {err}");
-    };
-    refused(
-        &["--traffic", "permutation:1"],
-        "share no switch, and the cluster has no uplink",
-    );
-    refused(
-        &["--traffic", "spec", "--congestion", "Cu bic"],
-        "--congestion: `Cu bic`",
-    );
-    refused(
-        &["--traffic", "spec", "--against-fat-tree"],
-        "--against-fat-tree: compare designs no fat-tree",
-    );
+    }
+}
+
+/// Each refusal comes before anything is built: with `/run` read-only
+/// (in a mount namespace of the test's own), where emulate records and
+/// builds its testbed, the option's message still arrives, and not the
+/// failure to write there.
+#[test]
+fn options_are_refused_before_the_testbed_is_begun() {
+    let needs = [Need::Root, Need::Program("unshare", Source::Apt("util-linux"))];
+    if !common::machine_has("bandwidth::options_are_refused_before_the_testbed_is_begun", &needs) {
+        return;
+    }
+    let (dir, _) = torus();
+    let bin = assert_cmd::cargo::cargo_bin("fnn-tui");
+    for (args, says) in REFUSED {
+        let out = assert_cmd::Command::new("unshare")
+            .current_dir(dir.path())
+            .args(["--mount", "--propagation", "private", "sh", "-c"])
+            .arg(r#"mount -t tmpfs -o ro none /run && exec "$0" "$@""#)
+            .arg(&bin)
+            .args(["emulate", TORUS, "--table", "torus/switches.txt"])
+            .args(*args)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains(says) && !err.contains("/run"), "{args:?}: {err}");
+    }
 }

@@ -164,7 +164,7 @@ pub struct EmulateArgs {
     /// After the pings, rate-limit every cable (--link-rate) and measure a traffic pattern's throughput against the model's prediction: pair:PC:PC, permutation:SEED, spec or all.
     #[arg(long, value_name = "PATTERN")]
     pub traffic: Option<String>,
-    /// Every cable's rate each way for --traffic, as tc writes it (e.g. 20mbit): low enough that the links, not the CPU, are what is measured.
+    /// Every cable's rate each way for --traffic, as tc writes it (e.g. 20mbit), from 1kbit to 100gbit: low enough that the links, not the CPU, are what is measured.
     #[arg(long, value_name = "RATE", default_value = "20mbit", requires = "traffic")]
     pub link_rate: String,
     /// Which transports --traffic measures: plain TCP (one switch a pair, the basic route), MPTCP (a subflow over every shared switch), multipath (plain TCP, sixteen connections a flow to the multipath address), both (TCP then MPTCP) or all three in turn.
@@ -179,7 +179,7 @@ pub struct EmulateArgs {
     /// Also draw --traffic's flows, measured against predicted, as an SVG into FILE.
     #[arg(long, value_name = "FILE", requires = "traffic")]
     pub plot: Option<std::path::PathBuf>,
-    /// The TCP congestion control every PC uses for --traffic (the kernel's name: cubic, bbr, reno...). Cubic is Linux's own default; BBR overestimates MPTCP subflows' bandwidth and loses a tenth of it to retransmissions.
+    /// The TCP congestion control every socket of --traffic uses (the kernel's name: cubic, bbr, reno...), any the kernel has. Cubic is Linux's own default; BBR overestimates MPTCP subflows' bandwidth and loses a tenth of it to retransmissions.
     #[arg(long, value_name = "NAME", default_value = "cubic", requires = "traffic")]
     pub congestion: String,
     /// Seconds each --traffic run is measured for (after one to settle).

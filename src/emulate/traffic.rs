@@ -11,8 +11,8 @@ use crate::design::Design;
 use crate::routing::BasicRouting;
 use crate::routing::scripts::address_for;
 use crate::spec::{Cluster, Coverage};
-use std::net::Ipv4Addr;
-use std::os::fd::FromRawFd;
+use std::net::{Ipv4Addr, SocketAddrV4};
+use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -120,7 +120,17 @@ fn derangement(n: usize, seed: u64) -> Vec<usize> {
     to
 }
 
-/// A link rate such as `10mbit`, `500kbit` or `1gbit` (tc's units), in bits/s.
+/// The slowest link rate: tc reads a rate in bytes/s (below 8bit it is
+/// none at all), and below about a kbit it rounds the rate and shrinks
+/// tbf's bucket under one full frame, so a link would carry nothing.
+pub const MIN_RATE: u64 = 1_000;
+
+/// The fastest: tbf takes more, but its queue limit is then cut short;
+/// 100gbit is already far beyond what a veth carries.
+pub const MAX_RATE: u64 = 100_000_000_000;
+
+/// A link rate such as `10mbit`, `500kbit` or `1gbit` (tc's units), in
+/// bits/s, from [`MIN_RATE`] to [`MAX_RATE`].
 pub fn parse_rate(text: &str) -> Result<u64, String> {
     let t = text.trim().to_ascii_lowercase();
     let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
@@ -133,9 +143,9 @@ pub fn parse_rate(text: &str) -> Result<u64, String> {
         _ => 0,
     };
     match number.parse::<u64>() {
-        Ok(n) if scale > 0 && n > 0 && n.saturating_mul(scale) <= 100_000_000_000 => Ok(n * scale),
+        Ok(n) if scale > 0 && (MIN_RATE..=MAX_RATE).contains(&n.saturating_mul(scale)) => Ok(n * scale),
         _ => Err(format!(
-            "`{}` is not a link rate: a whole number and kbit, mbit or gbit (e.g. 20mbit)",
+            "`{}` is not a link rate from 1kbit to 100gbit: a whole number and kbit, mbit or gbit (e.g. 20mbit)",
             crate::escape::one_line(text)
         )),
     }
@@ -151,7 +161,7 @@ pub struct TrafficOptions {
     pub transports: Vec<Transport>,
     /// How long every flow is measured, after a second to settle.
     pub seconds: f64,
-    /// The TCP congestion control every PC uses.
+    /// The TCP congestion control every socket of the rehearsal uses.
     pub congestion: String,
     /// Also run it on the tree a builder would buy instead.
     pub against_tree: bool,
@@ -159,9 +169,41 @@ pub struct TrafficOptions {
     pub against_fat_tree: Option<super::fattree::Shape>,
 }
 
+/// Why `flows` flows over `transports` cannot run at once, if they cannot.
+pub fn too_many(flows: usize, transports: &[Transport]) -> Option<String> {
+    let most = transports.iter().map(|t| t.connections()).max().unwrap_or(1);
+    (flows.saturating_mul(most) > MAX_FLOWS).then(|| {
+        format!("{flows} flows of {most} connection(s); at most {MAX_FLOWS} connections run at once (choose a smaller pattern, e.g. permutation:1, or fewer PCs)")
+    })
+}
+
+impl TrafficOptions {
+    /// Everything about these options that can be known before anything
+    /// is built: every flow has a way, they fit at once, the kernel has
+    /// the congestion control. The error names the option.
+    pub fn check(&self, c: &Cluster, d: &Design) -> Result<(), String> {
+        let flows = self.pattern.flows(c, d);
+        if let Some((a, b)) = unreachable(c, d, &flows) {
+            return Err(format!(
+                "--traffic: {} sends from {} to {}, which share no switch, and the cluster has no uplink (on a sparse design, `spec` runs the pairs it was designed for)",
+                self.pattern,
+                c.pc_name(a),
+                c.pc_name(b)
+            ));
+        }
+        if flows.is_empty() {
+            return Err(format!("--traffic: {} has no flow on {} PC(s)", self.pattern, d.pcs()));
+        }
+        if let Some(why) = too_many(flows.len(), &self.transports) {
+            return Err(format!("--traffic: {}: {why}", self.pattern));
+        }
+        check_congestion(&self.congestion).map_err(|e| format!("--congestion: {e}"))
+    }
+}
+
 /// A congestion control's name as the kernel knows it: 1-15 lowercase
-/// letters, digits or `_` (whether this kernel has it is known only when
-/// it is set).
+/// letters, digits or `_` ([`check_congestion`] says whether this kernel
+/// has it).
 pub fn parse_congestion(text: &str) -> Result<String, String> {
     let ok = (1..=15).contains(&text.len())
         && text
@@ -177,23 +219,40 @@ pub fn parse_congestion(text: &str) -> Result<String, String> {
     }
 }
 
-const CONGESTION: &str = "/proc/sys/net/ipv4/tcp_congestion_control";
+const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
 
-/// Every PC's TCP congestion control, set in its namespace as a cluster's
-/// sysctl.d would set it (MPTCP's subflows use it too). An algorithm this
-/// kernel lacks is an error that lists those it has.
-pub fn set_congestion(namespaces: &[String], name: &str) -> Result<(), EmulateError> {
-    for ns in namespaces {
-        super::netns::within(ns, || std::fs::write(CONGESTION, name)).map_err(|e| {
-            let have =
-                std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").unwrap_or_default();
-            EmulateError::Setup {
-                command: format!("congestion control {name} in {ns}"),
-                reason: format!("{e}; this kernel has: {}", have.trim()),
-            }
-        })?;
+/// Whether this kernel has the congestion control `name`: listed as
+/// available, or loaded on demand when a socket asks for it (as the
+/// rehearsal's sockets will). Its absence is an error naming those it has
+/// and how to load it, given before anything is built.
+pub fn check_congestion(name: &str) -> Result<(), String> {
+    let have = std::fs::read_to_string(AVAILABLE).unwrap_or_default();
+    if have.split_whitespace().any(|a| a == name) {
+        return Ok(());
     }
-    Ok(())
+    let probe = rustix::net::socket(rustix::net::AddressFamily::INET, rustix::net::SocketType::STREAM, None)
+        .and_then(|fd| rustix::net::sockopt::set_tcp_congestion(&fd, name));
+    match probe {
+        Ok(()) => Ok(()),
+        Err(e) => Err(format!(
+            "this kernel has no congestion control `{name}` ({}; it has: {}): load its module with `modprobe tcp_{name}`, or pick one it has",
+            std::io::Error::from(e),
+            have.trim()
+        )),
+    }
+}
+
+/// The congestion control the kernel reports for every socket of
+/// `streams`: one name when all agree, else each name once, in order.
+fn congestion_of<'a>(streams: impl Iterator<Item = &'a std::net::TcpStream>) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for s in streams {
+        let name = rustix::net::sockopt::tcp_congestion(s).unwrap_or_else(|e| format!("unknown ({e})"));
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.join(", ")
 }
 
 /// One flow's outcome.
@@ -213,6 +272,9 @@ pub struct Flow {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Run {
     pub transport: &'static str,
+    /// The congestion control the kernel reports for the senders' sockets
+    /// (names separated by commas, were they ever to differ).
+    pub congestion: String,
     pub flows: Vec<Flow>,
     pub measured_bps: f64,
     pub predicted_bps: f64,
@@ -227,7 +289,8 @@ pub struct TrafficReport {
     pub pattern: Pattern,
     pub link_rate_bps: u64,
     pub seconds: f64,
-    /// The TCP congestion control the PCs used.
+    /// The TCP congestion control asked for (each run says what the
+    /// sockets used).
     pub congestion: String,
     pub runs: Vec<Run>,
 }
@@ -317,71 +380,34 @@ pub fn limit_links(ends: &[End], rate: u64) -> Result<(), EmulateError> {
     Ok(())
 }
 
-const IPPROTO_MPTCP: i32 = 262;
-
-/// A TCP or MPTCP socket made in the current thread's namespace.
-fn socket(mptcp: bool) -> std::io::Result<i32> {
-    let proto = if mptcp { IPPROTO_MPTCP } else { 0 };
-    // SAFETY: plain socket call; the caller owns the descriptor.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, proto) };
-    if fd < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
+/// A TCP or MPTCP socket made in the current thread's namespace, using
+/// the congestion control `congestion`. Set on the socket, not as the
+/// namespace's default: a namespace may only default to an algorithm the
+/// kernel's `tcp_allowed_congestion_control` lists, while a socket whose
+/// owner has CAP_NET_ADMIN may use any the kernel has. An MPTCP socket
+/// passes it to every subflow, and a listener to what it accepts.
+fn socket(mptcp: bool, congestion: &str) -> std::io::Result<OwnedFd> {
+    use rustix::net::{AddressFamily, SocketFlags, SocketType, ipproto};
+    let proto = mptcp.then_some(ipproto::MPTCP);
+    let fd = rustix::net::socket_with(AddressFamily::INET, SocketType::STREAM, SocketFlags::CLOEXEC, proto)?;
+    rustix::net::sockopt::set_tcp_congestion(&fd, congestion)?;
     Ok(fd)
 }
 
-fn sockaddr(ip: Ipv4Addr, port: u16) -> libc::sockaddr_in {
-    libc::sockaddr_in {
-        sin_family: libc::AF_INET as u16,
-        sin_port: port.to_be(),
-        sin_addr: libc::in_addr {
-            s_addr: u32::from(ip).to_be(),
-        },
-        sin_zero: [0; 8],
-    }
-}
-
 /// A listener on `ip:port` in the current thread's namespace.
-fn listen(ip: Ipv4Addr, port: u16, mptcp: bool) -> std::io::Result<std::net::TcpListener> {
-    let fd = socket(mptcp)?;
-    // SAFETY: fd is ours; from here the listener owns and closes it.
-    let listener = unsafe { std::net::TcpListener::from_raw_fd(fd) };
-    let one: i32 = 1;
-    let addr = sockaddr(ip, port);
-    // SAFETY: the option and address live across the calls; sizes are theirs.
-    let ok = unsafe {
-        libc::setsockopt(fd, libc::SOL_SOCKET, libc::SO_REUSEADDR, (&one as *const i32).cast(), 4) == 0
-            && libc::bind(
-                fd,
-                (&addr as *const libc::sockaddr_in).cast(),
-                std::mem::size_of_val(&addr) as u32,
-            ) == 0
-            && libc::listen(fd, 16) == 0
-    };
-    if !ok {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(listener)
+fn listen(ip: Ipv4Addr, port: u16, mptcp: bool, congestion: &str) -> std::io::Result<std::net::TcpListener> {
+    let fd = socket(mptcp, congestion)?;
+    rustix::net::sockopt::set_socket_reuseaddr(&fd, true)?;
+    rustix::net::bind(&fd, &SocketAddrV4::new(ip, port))?;
+    rustix::net::listen(&fd, 16)?;
+    Ok(fd.into())
 }
 
 /// A connection to `ip:port` from the current thread's namespace.
-fn connect(ip: Ipv4Addr, port: u16, mptcp: bool) -> std::io::Result<std::net::TcpStream> {
-    let fd = socket(mptcp)?;
-    // SAFETY: fd is ours; from here the stream owns and closes it.
-    let stream = unsafe { std::net::TcpStream::from_raw_fd(fd) };
-    let addr = sockaddr(ip, port);
-    // SAFETY: the address lives across the call; its size is its own.
-    if unsafe {
-        libc::connect(
-            fd,
-            (&addr as *const libc::sockaddr_in).cast(),
-            std::mem::size_of_val(&addr) as u32,
-        )
-    } != 0
-    {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(stream)
+fn connect(ip: Ipv4Addr, port: u16, mptcp: bool, congestion: &str) -> std::io::Result<std::net::TcpStream> {
+    let fd = socket(mptcp, congestion)?;
+    rustix::net::connect(&fd, &SocketAddrV4::new(ip, port))?;
+    Ok(fd.into())
 }
 
 const SOL_MPTCP: i32 = 284;
@@ -456,9 +482,15 @@ pub struct Reach<'a> {
 
 type Connection = (std::net::TcpStream, std::net::TcpStream);
 
-/// Runs the pattern once over one transport; each flow's bits/s (over all
-/// its connections) and, over MPTCP, how many subflows it had open at
-/// the end.
+/// One transport's run of the pattern: each flow's bits/s (over all its
+/// connections) and, over MPTCP, how many subflows it had open at the
+/// end; and the congestion control the senders' sockets used.
+struct Measured {
+    per_flow: Vec<(f64, Option<u32>)>,
+    congestion: String,
+}
+
+/// Runs the pattern once over one transport, as `o` says.
 #[allow(clippy::too_many_arguments)]
 fn measure(
     c: &Cluster,
@@ -466,9 +498,10 @@ fn measure(
     flows: &[(usize, usize)],
     namespaces: &[String],
     t: Transport,
-    seconds: f64,
+    o: &TrafficOptions,
     cancel: Option<&AtomicBool>,
-) -> Result<Vec<(f64, Option<u32>)>, EmulateError> {
+) -> Result<Measured, EmulateError> {
+    let (seconds, congestion) = (o.seconds, o.congestion.as_str());
     let failed = |what: String| {
         move |e: std::io::Error| EmulateError::Setup {
             command: what,
@@ -489,12 +522,14 @@ fn measure(
         );
         // Bound to every address: MPTCP's extra subflows arrive at the
         // PC's addresses on the other shared switches.
-        let listener = super::netns::within(&namespaces[b], || listen(Ipv4Addr::UNSPECIFIED, port, mptcp))
-            .map_err(failed(what.clone()))?;
+        let listener = super::netns::within(&namespaces[b], || {
+            listen(Ipv4Addr::UNSPECIFIED, port, mptcp, congestion)
+        })
+        .map_err(failed(what.clone()))?;
         (0..t.connections())
             .map(|_| {
-                let client =
-                    super::netns::within(&namespaces[a], || connect(to, port, mptcp)).map_err(failed(what.clone()))?;
+                let client = super::netns::within(&namespaces[a], || connect(to, port, mptcp, congestion))
+                    .map_err(failed(what.clone()))?;
                 let (server, _) = listener.accept().map_err(failed(what.clone()))?;
                 Ok((client, server))
             })
@@ -539,6 +574,7 @@ fn measure(
         .enumerate()
         .flat_map(|(i, g)| std::iter::repeat_n(i, g.len()))
         .collect();
+    let used = congestion_of(groups.iter().flatten().map(|(client, _)| client));
     let counting = Instant::now() + SETTLE;
     let stop = counting + Duration::from_secs_f64(seconds);
     let results = super::pump::pump(
@@ -557,7 +593,10 @@ fn measure(
         per_flow[i].0 += bytes as f64 * 8.0 / seconds;
         per_flow[i].1 = per_flow[i].1.or(open);
     }
-    Ok(per_flow)
+    Ok(Measured {
+        per_flow,
+        congestion: used,
+    })
 }
 
 /// The bandwidth rehearsal on a built, booted testbed.
@@ -652,20 +691,18 @@ fn run_all(
     t: &TrafficOptions,
     cancel: Option<&AtomicBool>,
 ) -> Result<TrafficReport, EmulateError> {
-    let most = t.transports.iter().map(|t| t.connections()).max().unwrap_or(1);
-    if flows.len() * most > MAX_FLOWS {
+    if let Some(reason) = too_many(flows.len(), &t.transports) {
         return Err(EmulateError::Setup {
             command: format!("traffic: {}", t.pattern),
-            reason: format!(
-                "{} flows of {most} connection(s); at most {MAX_FLOWS} connections run at once",
-                flows.len()
-            ),
+            reason,
         });
     }
-    set_congestion(namespaces, &t.congestion)?;
     let mut runs = Vec::new();
     for &transport in &t.transports {
-        let measured = measure(c, reach, flows, namespaces, transport, t.seconds, cancel)?;
+        let Measured {
+            per_flow: measured,
+            congestion,
+        } = measure(c, reach, flows, namespaces, transport, t, cancel)?;
         let predicted = predict(transport);
         let out: Vec<Flow> = flows
             .iter()
@@ -682,6 +719,7 @@ fn run_all(
             .collect();
         runs.push(Run {
             transport: transport.name(),
+            congestion,
             measured_bps: measured.iter().map(|m| m.0).sum(),
             predicted_bps: predicted.iter().sum(),
             flows: out,
@@ -705,7 +743,11 @@ mod tests {
     fn rates_and_patterns_are_read_strictly() {
         assert_eq!(parse_rate("20mbit"), Ok(20_000_000));
         assert_eq!(parse_rate("500kbit"), Ok(500_000));
-        for bad in ["20", "mbit", "-5mbit", "20 mbps", "0mbit", "999gbit"] {
+        assert_eq!(parse_rate("1kbit"), Ok(MIN_RATE));
+        assert_eq!(parse_rate("100gbit"), Ok(MAX_RATE));
+        for bad in [
+            "20", "mbit", "-5mbit", "20 mbps", "0mbit", "999gbit", "1bit", "999bit", "101gbit",
+        ] {
             assert!(parse_rate(bad).is_err(), "{bad}");
         }
         let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
@@ -720,6 +762,23 @@ mod tests {
         for bad in ["", "Cubic", "cu bic", "../bbr", "a_name_too_long_x"] {
             assert!(parse_congestion(bad).is_err(), "{bad}");
         }
+    }
+
+    /// The connection cap counts the transport's connections a flow, and
+    /// a congestion control the kernel lacks is refused with how to load
+    /// it (reno is always built in).
+    #[test]
+    fn what_cannot_run_is_known_before_building() {
+        assert!(too_many(MAX_FLOWS, &[Transport::Tcp, Transport::Mptcp]).is_none());
+        assert!(too_many(MAX_FLOWS + 1, &[Transport::Tcp]).is_some());
+        let multipath = too_many(1536, &[Transport::Tcp, Transport::TcpMultipath]).unwrap();
+        assert!(multipath.contains("1536 flows of 16 connection(s)"), "{multipath}");
+        assert_eq!(check_congestion("reno"), Ok(()));
+        let lacking = check_congestion("nosuchcc").unwrap_err();
+        assert!(
+            lacking.contains("modprobe tcp_nosuchcc") && lacking.contains("reno"),
+            "{lacking}"
+        );
     }
 
     #[test]

@@ -218,6 +218,12 @@ mod tests {
             ..Uses::default()
         };
         assert!(lldp.programs().iter().any(|t| t.program == "lldpcli"));
+        let networkd = Uses {
+            boot: Boot::Networkd,
+            ..Uses::default()
+        };
+        let packages: Vec<&str> = networkd.programs().iter().map(|t| t.package).collect();
+        assert!(packages.contains(&"udev") && packages.contains(&"systemd"), "{packages:?}");
         let clean = Uses {
             clean: true,
             ..Uses::default()

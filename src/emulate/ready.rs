@@ -15,7 +15,7 @@ pub enum Unavailable {
     #[error("emulate needs root (network namespaces): run it as root (`sudo fnn-tui emulate …`)")]
     NotRoot,
     #[error(
-        "emulate needs {} that this machine lacks: install {} (`apt-get install {}`) and run again",
+        "emulate needs {}, which this machine lacks: install {} (`apt-get install {}`) and run again",
         list(.0),
         if .0.len() == 1 { "it" } else { "them" },
         packages(.0)
@@ -223,7 +223,10 @@ mod tests {
             ..Uses::default()
         };
         let packages: Vec<&str> = networkd.programs().iter().map(|t| t.package).collect();
-        assert!(packages.contains(&"udev") && packages.contains(&"systemd"), "{packages:?}");
+        assert!(
+            packages.contains(&"udev") && packages.contains(&"systemd"),
+            "{packages:?}"
+        );
         let clean = Uses {
             clean: true,
             ..Uses::default()

@@ -2,7 +2,8 @@
 //! built, naming what is missing and the Debian package to install, or
 //! that it needs root. A missing program is taken away only inside a
 //! private mount namespace (`common::without`), never from the machine;
-//! another user is `nobody`.
+//! another user is `nobody`. And what it runs as root it takes from
+//! root's own folders, never from the caller's `PATH`.
 
 mod common;
 
@@ -135,4 +136,50 @@ fn as_another_user_emulate_and_clean_say_they_need_root() {
             "nothing attempted first: {args:?}: {err}"
         );
     }
+}
+
+#[test]
+fn emulate_runs_programs_from_roots_folders_not_the_callers_path() {
+    let test = "emulate_refuses::emulate_runs_programs_from_roots_folders_not_the_callers_path";
+    if !common::machine_has(test, common::MASKING) {
+        return;
+    }
+    // Every program a rehearsal runs, planted first on the caller's PATH:
+    // each that runs leaves its name in `ran`.
+    let planted = tempfile::tempdir().unwrap();
+    let ran = planted.path().join("ran");
+    for p in ["ip", "tc", "sh", "ping", "cat", "sleep", "unshare", "mount"] {
+        let fake = planted.path().join(p);
+        std::fs::write(&fake, format!("#!/bin/sh\necho {p} >> '{}'\n", ran.display())).unwrap();
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A `ping` in root's folders, whether or not this machine has one (in
+    // a private /usr/local/bin), so the run gets past its check; it
+    // announces nothing, so the run may find flooding, which is not what
+    // this test is about.
+    let out = std::process::Command::new("unshare")
+        .args([
+            "--mount",
+            "/bin/sh",
+            "-ec",
+            "mount -t tmpfs tmpfs /usr/local/bin\n\
+             printf '#!/bin/sh\\nexit 0\\n' > /usr/local/bin/ping\n\
+             chmod 755 /usr/local/bin/ping\n\
+             p=$1; shift; exec /usr/bin/env PATH=\"$p\" \"$@\"",
+            "sh",
+        ])
+        .arg(planted.path())
+        .arg(env!("CARGO_BIN_EXE_fnn-tui"))
+        .arg("emulate")
+        .args(six_pcs(dir.path()))
+        .output()
+        .unwrap();
+    let (said, err) = (text(&out.stdout), text(&out.stderr));
+    let planted_ran = std::fs::read_to_string(&ran).unwrap_or_default();
+    assert!(planted_ran.is_empty(), "ran the caller's {planted_ran}");
+    assert!(
+        said.contains("30 ordered pairs pinged"),
+        "the run went through: {said}{err}"
+    );
 }

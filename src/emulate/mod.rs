@@ -138,7 +138,7 @@ impl Options<'_> {
         }
     }
 
-    /// What the run will do, for [`ready`].
+    /// What the run will do, for [`ready()`].
     pub fn uses(&self) -> Uses {
         Uses {
             boot: self.boot,

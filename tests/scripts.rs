@@ -1,7 +1,9 @@
 //! Every boot, announcement and probe script an export writes is shell that `sh -n` and
 //! `dash -n` accept, whatever the design: random designs (valid or not,
 //! NICs alone on their switch included) and the case that once broke the
-//! probe script (a NIC with no neighbour gave an empty subshell).
+//! probe script (a NIC with no neighbour gave an empty subshell). Each
+//! takes its programs from root's own folders, whatever the caller's
+//! `PATH`, and stops at its top, naming the package, when one is missing.
 
 mod common;
 
@@ -20,6 +22,13 @@ const SHELLS: [&str; 2] = ["sh", "dash"];
 /// The routing export's scripts, each checked by every shell; the first
 /// complaint, if any.
 fn scripts_complaint(c: &Cluster, d: &Design) -> Option<String> {
+    let (_dir, scripts) = exported(c, d);
+    scripts.iter().find_map(|s| complaint(s))
+}
+
+/// Every script the routing export writes (setup, probe and announcement,
+/// one each per PC), in the folder that holds them.
+fn exported(c: &Cluster, d: &Design) -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
     let dir = tempfile::tempdir().unwrap();
     let report = Report::new(c, Metrics::compute(d, c), RunInfo::default());
     // Random designs are often not valid: their scripts (with the
@@ -41,7 +50,7 @@ fn scripts_complaint(c: &Cluster, d: &Design) -> Option<String> {
         scripts.push(pc.unwrap().path().join("fnn-announce.sh"));
     }
     assert!(!scripts.is_empty(), "scripts written");
-    scripts.iter().find_map(|s| complaint(s))
+    (dir, scripts)
 }
 
 fn complaint(script: &Path) -> Option<String> {
@@ -103,5 +112,101 @@ proptest! {
         if let Some(why) = scripts_complaint(&c, &d) {
             prop_assert!(false, "{}", why);
         }
+    }
+}
+
+/// Four PCs on two switches: the setup, probe and announcement scripts
+/// of the two on both.
+fn some_scripts() -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
+    let c = common::quick(4, 2, "4x2");
+    let d = parse_table("0: 0 1 2 3\n1: 0 1\n", "four", 4, 2).unwrap();
+    let (dir, all) = exported(&c, &d);
+    let mine: Vec<_> = all
+        .into_iter()
+        .filter(|p| {
+            let s = p.display().to_string();
+            s.contains("-n0") || s.contains("/n0/") || s.contains("-n1") || s.contains("/n1/")
+        })
+        .collect();
+    assert_eq!(mine.len(), 6, "setup, probe and announcement of n0 and n1");
+    (dir, mine)
+}
+
+/// Runs `script` with nothing but `path` as its caller's PATH (and the
+/// placeholder MACs allowed), as on a machine without `missing`, in
+/// network and mount namespaces of its own, so whatever it configures
+/// touches nothing here.
+fn run_script(script: &Path, path: &Path, missing: &[&str]) -> std::process::Output {
+    let args = [
+        "-i".to_string(),
+        format!("PATH={}", path.display()),
+        "FNN_ALLOW_PLACEHOLDER_MACS=1".to_string(),
+        "/bin/sh".to_string(),
+        script.display().to_string(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut w = common::without(missing, true, Path::new("/usr/bin/env"), &args);
+    w.command.output().unwrap()
+}
+
+#[test]
+fn a_script_without_ip_stops_at_its_top_naming_ip_and_iproute2() {
+    let test = "scripts::a_script_without_ip_stops_at_its_top_naming_ip_and_iproute2";
+    if !common::machine_has(test, common::MASKING) {
+        return;
+    }
+    let (_dir, scripts) = some_scripts();
+    let empty = tempfile::tempdir().unwrap();
+    for script in &scripts {
+        let out = run_script(script, empty.path(), &["ip"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let shown = script.display();
+        assert_eq!(out.status.code(), Some(127), "{shown}: {err}");
+        assert!(err.contains(" ip (Debian package iproute2)"), "{shown}: {err}");
+        // One line, the check's: nothing after it ran.
+        assert_eq!(err.lines().count(), 1, "{shown} stops at its top: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{shown}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn the_scripts_take_programs_from_roots_folders_not_the_callers_path() {
+    let test = "scripts::the_scripts_take_programs_from_roots_folders_not_the_callers_path";
+    if !common::machine_has(test, common::MASKING) {
+        return;
+    }
+    let (_dir, scripts) = some_scripts();
+    // Every program the scripts run, planted first on the caller's PATH:
+    // each that runs leaves its name in `ran`.
+    let planted = tempfile::tempdir().unwrap();
+    let ran = planted.path().join("ran");
+    for p in ["ip", "ping", "cat", "sleep", "grep", "mktemp", "rm"] {
+        let fake = planted.path().join(p);
+        std::fs::write(&fake, format!("#!/bin/sh\necho {p} >> '{}'\n", ran.display())).unwrap();
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    for script in &scripts {
+        let text = std::fs::read_to_string(script).unwrap();
+        let first = text
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.is_empty() && *l != "set -e")
+            .unwrap_or_default();
+        assert_eq!(
+            first,
+            format!("PATH={}", common::ROOTS_PATH),
+            "{}: PATH is set before anything runs",
+            script.display()
+        );
+        run_script(script, planted.path(), &[]);
+        let planted_ran = std::fs::read_to_string(&ran).unwrap_or_default();
+        assert!(
+            planted_ran.is_empty(),
+            "{} ran the caller's {planted_ran}",
+            script.display()
+        );
     }
 }

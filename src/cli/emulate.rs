@@ -19,7 +19,23 @@ pub fn interfaces(probe_order: Option<&str>, cluster: &fnn_tui::spec::Cluster) -
     })
 }
 
+/// What the run will do, so that root and every program it (or the
+/// scripts it runs) will start are checked before anything else.
+fn uses(args: &EmulateArgs) -> fnn_tui::emulate::Uses {
+    fnn_tui::emulate::Uses {
+        boot: match args.boot {
+            super::BootWith::Networkd => fnn_tui::emulate::Boot::Networkd,
+            super::BootWith::Script => fnn_tui::emulate::Boot::Script,
+        },
+        traffic: args.traffic.is_some(),
+        probes: args.probe_results.is_some(),
+        lldp: args.lldp.is_some(),
+        clean: args.clean,
+    }
+}
+
 pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
+    fnn_tui::emulate::ready(&uses(args))?;
     if args.clean {
         let removed = sweep(Sweep::DeadAndKept)?;
         if removed.is_empty() {

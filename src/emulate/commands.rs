@@ -39,7 +39,7 @@ pub(super) fn run_with(
         command: args.join(" "),
         reason,
     };
-    let mut child = Command::new(args[0])
+    let mut child = command(args[0])
         .args(&args[1..])
         .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
@@ -77,6 +77,15 @@ pub(super) fn run_with(
         return Err(failed(String::from_utf8_lossy(&err).trim().to_string()));
     }
     Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// `program`, looked up (and everything it starts looks programs up) in
+/// root's own folders: this runs as root, and the caller's `PATH` may
+/// list a folder anyone can write first.
+pub(super) fn command(program: &str) -> Command {
+    let mut c = Command::new(program);
+    c.env("PATH", crate::routing::tools::PATH);
+    c
 }
 
 /// Reads a child's pipe to its end on a thread of its own.
@@ -141,7 +150,7 @@ const REMOVERS: usize = 8;
 /// Starts `ip -force -batch -` on `script` (errors are expected: a veth
 /// end goes with its namespace).
 fn ip_batch(script: &str) -> Option<std::process::Child> {
-    let mut child = Command::new("ip")
+    let mut child = command("ip")
         .args(["-force", "-batch", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())

@@ -13,6 +13,7 @@ use super::wiring::Wiring;
 use super::{EmulateError, Options, io};
 use crate::escape::sh_word;
 use crate::export::cut_list::switch_name;
+use crate::routing::tools::Tool;
 use crate::spec::Cluster;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -23,24 +24,21 @@ const ETHERTYPE: u16 = 0x88cc;
 /// How long every lldpd may take to hear each of its NICs' switch port.
 const HEAR_WAIT: Duration = Duration::from_secs(20);
 
-/// The program this needs, and its Debian package.
-pub const NEEDS: (&str, &str) = ("lldpd", "lldpd");
+/// The programs this needs, and their Debian package.
+pub const NEEDS: &[Tool] = &[
+    Tool {
+        program: "lldpd",
+        package: "lldpd",
+    },
+    Tool {
+        program: "lldpcli",
+        package: "lldpd",
+    },
+];
 
 /// Whether this machine has lldpd and lldpcli; why not otherwise.
 pub fn available() -> Result<(), EmulateError> {
-    let runs = |p: &str| {
-        std::process::Command::new(p)
-            .arg("-v")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if runs("lldpd") && runs("lldpcli") {
-        return Ok(());
-    }
-    Err(EmulateError::Setup {
-        command: "--lldp".into(),
-        reason: format!("needs lldpd and lldpcli (Debian package {})", NEEDS.1),
-    })
+    Ok(super::ready::have(NEEDS)?)
 }
 
 /// One LLDPDU as switch `switch`'s port `port` sends it: chassis id and
@@ -166,7 +164,7 @@ pub fn collect(
              exec lldpd -d -u {} -L /bin/true\n",
             sh_word(socket)
         );
-        let child = std::process::Command::new("ip")
+        let child = super::commands::command("ip")
             .args(["netns", "exec", ns, "unshare", "-m", "sh", "-c", &script])
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())

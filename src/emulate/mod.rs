@@ -30,6 +30,7 @@ mod netns;
 mod networkd;
 pub mod plot;
 mod pump;
+mod ready;
 mod registry;
 mod summary;
 mod testbed;
@@ -40,6 +41,7 @@ mod wiring;
 pub use capture::Frames;
 pub use lldp::available as lldp_available;
 pub use networkd::available as networkd_available;
+pub use ready::{Unavailable, Uses, available, ready};
 pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;
 pub use testbed::Testbed;
@@ -63,10 +65,8 @@ pub enum EmulateError {
     Setup { command: String, reason: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
-    #[error(
-        "{0} does not exist on this machine, and `ip netns exec` gives each PC its hosts file by binding it over {0}: create it (`printf '127.0.0.1 localhost\\n' > {0}`) and run again"
-    )]
-    NoHostsFile(String),
+    #[error(transparent)]
+    Unavailable(#[from] Unavailable),
     #[error("interface names are at most 15 characters: `{0}` is too long (a shorter name_prefix)")]
     NameTooLong(String),
     #[error("interrupted: everything emulate created has been removed")]
@@ -138,6 +138,17 @@ impl Options<'_> {
         }
     }
 
+    /// What the run will do, for [`ready()`].
+    pub fn uses(&self) -> Uses {
+        Uses {
+            boot: self.boot,
+            traffic: self.traffic.is_some(),
+            probes: self.probe_results.is_some(),
+            lldp: self.lldp_out.is_some(),
+            clean: false,
+        }
+    }
+
     fn report(&self, what: &str, done: usize, of: usize) {
         if let Some(p) = self.progress {
             p(what, done, of);
@@ -157,53 +168,6 @@ pub enum Boot {
     Networkd,
 }
 
-/// Why this machine cannot run a rehearsal.
-#[derive(Debug, thiserror::Error)]
-pub enum Unavailable {
-    #[error("it needs root (network namespaces and bridges)")]
-    NotRoot,
-    #[error("`{command}` is missing (install {package})")]
-    Missing {
-        command: &'static str,
-        package: &'static str,
-    },
-    #[error(transparent)]
-    Hosts(#[from] EmulateError),
-}
-
-/// Whether this machine can run a rehearsal: root, and the `ip` and
-/// `ping` commands. Otherwise why not.
-pub fn available() -> Result<(), Unavailable> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        return Err(Unavailable::NotRoot);
-    }
-    for (command, package) in [("ip", "iproute2"), ("ping", "iputils-ping")] {
-        let ok = std::process::Command::new(command)
-            .arg("-V")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !ok {
-            return Err(Unavailable::Missing { command, package });
-        }
-    }
-    Ok(hosts_file(Path::new(HOSTS))?)
-}
-
-/// The machine's hosts file, which `ip netns exec` covers with each PC's.
-const HOSTS: &str = "/etc/hosts";
-
-/// `ip netns exec` gives a namespace its own hosts file by binding it over
-/// `path`, which only works where the file exists (a minimal container or
-/// chroot may have none): say so before building anything, instead of
-/// every ping failing to resolve its PC's name.
-fn hosts_file(path: &Path) -> Result<(), EmulateError> {
-    if path.is_file() {
-        return Ok(());
-    }
-    Err(EmulateError::NoHostsFile(path.display().to_string()))
-}
-
 /// How many namespaces are worked on at once: a booting PC mostly waits
 /// on `ip`, and a pinging one on its replies.
 const WORKERS: usize = 8;
@@ -212,7 +176,7 @@ const WORKERS: usize = 8;
 /// required pair. The testbed is returned so the caller decides when it
 /// goes (dropping it removes everything).
 pub fn emulate(c: &Cluster, d: &Design, o: &Options) -> Result<(Summary, Testbed), EmulateError> {
-    hosts_file(Path::new(HOSTS))?;
+    ready(&o.uses())?;
     // What killed runs left goes first, and the summary says so.
     let removed = registry::sweep(Sweep::Dead)?;
     let mut tb = Testbed::new(o.keep)?;
@@ -733,22 +697,4 @@ fn io(path: &Path, e: std::io::Error) -> EmulateError {
 /// Writes into the testbed's private scratch folder or /etc/netns (root's).
 fn write(path: &Path, text: &str) -> Result<(), EmulateError> {
     std::fs::write(path, text).map_err(|e| io(path, e))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_machine_without_a_hosts_file_is_told_before_anything_is_built() {
-        let dir = tempfile::tempdir().unwrap();
-        let missing = dir.path().join("hosts");
-        let e = hosts_file(&missing).unwrap_err().to_string();
-        assert!(
-            e.contains("does not exist") && e.contains(&missing.display().to_string()),
-            "{e}"
-        );
-        std::fs::write(&missing, "127.0.0.1 localhost\n").unwrap();
-        assert!(hosts_file(&missing).is_ok());
-    }
 }

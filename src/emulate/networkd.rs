@@ -14,32 +14,33 @@
 use super::EmulateError;
 use super::commands::{run, run_until};
 use crate::escape::sh_word;
+use crate::routing::tools::Tool;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long networkd may take to configure one PC.
 const CONFIGURE_WAIT: Duration = Duration::from_secs(20);
 
-/// The programs this boot needs, and the Debian packages they come in.
-pub const NEEDS: [(&str, &str); 2] = [("/lib/systemd/systemd-networkd", "systemd"), ("udevadm", "udev")];
+/// The programs this boot needs, and the Debian packages they come in
+/// (networkd is on no `PATH`).
+pub const NEEDS: &[Tool] = &[
+    Tool {
+        program: "/lib/systemd/systemd-networkd",
+        package: "systemd",
+    },
+    Tool {
+        program: "udevadm",
+        package: "udev",
+    },
+    Tool {
+        program: "sed",
+        package: "sed",
+    },
+];
 
 /// Whether this machine has what a networkd boot needs; why not otherwise.
 pub fn available() -> Result<(), EmulateError> {
-    let networkd = Path::new(NEEDS[0].0).is_file();
-    let udevadm = std::process::Command::new(NEEDS[1].0)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    match (networkd, udevadm) {
-        (true, true) => Ok(()),
-        _ => Err(EmulateError::Setup {
-            command: "--boot networkd".into(),
-            reason: format!(
-                "needs {} (Debian package {}) and {} (package {})",
-                NEEDS[0].0, NEEDS[0].1, NEEDS[1].0, NEEDS[1].1
-            ),
-        }),
-    }
+    Ok(super::ready::have(NEEDS)?)
 }
 
 /// Boots namespace `ns` from the `.link` and `.network` files in `dir`:
@@ -69,7 +70,7 @@ pub fn boot(
          done\n\
          exec /lib/systemd/systemd-networkd\n"
     );
-    let mut child = std::process::Command::new("ip")
+    let mut child = super::commands::command("ip")
         .args(["netns", "exec", ns, "unshare", "-m", "sh", "-c", &script])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

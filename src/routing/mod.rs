@@ -10,6 +10,7 @@ pub mod macs;
 pub mod networkd;
 pub mod probe;
 pub mod scripts;
+pub mod tools;
 
 pub use addresses::{Interfaces, interface_number, multipath_ip, switch_ip, uplink_ip};
 pub use basic::BasicRouting;

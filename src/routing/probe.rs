@@ -37,8 +37,10 @@ pub fn probe_script(
         "# Run as root after fnn-setup, with the uplink switch unplugged from the FNN\n\
          # switches: through it every switch reaches every other, and a miswired\n\
          # cable would still answer. Save the output as fnn-probe-<PC>.txt and give\n\
-         # the folder of all of them to `fnn-tui verify --results`.\n\n",
+         # the folder of all of them to `fnn-tui verify --results`.\n",
     );
+    super::tools::script_start(&mut s, "fnn-probe", super::tools::PROBE);
+    s.push('\n');
     // Each line names a NIC as planned (its discovered name, or ethN by
     // the probe order), whatever it is called at run time: `nic` lines
     // say which NIC each name is.

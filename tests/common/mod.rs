@@ -216,3 +216,66 @@ pub fn release_binary() -> std::path::PathBuf {
         .find_map(|v| v["executable"].as_str().map(std::path::PathBuf::from))
         .expect("cargo names the fnn-tui executable")
 }
+
+/// What [`without`] needs: root, and util-linux's `unshare` and `mount`.
+pub const MASKING: &[Need] = &[
+    Need::Root,
+    Need::Program("unshare", Source::Apt("util-linux")),
+    Need::Program("mount", Source::Apt("mount")),
+];
+
+/// Root's own folders, where fnn-tui and the scripts it writes look for
+/// programs (as the README gives them).
+pub const ROOTS_PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/// Every file `name` is found as through this process's `PATH` or root's
+/// own folders (where fnn-tui and its scripts look), each once: the
+/// places to cover to take it away.
+pub fn places_of(name: &str) -> Vec<std::path::PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let roots = ROOTS_PATH;
+    let mut found: Vec<std::path::PathBuf> = Vec::new();
+    for dir in std::env::split_paths(&path).chain(std::env::split_paths(roots)) {
+        let Ok(real) = dir.join(name).canonicalize() else {
+            continue;
+        };
+        if real.is_file() && !found.contains(&real) {
+            found.push(real);
+        }
+    }
+    found
+}
+
+/// `program args` run as on a machine without each of `missing`, without
+/// touching this one: in a private mount namespace (and, with `net`, a
+/// private network namespace) where an empty, non-executable file covers
+/// every place [`places_of`] finds it. The folder of the empty file goes
+/// with the value.
+pub struct Without {
+    _empty: tempfile::TempDir,
+    pub command: std::process::Command,
+}
+
+pub fn without(missing: &[&str], net: bool, program: &std::path::Path, args: &[&str]) -> Without {
+    let empty = tempfile::tempdir().expect("a temporary folder");
+    let file = empty.path().join("empty");
+    std::fs::write(&file, "").expect("an empty file");
+    let mut command = std::process::Command::new("unshare");
+    command.arg("--mount");
+    if net {
+        command.arg("--net");
+    }
+    command
+        .args([
+            "/bin/sh",
+            "-ec",
+            "e=$1; shift; while [ \"$1\" != -- ]; do mount --bind \"$e\" \"$1\"; shift; done; shift; exec \"$@\"",
+            "sh",
+        ])
+        .arg(&file)
+        .args(missing.iter().flat_map(|m| places_of(m)))
+        .arg("--")
+        .arg(program)
+        .args(args);
+    Without { _empty: empty, command }
+}

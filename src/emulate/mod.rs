@@ -61,7 +61,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EmulateError {
-    #[error("`{command}` failed: {reason}{}", root_hint(reason))]
+    #[error("`{command}` failed: {reason}")]
     Setup { command: String, reason: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
@@ -71,16 +71,6 @@ pub enum EmulateError {
     NameTooLong(String),
     #[error("interrupted: everything emulate created has been removed")]
     Interrupted,
-}
-
-/// Why a command may have failed, when the reason is the usual one.
-fn root_hint(reason: &str) -> &'static str {
-    let denied = ["not permitted", "Permission denied", "No such file", "not found"];
-    if denied.iter().any(|d| reason.contains(d)) {
-        " (emulate needs root, or CAP_NET_ADMIN, and iproute2)"
-    } else {
-        ""
-    }
 }
 
 /// A progress callback: (what, done, of).

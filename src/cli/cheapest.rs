@@ -3,6 +3,7 @@
 
 use super::CheapestArgs;
 use super::inputs;
+use super::out;
 use anyhow::Context;
 use fnn_tui::design::format_table;
 use fnn_tui::hardware::{self, Budget, PriceList};
@@ -66,15 +67,15 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     ];
     fnn_tui::export::write_files(&args.out, "cheapest", &files)?;
     if args.json {
-        println!("{}", json(&spec, &best));
+        out::outln!("{}", json(&spec, &best))?;
     } else if !args.quiet {
-        print!("{}", summary(&spec, &best));
-        println!(
+        out::out!("{}", summary(&spec, &best))?;
+        out::outln!(
             "wrote spec.toml, switches.txt, report.json and candidates.csv into {}",
             args.out.display()
-        );
+        )?;
     }
-    Ok(super::exit::unless_interrupted(ExitCode::SUCCESS))
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The answer as JSON: the hardware chosen, its cost, what is known of

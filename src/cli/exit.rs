@@ -11,7 +11,8 @@ Exit status:
   0    success: a valid design found, checked or written; no fault found
   1    no success: no valid design in the limits, pairs left uncovered, faults found
   2    bad input (the message names the file, field and what is allowed) or proved impossible
-  130  interrupted by Ctrl-C (what was finished is written first)";
+  130  interrupted by Ctrl-C (what was finished is written first)
+  A reader that goes away (| head) is no error: the work is finished, the status its own.";
 
 /// 0 when `ok`, else 1.
 pub fn success_if(ok: bool) -> ExitCode {

@@ -32,7 +32,13 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     };
     let start = Instant::now();
     let interrupted = super::exit::interrupt_flag();
-    let best = hardware::cheapest(&spec, &prices, budget, &interrupted)?;
+    let best = hardware::cheapest(&spec, &prices, budget, &interrupted).map_err(|e| {
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            anyhow::anyhow!("interrupted before any candidate hardware gave a valid design: nothing written")
+        } else {
+            e.into()
+        }
+    })?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let report = Report::new(
         &best.cluster,

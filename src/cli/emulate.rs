@@ -37,14 +37,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     // Ctrl-C, SIGTERM and SIGHUP stop the run between steps; the testbed
     // is then dropped, which removes everything it created.
-    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    for sig in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register(sig, cancel.clone())?;
-    }
+    let cancel = super::exit::interrupt_flag();
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())

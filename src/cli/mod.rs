@@ -1,6 +1,7 @@
 //! The command line: clap definitions and the headless
-//! commands. Exit codes: one table for all (`exit.rs`). Output: one
-//! door, where a reader gone is no error (`out.rs`).
+//! commands. Exit codes and signals: one table and one policy for all
+//! (`exit.rs`). Output: one door, where a reader gone is no error
+//! (`out.rs`).
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cheapest;
@@ -510,6 +511,7 @@ pub fn started() -> std::time::Instant {
 
 pub fn run(cli: Cli) -> ExitCode {
     started();
+    exit::watch_signals();
     if let Err(e) = start_log(cli.log.as_deref()) {
         out::errln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
         return exit::unless_interrupted(ExitCode::from(2));

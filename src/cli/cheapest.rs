@@ -3,6 +3,7 @@
 
 use super::CheapestArgs;
 use super::inputs;
+use super::out;
 use anyhow::Context;
 use fnn_tui::design::format_table;
 use fnn_tui::hardware::{self, Budget, PriceList};
@@ -31,7 +32,13 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     };
     let start = Instant::now();
     let interrupted = super::exit::interrupt_flag();
-    let best = hardware::cheapest(&spec, &prices, budget, &interrupted)?;
+    let best = hardware::cheapest(&spec, &prices, budget, &interrupted).map_err(|e| {
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            anyhow::anyhow!("interrupted before any candidate hardware gave a valid design: nothing written")
+        } else {
+            e.into()
+        }
+    })?;
     std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let report = Report::new(
         &best.cluster,
@@ -66,15 +73,15 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     ];
     fnn_tui::export::write_files(&args.out, "cheapest", &files)?;
     if args.json {
-        println!("{}", json(&spec, &best));
+        out::outln!("{}", json(&spec, &best))?;
     } else if !args.quiet {
-        print!("{}", summary(&spec, &best));
-        println!(
+        out::out!("{}", summary(&spec, &best))?;
+        out::outln!(
             "wrote spec.toml, switches.txt, report.json and candidates.csv into {}",
             args.out.display()
-        );
+        )?;
     }
-    Ok(super::exit::unless_interrupted(ExitCode::SUCCESS))
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The answer as JSON: the hardware chosen, its cost, what is known of

@@ -3,6 +3,7 @@
 
 use super::CheckArgs;
 use super::inputs;
+use super::out;
 use fnn_tui::design::parse_table;
 use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
@@ -15,9 +16,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     let report = Report::new(&cluster, Metrics::compute(&design, &cluster), RunInfo::default());
     if args.json {
-        println!("{}", report.to_json());
+        out::outln!("{}", report.to_json())?;
     } else {
-        print!("{}", report.text());
+        out::out!("{}", report.text())?;
     }
     Ok(exit_code(&report))
 }

@@ -2,6 +2,7 @@
 
 use super::DesignArgs;
 use super::inputs;
+use super::out;
 use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
 use fnn_tui::run::Run;
 use fnn_tui::spec::{Cluster, Preset, Spec};
@@ -21,15 +22,15 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
     let report = run.report();
     let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &run.best_design(), &report)?;
     if args.json {
-        println!("{}", report.to_json());
+        out::outln!("{}", report.to_json())?;
     } else if !args.quiet {
-        print!("{}", report.text());
+        out::out!("{}", report.text())?;
         if let Some(Ok(out)) = run.engine().exact() {
-            println!("exact: {}", super::exact::verdict(out));
+            out::outln!("exact: {}", super::exact::verdict(out))?;
         }
-        println!("wrote {} and {}", table_path.display(), report_path.display());
+        out::outln!("wrote {} and {}", table_path.display(), report_path.display())?;
     }
-    Ok(super::exit::unless_interrupted(super::exit::success_if(report.valid)))
+    Ok(super::exit::success_if(report.valid))
 }
 
 /// Runs the search to its stopping rule (a [`Run`]: the spec's limits,
@@ -66,7 +67,7 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
     });
     bar.finish_and_clear();
     if stop == StopReason::Interrupted {
-        eprintln!("interrupted: writing the best design so far");
+        out::errln!("interrupted: writing the best design so far");
     }
     Ok(run)
 }

@@ -1,6 +1,7 @@
 //! `fnn-tui completions SHELL` and `fnn-tui man`: generated from the same
 //! clap definitions the command line parses, so they never drift from it.
 
+use super::out;
 use super::{CompletionsArgs, ManArgs};
 use anyhow::Context;
 use std::process::ExitCode;
@@ -15,12 +16,8 @@ pub fn completions(args: &CompletionsArgs) -> anyhow::Result<ExitCode> {
 /// Writes `bytes` to stdout; a reader that went away (`| head`) is not an
 /// error.
 fn print(bytes: &[u8]) -> anyhow::Result<ExitCode> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|_| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    out::stdout_bytes(bytes)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The man page on stdout, or with `--out DIR` a page per command
@@ -40,11 +37,11 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
         files.push((format!("{name}.1"), page(sub)?));
     }
     fnn_tui::export::write_files(dir, "man", &files).with_context(|| format!("cannot write {}", dir.display()))?;
-    println!(
+    out::outln!(
         "wrote {} into {}",
         fnn_tui::words::count(files.len(), "man page"),
         dir.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

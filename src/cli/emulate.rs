@@ -1,13 +1,12 @@
 //! `fnn-tui emulate`: the design rehearsed on Linux network namespaces.
 
 use super::EmulateArgs;
+use super::out;
 use anyhow::anyhow;
 use fnn_tui::emulate::{Fault, Options, RUN_DIR, Sweep, emulate, sweep};
 use fnn_tui::routing::Interfaces;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 /// The `--probe-order` given, or slot order.
 pub fn interfaces(probe_order: Option<&str>, cluster: &fnn_tui::spec::Cluster) -> anyhow::Result<Interfaces> {
@@ -39,9 +38,9 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
     if args.clean {
         let removed = sweep(Sweep::DeadAndKept)?;
         if removed.is_empty() {
-            println!("nothing to remove: no earlier emulate run left anything in {RUN_DIR}");
+            out::outln!("nothing to remove: no earlier emulate run left anything in {RUN_DIR}")?;
         } else {
-            println!("{}", removed.text());
+            out::outln!("{}", removed.text())?;
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -54,14 +53,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     // Ctrl-C, SIGTERM and SIGHUP stop the run between steps; the testbed
     // is then dropped, which removes everything it created.
-    let cancel = Arc::new(AtomicBool::new(false));
-    for sig in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
-        signal_hook::flag::register(sig, cancel.clone())?;
-    }
+    let cancel = super::exit::interrupt_flag();
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
@@ -159,9 +151,9 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow!("--plot {}: {e}", path.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        out::outln!("{}", serde_json::to_string_pretty(&summary)?)?;
     } else {
-        print!("{}", summary.text());
+        out::out!("{}", summary.text())?;
     }
     if let Some(dir) = &args.probe_results {
         let src = &args.source;
@@ -178,15 +170,15 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         if let Some(p) = &args.probe_order {
             how.push_str(&format!(" --probe-order {p}"));
         }
-        eprintln!(
+        out::errln!(
             "probe results in {0}; read them with: {how} --results {0}",
             dir.display()
         );
     }
     if args.keep {
-        eprintln!("kept for inspection; remove with `fnn-tui emulate --clean`, or by hand:");
+        out::errln!("kept for inspection; remove with `fnn-tui emulate --clean`, or by hand:");
         for c in testbed.removal_commands() {
-            eprintln!("  {c}");
+            out::errln!("  {c}");
         }
     }
     drop(testbed);

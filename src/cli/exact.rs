@@ -4,6 +4,7 @@
 
 use super::DesignArgs;
 use super::exit;
+use super::out;
 use fnn_tui::exact::{Model, Outcome, Verdict};
 use fnn_tui::ga::{Portfolio, sat::Exact};
 use fnn_tui::run::Run;
@@ -24,7 +25,7 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     let out = match run.into_engine().into_exact() {
         Some(out) => out?,
         None => {
-            eprintln!("interrupted before the exact mode ran: nothing written");
+            out::errln!("interrupted before the exact mode ran: nothing written");
             return Ok(exit::interrupted());
         }
     };
@@ -33,24 +34,24 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         Verdict::Found(_) => {
             let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
             if !args.quiet && !args.json {
-                print!("{}", report.text());
-                println!("exact: found a design by {how}");
-                println!("wrote {} and {}", table_path.display(), report_path.display());
+                out::out!("{}", report.text())?;
+                out::outln!("exact: found a design by {how}")?;
+                out::outln!("wrote {} and {}", table_path.display(), report_path.display())?;
             }
             (exit::success_if(true), "found", None)
         }
         Verdict::Impossible(why) => {
             if !args.quiet && !args.json {
-                println!("exact: impossible: {why}");
-                println!("proved by {how}");
+                out::outln!("exact: impossible: {why}")?;
+                out::outln!("proved by {how}")?;
                 if let Some((cnf, proof)) = &out.proof {
-                    println!(
+                    out::outln!(
                         "DRAT proof in {} for the CNF in {} (check: rate {} {})",
                         proof.display(),
                         cnf.display(),
                         cnf.display(),
                         proof.display()
-                    );
+                    )?;
                 }
             }
             (exit::bad_input(), "impossible", Some(why.clone()))
@@ -58,7 +59,7 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         Verdict::Unknown => {
             let why = out.unknown_because.as_deref().unwrap_or("the time limit ran out first");
             if !args.quiet && !args.json {
-                println!("exact: unknown: {why} (time limit {limit} s); {how}");
+                out::outln!("exact: unknown: {why} (time limit {limit} s); {how}")?;
             }
             (exit::success_if(false), "unknown", Some(why.to_string()))
         }
@@ -78,12 +79,12 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
             },
             "report": found.then(|| serde_json::to_value(&report).expect("a report serializes")),
         });
-        println!(
+        out::outln!(
             "{}",
             serde_json::to_string_pretty(&json).expect("JSON values serialize")
-        );
+        )?;
     }
-    Ok(exit::unless_interrupted(code))
+    Ok(code)
 }
 
 /// What the exact mode settled and how, in one line.

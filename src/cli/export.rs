@@ -3,6 +3,7 @@
 
 use super::ExportArgs;
 use super::inputs;
+use super::out;
 use anyhow::anyhow;
 use fnn_tui::design::{Design, parse_table};
 use fnn_tui::export::choices::{Choices, Rewire};
@@ -35,19 +36,19 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
             "valid": report.valid,
             "uncovered_pairs": report.uncovered_pairs,
         });
-        println!(
+        out::outln!(
             "{}",
             serde_json::to_string_pretty(&json).expect("JSON values serialize")
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    out::outln!(
         "wrote {} into {}",
         fnn_tui::words::count(files.len(), "file"),
         args.out.display()
-    );
+    )?;
     if !report.valid {
-        eprintln!(
+        out::errln!(
             "note: the design is not valid ({} required pairs uncovered)",
             report.uncovered_pairs
         );

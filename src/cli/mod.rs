@@ -1,5 +1,8 @@
 //! The command line: clap definitions and the headless
-//! commands. Exit codes: one table for all (`exit.rs`).
+//! commands. Exit codes and signals: one table and one policy for all
+//! (`exit.rs`). Output: one door, where a reader gone is no error
+//! (`out.rs`).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cheapest;
 mod check;
@@ -11,6 +14,7 @@ mod exact;
 mod exit;
 mod export;
 mod inputs;
+mod out;
 mod sweep;
 mod verify;
 
@@ -507,9 +511,10 @@ pub fn started() -> std::time::Instant {
 
 pub fn run(cli: Cli) -> ExitCode {
     started();
+    exit::watch_signals();
     if let Err(e) = start_log(cli.log.as_deref()) {
-        eprintln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
-        return ExitCode::from(2);
+        out::errln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
+        return exit::unless_interrupted(ExitCode::from(2));
     }
     let result = match cli.command {
         Some(Command::Design(args)) => design::run(&args),
@@ -534,13 +539,14 @@ pub fn run(cli: Cli) -> ExitCode {
             "this fnn-tui was built without the designer (cargo feature `tui`): give a command, or see --help"
         )),
     };
-    match result {
+    // A signal's status wins, even over an error it caused.
+    exit::unless_interrupted(match result {
         Ok(code) => code,
         Err(e) => {
             tracing::error!("{e}");
             // Errors quote inputs: never let them drive the terminal.
-            eprintln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
+            out::errln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
             ExitCode::from(2)
         }
-    }
+    })
 }

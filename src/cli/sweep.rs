@@ -3,6 +3,7 @@
 //! kept and skipped; Ctrl-C writes what is finished.
 
 use super::SweepArgs;
+use super::out;
 use anyhow::Context;
 use fnn_tui::atomic::write_atomic;
 use fnn_tui::sweep::{self, Budget, Point};
@@ -26,7 +27,7 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let quiet = args.quiet || args.json;
     if !quiet && !done.is_empty() {
-        eprintln!("resuming: {} sizes already in {}", done.len(), csv_path.display());
+        out::errln!("resuming: {} sizes already in {}", done.len(), csv_path.display());
     }
     let budget = Budget {
         generations: args.generations,
@@ -65,24 +66,24 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     write_atomic(&svg_path, sweep::svg(&points, title).as_bytes())
         .with_context(|| format!("cannot write {}", svg_path.display()))?;
     if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-        eprintln!(
+        out::errln!(
             "interrupted: {} of {total} sizes done; run the same command to go on",
             points.len()
         );
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&points).expect("points serialize"));
+        out::outln!("{}", serde_json::to_string_pretty(&points).expect("points serialize"))?;
     } else if !args.quiet {
-        print!("{}", sweep::summary(&points, super::terminal_width()));
-        println!(
+        out::out!("{}", sweep::summary(&points, super::terminal_width()))?;
+        out::outln!(
             "{} sizes in {:.1} s; wrote {} and {}",
             points.len(),
             start.elapsed().as_secs_f64(),
             csv_path.display(),
             svg_path.display()
-        );
+        )?;
     }
-    Ok(super::exit::unless_interrupted(ExitCode::SUCCESS))
+    Ok(ExitCode::SUCCESS)
 }
 
 fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {

@@ -2,6 +2,7 @@
 //! against its design.
 
 use super::VerifyArgs;
+use super::out;
 use anyhow::anyhow;
 use fnn_tui::lldp::audit_dir;
 use fnn_tui::routing::MacTable;
@@ -32,13 +33,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             (Some(p), None) => serde_json::to_value(p)?,
             _ => serde_json::json!({ "probes": probes, "lldp": lldp }),
         };
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        out::outln!("{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         if let Some(p) = &probes {
-            print!("{}", p.text());
+            out::out!("{}", p.text())?;
         }
         if let Some(l) = &lldp {
-            print!("{}", l.text());
+            out::out!("{}", l.text())?;
         }
     }
     let ok = probes.as_ref().is_none_or(|p| p.ok()) && lldp.as_ref().is_none_or(|l| l.ok());

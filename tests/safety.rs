@@ -8,6 +8,7 @@
 mod common;
 
 use assert_cmd::Command;
+use common::{Need, Source};
 use fnn_tui::export::{Options, write_all};
 use fnn_tui::metrics::Metrics;
 use fnn_tui::report::{Report, RunInfo};
@@ -117,8 +118,16 @@ fn hostile_export(dir: &Path) -> Cluster {
     c
 }
 
+/// The scripts set root's own PATH and run as root: they run here in a
+/// private network namespace (nothing they do reaches this machine's
+/// interfaces) and a private mount namespace whose `/usr/local/sbin`, first
+/// in that PATH, holds the logging stubs.
 #[test]
 fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
+    let needs = [common::MASKING, &[Need::Program("cp", Source::Apt("coreutils"))]].concat();
+    if !common::machine_has("safety::boot_scripts_run_with_hostile_names_run_nothing_but_ip", &needs) {
+        return;
+    }
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
     hostile_export(&out);
@@ -130,7 +139,7 @@ fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
     // temporary folder (mktemp, rm).
     let tmp = d.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    for cmd in ["ip", "ping", "touch", "cat", "grep", "mktemp", "rm"] {
+    for cmd in ["ip", "ping", "touch", "cat", "grep", "mktemp", "rm", "sleep"] {
         let stub = bin.join(cmd);
         let answer = if cmd == "mktemp" { "echo \"$TMPD\"\n" } else { "" };
         std::fs::write(&stub, format!("#!/bin/sh\necho {cmd} \"$@\" >> \"$LOG\"\n{answer}")).unwrap();
@@ -144,11 +153,15 @@ fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
     scripts.extend(walk(&out.join("routing/probe")));
     assert_eq!(scripts.len(), 16, "a setup and a probe script per PC");
     for script in &scripts {
-        let status = std::process::Command::new("/bin/sh")
+        let status = std::process::Command::new("unshare")
+            .args(["--net", "--mount", "/bin/sh", "-ec"])
+            .arg("mount -t tmpfs stubs /usr/local/sbin; cp \"$1\"/* /usr/local/sbin/; exec /bin/sh \"$2\"")
+            .arg("sh")
+            .arg(&bin)
             .arg(script)
             .current_dir(&run)
             .env_clear()
-            .env("PATH", &bin)
+            .env("PATH", common::ROOTS_PATH)
             .env("LOG", &log)
             .env("TMPD", &tmp)
             // No discovery file: the MACs are placeholders, which the
@@ -167,7 +180,7 @@ fn boot_scripts_run_with_hostile_names_run_nothing_but_ip() {
     assert!(ran.is_empty(), "the scripts created {ran:?}");
     let log = std::fs::read_to_string(&log).unwrap();
     assert!(log.lines().count() > 8 * 3);
-    let allowed = ["ip ", "ping ", "cat ", "grep ", "mktemp ", "rm "];
+    let allowed = ["ip ", "ping ", "cat ", "grep ", "mktemp ", "rm ", "sleep "];
     assert!(log.lines().all(|l| allowed.iter().any(|a| l.starts_with(a))), "{log}");
     assert!(!log.contains("pwned"), "{log}");
 }

@@ -14,6 +14,8 @@ Exit status:
   0    success: a valid design found, checked or written; no fault found
   1    no success: no valid design in the limits, pairs left uncovered, faults found
   2    bad input (the message names the file, field and what is allowed) or proved impossible
+  3    inconclusive (emulate): no fault found, but its frame capture lost frames, so not every
+       path was checked; rerun on an idle machine or with fewer PCs
   129  hung up (SIGHUP: the terminal or ssh session closed): stopped as on Ctrl-C
   130  interrupted by Ctrl-C (SIGINT): every command stops and first writes what it finished
        (design and compare the best design so far; cheapest the cheapest hardware found valid,

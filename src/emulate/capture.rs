@@ -157,6 +157,52 @@ struct RingRequest {
     feature_req_word: u32,
 }
 
+/// The classic BPF program the capture socket runs on every frame of
+/// this machine: keep the first [`SNAPLEN`] bytes of frames on this run's
+/// bridge ports, drop the rest in the kernel. Other rehearsals, and the
+/// machine's own traffic, then neither fill the ring nor count as this
+/// run's losses. The ports become ranges of interface indexes (one batch
+/// of links gets consecutive ones), three instructions each; past what a
+/// program may hold, every frame is kept and the reader sorts them.
+fn port_filter(ports: &[i32]) -> Vec<libc::sock_filter> {
+    const LD_W_ABS: u16 = 0x20;
+    const JGE_K: u16 = 0x35;
+    const JGT_K: u16 = 0x25;
+    const RET_K: u16 = 0x06;
+    // SKF_AD_OFF + SKF_AD_IFINDEX: the frame's interface index.
+    const IFINDEX: u32 = 0xffff_f000 + 8;
+    const MOST: usize = 4096;
+    let op = |code, jt, jf, k| libc::sock_filter { code, jt, jf, k };
+    let ranges = index_ranges(ports);
+    if ranges.is_empty() || 2 + 3 * ranges.len() > MOST {
+        return vec![op(RET_K, 0, 0, SNAPLEN)];
+    }
+    let mut prog = vec![op(LD_W_ABS, 0, 0, IFINDEX)];
+    for (lo, hi) in ranges {
+        // Below `lo`: on to the next range; above `hi`: likewise; else keep.
+        prog.push(op(JGE_K, 0, 2, lo));
+        prog.push(op(JGT_K, 1, 0, hi));
+        prog.push(op(RET_K, 0, 0, SNAPLEN));
+    }
+    prog.push(op(RET_K, 0, 0, 0));
+    prog
+}
+
+/// The indexes as sorted runs of consecutive numbers, (first, last).
+fn index_ranges(ports: &[i32]) -> Vec<(u32, u32)> {
+    let mut sorted: Vec<u32> = ports.iter().filter_map(|&i| u32::try_from(i).ok()).collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for i in sorted {
+        match ranges.last_mut() {
+            Some((_, hi)) if *hi + 1 == i => *hi = i,
+            _ => ranges.push((i, i)),
+        }
+    }
+    ranges
+}
+
 /// The socket and its mapped ring; both go when the last holder drops.
 struct Ring {
     fd: i32,
@@ -182,7 +228,7 @@ impl Drop for Ring {
 }
 
 impl Ring {
-    fn open(blocks: usize, block_size: usize) -> std::io::Result<Ring> {
+    fn open(ports: &[i32], blocks: usize, block_size: usize) -> std::io::Result<Ring> {
         let err = std::io::Error::last_os_error;
         // SAFETY: plain socket calls with option values that live across
         // the calls and have the sizes given; the mapping is checked.
@@ -200,16 +246,10 @@ impl Ring {
                 libc::close(fd);
                 Err(e)
             };
-            // A filter that keeps every frame, cut to SNAPLEN bytes.
-            let keep = libc::sock_filter {
-                code: 0x06, // BPF_RET | BPF_K
-                jt: 0,
-                jf: 0,
-                k: SNAPLEN,
-            };
+            let filter = port_filter(ports);
             let prog = libc::sock_fprog {
-                len: 1,
-                filter: (&keep as *const libc::sock_filter).cast_mut(),
+                len: filter.len() as u16,
+                filter: filter.as_ptr().cast_mut(),
             };
             let req = RingRequest {
                 block_size: block_size as u32,
@@ -330,10 +370,12 @@ impl Capture {
     /// pinging about `pairs` pairs.
     pub fn start(ports: HashMap<i32, Port>, bridges: usize, pairs: usize) -> std::io::Result<Capture> {
         let starve = std::env::var_os(STARVE_ENV).is_some();
+        let watched: Vec<i32> = ports.keys().copied().collect();
         let ring = Arc::new(if starve {
-            Ring::open(1, 4096)?
+            Ring::open(&watched, 1, 4096)?
         } else {
             Ring::open(
+                &watched,
                 pairs.div_ceil(PAIRS_PER_BLOCK).clamp(MIN_BLOCKS, MAX_BLOCKS),
                 BLOCK_SIZE,
             )?
@@ -480,6 +522,44 @@ mod tests {
             f.extend(ip);
         }
         f
+    }
+
+    #[test]
+    fn the_filter_keeps_this_runs_ports_only() {
+        assert_eq!(index_ranges(&[7, 5, 6, 9, 12, 10, 5]), vec![(5, 7), (9, 10), (12, 12)]);
+        // Runs the program as the kernel would, on a frame's interface index.
+        let run = |prog: &[libc::sock_filter], ifindex: u32| -> u32 {
+            let (mut pc, mut a) = (0usize, 0u32);
+            loop {
+                let op = prog[pc];
+                match op.code {
+                    0x20 => a = ifindex,
+                    0x06 => return op.k,
+                    0x35 => pc += if a >= op.k { op.jt } else { op.jf } as usize,
+                    0x25 => pc += if a > op.k { op.jt } else { op.jf } as usize,
+                    other => panic!("unexpected op {other:#x}"),
+                }
+                pc += 1;
+            }
+        };
+        let prog = port_filter(&[5, 6, 7, 9, 10, 12]);
+        for (ifindex, kept) in [
+            (4, false),
+            (5, true),
+            (7, true),
+            (8, false),
+            (9, true),
+            (11, false),
+            (12, true),
+            (13, false),
+        ] {
+            assert_eq!(run(&prog, ifindex) == SNAPLEN, kept, "ifindex {ifindex}");
+        }
+        // Too many ranges for one program: every frame kept.
+        let scattered: Vec<i32> = (0..3000).map(|i| i * 2).collect();
+        let all = port_filter(&scattered);
+        assert_eq!(all.len(), 1);
+        assert_eq!(run(&all, 12345), SNAPLEN);
     }
 
     #[test]

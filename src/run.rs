@@ -181,13 +181,18 @@ impl Run {
     /// One generation, unless a stop rule holds already; returns the stop
     /// reason once one does (before or after the step).
     pub fn step(&mut self) -> Option<StopReason> {
+        self.step_until(&AtomicBool::new(false))
+    }
+
+    /// [`Run::step`], whose searches give up as soon as `cancel` is set.
+    fn step_until(&mut self, cancel: &AtomicBool) -> Option<StopReason> {
         if let Some(r) = self.stop_rule() {
             self.stop(r);
             return Some(r);
         }
         let t = Instant::now();
         self.engine.set_deadline(self.limits.deadline(self.started));
-        self.engine.step();
+        self.engine.step_until(cancel);
         self.elapsed += t.elapsed();
         if self.first_valid_s.is_none() && self.engine.is_valid() {
             self.first_valid_s = Some(self.elapsed.as_secs_f64());
@@ -231,7 +236,7 @@ impl Run {
                 self.stop(StopReason::Interrupted);
                 return StopReason::Interrupted;
             }
-            if let Some(r) = self.step() {
+            if let Some(r) = self.step_until(interrupted) {
                 return r;
             }
             progress(self);

@@ -223,6 +223,35 @@ fn design_writes_its_best_then_exits_with_the_signal() {
     }
 }
 
+/// `design --exact` on an instance its solver does not settle soon: the
+/// solver gives up at the signal instead of holding the command until
+/// its time limit (an hour here), says so, and the status is the signal's.
+#[test]
+fn the_exact_mode_stops_at_the_signal() {
+    for (signal, name, code) in SIGNALS {
+        let d = tempfile::tempdir().unwrap();
+        let mut cmd = fnn();
+        cmd.args(["design", "--exact", "--pcs", "64", "--nics", "4", "--switches", "22x*"])
+            .args(["--time-limit", "3600", "-o"])
+            .arg(d.path().join("o"))
+            .arg("--log")
+            .arg(d.path().join("log"));
+        let mut child = spawn(cmd, false);
+        wait_until(&mut child, "the search's start in the log", || {
+            std::fs::read_to_string(d.path().join("log")).is_ok_and(|l| l.contains("run started"))
+        });
+        let (status, _) = stop(&mut child, signal);
+        let mut said = String::new();
+        std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut said).unwrap();
+        assert_eq!(status.code(), Some(code), "SIG{name}: {status}\n{said}");
+        assert!(said.contains("exact: unknown: interrupted"), "SIG{name}: {said}");
+        assert!(
+            !d.path().join("o").exists(),
+            "SIG{name}: nothing found, nothing written"
+        );
+    }
+}
+
 /// Under `nohup` SIGHUP is ignored, and in a script's background job
 /// SIGINT, and they stay so: the search runs to its own end (a stall or
 /// the time limit) and writes its design.

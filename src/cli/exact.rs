@@ -20,7 +20,10 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     let portfolio = Portfolio::exact(Exact::alone(args.proof.clone()));
     // The time limit counts from the command's start, reading the spec included.
     let mut run = Run::with_portfolio(spec, cluster, portfolio, super::started());
-    run.run(&exit::interrupt_flag(), |_| {});
+    let stop = exit::interrupt_flag();
+    run.run(&stop, |_| {});
+    // The solver gives up at a signal; the run may end by its own rule then.
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
     let (report, design) = (run.report(), run.best_design());
     let out = match run.into_engine().into_exact() {
         Some(out) => out?,
@@ -57,7 +60,10 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
             (exit::bad_input(), "impossible", Some(why.clone()))
         }
         Verdict::Unknown => {
-            let why = out.unknown_because.as_deref().unwrap_or("the time limit ran out first");
+            let why = match interrupted {
+                true => "interrupted before the solver answered",
+                false => out.unknown_because.as_deref().unwrap_or("the time limit ran out first"),
+            };
             if !args.quiet && !args.json {
                 out::outln!("exact: unknown: {why} (time limit {limit} s); {how}")?;
             }

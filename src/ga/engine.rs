@@ -327,11 +327,17 @@ impl Engine {
     /// Runs one generation: the GA operators (if the portfolio evolves),
     /// then the portfolio's searches.
     pub fn step(&mut self) {
+        static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        self.step_until(&NEVER);
+    }
+
+    /// [`Engine::step`], whose searches give up as soon as `cancel` is set.
+    pub fn step_until(&mut self, cancel: &std::sync::atomic::AtomicBool) {
         let mut next = match self.portfolio.evolves() {
             true => self.next_generation(),
             false => std::mem::take(&mut self.population),
         };
-        self.search(&mut next);
+        self.search(&mut next, cancel);
         self.population = next;
         self.generation += 1;
         if let Some(g) = self.found_full.take() {
@@ -465,7 +471,7 @@ impl Engine {
     /// problem replace the worst members (the parents stay, and diversity
     /// with them); a full-size design found during the scaled phase ends it
     /// after this generation.
-    fn search(&mut self, next: &mut [Member]) {
+    fn search(&mut self, next: &mut [Member], cancel: &std::sync::atomic::AtomicBool) {
         let active = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
         let since = match &self.scaled {
             Some(s) => s.generations - s.improved_at.min(s.generations),
@@ -479,6 +485,7 @@ impl Engine {
             scaled_generations: self.scaled.as_ref().map(|s| s.generations),
             since_improved: since,
             deadline: self.deadline,
+            cancel,
             pool: &self.pool,
         };
         let found = self.portfolio.search(&ctx);

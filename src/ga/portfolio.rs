@@ -65,6 +65,9 @@ pub struct Context<'a> {
     /// the scaled phase).
     pub since_improved: u64,
     pub deadline: Deadline,
+    /// Set when the run is asked to stop now (a signal, the designer's
+    /// quit): a strategy that can run long gives up at once.
+    pub cancel: &'a std::sync::atomic::AtomicBool,
     pub pool: &'a rayon::ThreadPool,
 }
 

@@ -71,7 +71,7 @@ impl Strategy for Exact {
             proof: self.proof.clone(),
             only: None,
         };
-        let out = exact::solve(&ctx.full.cluster, &opts);
+        let out = exact::solve_until(&ctx.full.cluster, &opts, ctx.cancel);
         let design = match &out {
             Ok(exact::Outcome {
                 verdict: Verdict::Found(d),

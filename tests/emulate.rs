@@ -227,20 +227,8 @@ fn the_emulate_command_runs_seed_000s_eight_pcs_and_reports_json() {
     ) {
         return;
     }
-    let d = tempfile::tempdir().unwrap();
-    std::fs::write(
-        d.path().join("eight.txt"),
-        "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\n5: 4 5 6 7\n",
-    )
-    .unwrap();
-    let out = assert_cmd::Command::cargo_bin("fnn-tui")
-        .unwrap()
-        .current_dir(d.path())
-        .args(["emulate", "--pcs", "8", "--nics", "3", "--switches", "4x6"])
-        .args(["--table", "eight.txt", "--json"])
-        .assert()
-        .success();
-    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let (code, v) = eight_pcs_with(&[]);
+    assert_eq!(code, Some(0), "{v}");
     assert_eq!(
         (v["pairs"].as_u64(), v["answered"].as_u64()),
         (Some(56), Some(56)),

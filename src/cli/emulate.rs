@@ -65,10 +65,7 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(done as u64);
     };
     let mut o = Options::new(ifaces);
-    if args.boot == super::BootWith::Networkd {
-        fnn_tui::emulate::networkd_available()?;
-        o.boot = fnn_tui::emulate::Boot::Networkd;
-    }
+    o.boot = uses(args).boot;
     if let Some(list) = &args.nic_names {
         let names = fnn_tui::routing::macs::name_list(list).map_err(|e| anyhow!("--nic-names: {e}"))?;
         if names.len() < cluster.max_nics() as usize {
@@ -122,9 +119,6 @@ pub fn run(args: &EmulateArgs) -> anyhow::Result<ExitCode> {
         // Refused now rather than after the testbed is built and pinged.
         traffic.check(&cluster, &design).map_err(|e| anyhow!(e))?;
         o.traffic = Some(traffic);
-    }
-    if args.lldp.is_some() {
-        fnn_tui::emulate::lldp_available()?;
     }
     o.lldp_out = args.lldp.clone();
     o.macs_out = args.macs.clone();

@@ -36,11 +36,6 @@ pub const NEEDS: &[Tool] = &[
     },
 ];
 
-/// Whether this machine has lldpd and lldpcli; why not otherwise.
-pub fn available() -> Result<(), EmulateError> {
-    Ok(super::ready::have(NEEDS)?)
-}
-
 /// One LLDPDU as switch `switch`'s port `port` sends it: chassis id and
 /// system name the switch's name, port id the port number (both "locally
 /// assigned"), the port's description, a TTL of 120 s.

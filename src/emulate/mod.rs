@@ -39,8 +39,6 @@ mod tree;
 mod wiring;
 
 pub use capture::Frames;
-pub use lldp::available as lldp_available;
-pub use networkd::available as networkd_available;
 pub use ready::{Unavailable, Uses, available, ready};
 pub use registry::{RUN_DIR, Removed, Sweep, sweep};
 pub use summary::Summary;

@@ -38,11 +38,6 @@ pub const NEEDS: &[Tool] = &[
     },
 ];
 
-/// Whether this machine has what a networkd boot needs; why not otherwise.
-pub fn available() -> Result<(), EmulateError> {
-    Ok(super::ready::have(NEEDS)?)
-}
-
 /// Boots namespace `ns` from the `.link` and `.network` files in `dir`:
 /// waits until every address in `addresses` is on a link and `neighbours`
 /// permanent entries are in, then stops networkd.

@@ -133,7 +133,7 @@ pub fn available() -> Result<(), Unavailable> {
 }
 
 /// Every program of `tools` found, or the missing ones.
-pub fn have(tools: &[Tool]) -> Result<(), Unavailable> {
+fn have(tools: &[Tool]) -> Result<(), Unavailable> {
     let missing: Vec<Tool> = tools.iter().copied().filter(|t| find(t.program).is_none()).collect();
     if missing.is_empty() {
         Ok(())

@@ -9,24 +9,18 @@ use std::process::Command;
 
 const MANIFEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
 
-/// `cargo SUBCOMMAND --version` answers, adding its rustup component if
-/// it does not (rustup's proxies exist even without the component).
+/// `cargo SUBCOMMAND --version` answers (rustup's proxies exist even
+/// without the component, which `scripts/test` adds).
 fn subcommand(test: &str, name: &str, component: &str) -> bool {
-    let cargo = || Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    let answers = || {
-        cargo()
-            .args([name, "--version"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if answers() {
-        return true;
-    }
-    let added = Command::new("rustup")
-        .args(["component", "add", component])
-        .status()
-        .is_ok_and(|s| s.success());
-    (added && answers()) || common::not_run(test, &format!("`cargo {name}` (rustup component add {component})"))
+    let answers = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([name, "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    answers
+        || common::not_run(
+            test,
+            &format!("`cargo {name}` (the rustup component {component}, which scripts/test adds)"),
+        )
 }
 
 /// Runs `cargo ARGS` on this crate; its output when it fails.

@@ -116,7 +116,7 @@ fn action(step: &Step) -> Action {
             "cargo run --release" => "fnn-tui".into(),
             other => other.into(),
         });
-    if command == "cargo test" {
+    if command == "scripts/test" {
         return Action::Skip("the test suite itself");
     }
     if command.starts_with("cargo install") {
@@ -217,7 +217,7 @@ fn designer(bin: &Path, args: &[String], dir: &Path, step: &Step) {
 /// Words the shell itself runs.
 const SHELL_WORDS: &[&str] = &["cd", "echo", "printf", "test", "export"];
 
-/// Where a README command's program comes from, to install it when it is missing.
+/// Where a README command's program comes from (named when it is missing).
 fn tool_source(program: &'static str) -> Source {
     match program {
         "rate" => Source::Crate("rate"),

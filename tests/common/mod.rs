@@ -54,41 +54,22 @@ pub enum Need {
     Program(&'static str, Source),
 }
 
-/// Where a missing program comes from: `cargo test` installs it there.
+/// Where a missing program comes from: the README's test command
+/// (`scripts/test`) installs it from there; the tests never do, so a
+/// missing one shows.
 #[derive(Clone, Copy, Debug)]
 pub enum Source {
-    /// A Debian package, installed with apt-get (as root).
+    /// A Debian package.
     Apt(&'static str),
-    /// A crate, built with `cargo install --locked`.
+    /// A crate from crates.io.
     Crate(&'static str),
 }
 
 impl Source {
     fn words(self) -> String {
         match self {
-            Source::Apt(p) => format!("Debian package {p}, which `cargo test` installs when run as root"),
-            Source::Crate(c) => format!("crate {c}, which `cargo test` builds with cargo install"),
-        }
-    }
-
-    /// The command that installs it, when this machine can run it.
-    fn command(self) -> Option<(String, Vec<&'static str>)> {
-        match self {
-            Source::Apt(pkg) => {
-                // SAFETY: geteuid has no preconditions.
-                let root = unsafe { libc::geteuid() } == 0;
-                (root && program("apt-get").is_some()).then(|| {
-                    apt_update_once();
-                    (
-                        "apt-get".into(),
-                        vec!["install", "-y", "-qq", "--no-install-recommends", pkg],
-                    )
-                })
-            }
-            Source::Crate(c) => Some((
-                std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()),
-                vec!["install", "--locked", "--quiet", c],
-            )),
+            Source::Apt(p) => format!("Debian package {p}, which scripts/test installs when run as root"),
+            Source::Crate(c) => format!("crate {c}, which scripts/test builds"),
         }
     }
 }
@@ -99,12 +80,12 @@ impl Need {
             // SAFETY: geteuid has no preconditions.
             Need::Root if unsafe { libc::geteuid() } != 0 => Some("root".into()),
             Need::Root => None,
-            Need::Program(name, from) => (!installed(name, from)).then(|| format!("`{name}` ({})", from.words())),
+            Need::Program(name, from) => program(name).is_none().then(|| format!("`{name}` ({})", from.words())),
         }
     }
 }
 
-/// `name` on PATH, or in cargo's bin directory (where `cargo install` puts it).
+/// `name` on PATH, or in cargo's bin directory (where crates put their programs).
 pub fn program(name: &str) -> Option<std::path::PathBuf> {
     let cargo_bin = std::env::var_os("CARGO_HOME")
         .map(std::path::PathBuf::from)
@@ -120,44 +101,6 @@ pub fn program(name: &str) -> Option<std::path::PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Whether `name` is here, installing it from `from` first when it is not
-/// (so the README's `cargo test` passes on a fresh machine): one install
-/// at a time, each said on stderr. `FNN_TEST_NO_INSTALL=1` turns it off.
-fn installed(name: &str, from: Source) -> bool {
-    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if program(name).is_some() {
-        return true;
-    }
-    let Some((command, args)) = from
-        .command()
-        .filter(|_| std::env::var_os("FNN_TEST_NO_INSTALL").is_none())
-    else {
-        return false;
-    };
-    say(&format!(
-        "installing `{name}` for the tests: {command} {}",
-        args.join(" ")
-    ));
-    let ran = std::process::Command::new(&command)
-        .args(&args)
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .stdout(std::process::Stdio::null())
-        .status();
-    ran.is_ok_and(|s| s.success()) && program(name).is_some()
-}
-
-/// `apt-get update`, once per test binary.
-fn apt_update_once() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let _ = std::process::Command::new("apt-get")
-            .args(["update", "-qq"])
-            .stdout(std::process::Stdio::null())
-            .status();
-    });
-}
-
 /// A line straight to stderr, past the harness's capture, so a passing
 /// test's `cargo test` output shows it.
 fn say(line: &str) {
@@ -165,9 +108,8 @@ fn say(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
-/// Whether the machine has (or now, installed, has) everything `needs`
-/// lists. When it does not: under `CI=true` the test fails naming what is
-/// missing; elsewhere one line says which test did not run and why, and
+/// Whether the machine has everything `needs` lists. When it does not:
+/// under `CI=true` the test fails naming what is missing; elsewhere one line says which test did not run and why, and
 /// the test returns.
 pub fn machine_has(test: &str, needs: &[Need]) -> bool {
     let missing: Vec<String> = needs.iter().filter_map(|n| n.missing()).collect();

@@ -237,8 +237,8 @@ fn the_exact_mode_stops_at_the_signal() {
             .arg("--log")
             .arg(d.path().join("log"));
         let mut child = spawn(cmd, false);
-        wait_until(&mut child, "the search's start in the log", || {
-            std::fs::read_to_string(d.path().join("log")).is_ok_and(|l| l.contains("run started"))
+        wait_until(&mut child, "the solver's start in the log", || {
+            std::fs::read_to_string(d.path().join("log")).is_ok_and(|l| l.contains("exact: solving"))
         });
         let (status, _) = stop(&mut child, signal);
         let mut said = String::new();

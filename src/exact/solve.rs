@@ -310,6 +310,7 @@ fn attempt(
         .as_ref()
         .zip(proof.as_ref())
         .map(|((_, d), (p, _))| (d.as_file(), p.as_path()));
+    tracing::info!(model = ?plan.model, variables, clauses, "exact: solving");
     let answer = cadical::solve(cnf, variables, proof_file, deadline, [stop, interrupt])?;
     let verdict = match answer {
         Answer::Sat(a) => {

@@ -545,6 +545,25 @@ mod tests {
     }
 
     #[test]
+    fn a_killed_outputs_staging_is_removed_by_the_next_output_of_any_kind() {
+        let d = tempfile::tempdir().unwrap();
+        let mut killed = Staged::new(&d.path().join("build"), "export").unwrap();
+        killed.write("routing/k00.sh", b"half").unwrap();
+        let dead = killed.staging_path();
+        // Killed: nothing ran its cleanup, and its lock went with it.
+        killed.committed = true;
+        drop(killed);
+        let live = Staged::new(&d.path().join("compare"), "compare").unwrap();
+        let mut other = Staged::new(&d.path().join("design"), "design").unwrap();
+        assert!(!dead.exists(), "another output in the folder removed the dead staging");
+        assert!(live.staging_path().exists(), "a live writer's staging stays");
+        other.write("switches.txt", b"x").unwrap();
+        other.commit().unwrap();
+        drop(live);
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
     fn a_link_or_a_file_at_the_target_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let elsewhere = d.path().join("elsewhere");

@@ -15,6 +15,13 @@ use std::path::Path;
 /// `what` names the file in messages ("the log").
 pub fn open_append(path: &Path, what: &str) -> io::Result<File> {
     let (dir, name) = super::parent_and_name(path)?;
+    // Said before opening: a FIFO without a reader fails to open with a
+    // reason that names no FIFO. The open checks again what it opened.
+    if let Some(e) = dir.entry(&name)?
+        && let Some(kind) = not_regular(e.kind)
+    {
+        return Err(io::Error::other(format!("it is {kind}; {what} must be a regular file")));
+    }
     let file = dir
         .open_file(
             &name,
@@ -32,15 +39,7 @@ pub fn open_append(path: &Path, what: &str) -> io::Result<File> {
     let st = rustix::fs::fstat(&file)?;
     let me = rustix::process::geteuid().as_raw();
     let refuse = |why: String| Err(io::Error::other(why));
-    let kind = match FileType::from_raw_mode(st.st_mode) {
-        FileType::RegularFile => None,
-        FileType::Fifo => Some("a FIFO"),
-        FileType::CharacterDevice | FileType::BlockDevice => Some("a device"),
-        FileType::Socket => Some("a socket"),
-        FileType::Directory => Some("a folder"),
-        _ => Some("not a regular file"),
-    };
-    if let Some(kind) = kind {
+    if let Some(kind) = not_regular(FileType::from_raw_mode(st.st_mode)) {
         return refuse(format!("it is {kind}; {what} must be a regular file"));
     }
     if st.st_uid != me && st.st_uid != 0 {
@@ -59,4 +58,17 @@ pub fn open_append(path: &Path, what: &str) -> io::Result<File> {
     // Back to blocking writes for the log lines themselves.
     rustix::fs::fcntl_setfl(&file, OFlags::APPEND)?;
     Ok(file)
+}
+
+/// What a kind of file is, in words, unless it is a regular file (a link
+/// is refused when opening, without following it).
+fn not_regular(kind: FileType) -> Option<&'static str> {
+    match kind {
+        FileType::RegularFile | FileType::Symlink => None,
+        FileType::Fifo => Some("a FIFO"),
+        FileType::CharacterDevice | FileType::BlockDevice => Some("a device"),
+        FileType::Socket => Some("a socket"),
+        FileType::Directory => Some("a folder"),
+        FileType::Unknown => Some("not a regular file"),
+    }
 }

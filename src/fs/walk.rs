@@ -126,3 +126,60 @@ fn named(shown: &Path, e: io::Error) -> io::Error {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn chmod(p: &Path, mode: u32) {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// A link of the user's own (or root's), in a folder nobody else may
+    /// write, is followed: `/var/run -> /run`.
+    #[test]
+    fn a_link_only_its_owner_could_make_is_followed() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink("real", d.path().join("alias")).unwrap();
+        chmod(d.path(), 0o755);
+        let fd = open_dir(&d.path().join("alias/new/deeper"), true).unwrap();
+        let st = rustix::fs::fstat(&fd).unwrap();
+        let made = std::fs::metadata(real.join("new/deeper")).unwrap();
+        assert_eq!(
+            (st.st_dev, st.st_ino),
+            (
+                std::os::unix::fs::MetadataExt::dev(&made),
+                std::os::unix::fs::MetadataExt::ino(&made)
+            )
+        );
+    }
+
+    /// The same link in a folder others may write could be swapped at any
+    /// moment: refused, naming the link and the real path.
+    #[test]
+    fn a_link_in_a_folder_others_write_is_refused_naming_it() {
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        let shared = d.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::os::unix::fs::symlink(&real, shared.join("alias")).unwrap();
+        chmod(&shared, 0o777);
+        let e = open_dir(&shared.join("alias/new"), true).unwrap_err().to_string();
+        let link = shared.join("alias").display().to_string();
+        assert!(e.starts_with(&format!("{link} is a link")), "{e}");
+        assert!(e.contains(&format!("give the real path ({})", real.display())), "{e}");
+        assert!(!real.join("new").exists(), "nothing was made through it");
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_and_not_made_unless_asked() {
+        let d = tempfile::tempdir().unwrap();
+        let e = open_dir(&d.path().join("no/such"), false).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+        assert!(e.to_string().contains("no: no such file"), "{e}");
+    }
+}

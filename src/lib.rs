@@ -5,7 +5,7 @@
 //! the only module that uses ratatui. It is the `tui` feature (on by
 //! default): `cargo check --no-default-features` builds the core alone.
 
-pub mod atomic;
+pub use fs::atomic;
 pub mod bandwidth;
 pub mod budget;
 pub mod design;
@@ -15,6 +15,7 @@ pub mod exact;
 pub mod export;
 #[cfg(test)]
 mod fixtures;
+pub mod fs;
 pub mod ga;
 pub mod hardware;
 pub mod input;

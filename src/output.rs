@@ -2,7 +2,15 @@
 //! staging folder beside the target, and the finished folder is swapped in
 //! with one rename. Until then the previous output is intact; a crash
 //! leaves the old output or the new one, never a mix, plus a staging
-//! folder the next writer removes.
+//! folder the next output written into the same folder removes.
+//!
+//! Everything is done through folder handles ([`crate::fs`]): the staging
+//! folder is made inside the parent's handle, files are created through
+//! the staging folder's handle, and the swap is a rename relative to the
+//! parent's handle. Another user who can write the parent may rename the
+//! staging folder or plant links in its place: the files still land in
+//! our own folder, and a staging name that no longer holds it is refused
+//! rather than swapped in.
 //!
 //! A list of what fnn-tui wrote (`.fnn-tui-output`, one `KIND PATH` a
 //! line) is kept in the folder. A new output of one kind replaces that
@@ -10,15 +18,18 @@
 //! PC 40), and carries everything else across: other kinds' outputs (the
 //! designer's comparison beside an export) and files the user put there.
 
+use crate::fs::Dir;
+use rustix::fs::{FileType, OFlags};
 use std::collections::BTreeSet;
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The list of files fnn-tui wrote into an output folder.
 pub const MANIFEST: &str = ".fnn-tui-output";
+
+/// The most of a list that is read (a list of 16,384 PCs' files is a few MB).
+const MANIFEST_LIMIT: u64 = 64 << 20;
 
 /// Why an output was not written. The OS reason is always quoted.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
@@ -38,7 +49,7 @@ pub enum OutputError {
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
     move |e| OutputError::Io {
-        path: path.display().to_string(),
+        path: crate::escape::terminal(&path.display().to_string()),
         reason: crate::input::os_reason(&e),
     }
 }
@@ -57,14 +68,47 @@ pub fn is_plain_relative(rel: &str) -> bool {
 pub struct Staged {
     target: PathBuf,
     kind: String,
-    staging: PathBuf,
-    /// Locked while we live: a staging folder whose lock is free is a
-    /// dead writer's and may be removed.
-    lock: File,
+    /// The folder the output goes in, and the output's name there.
+    parent: Dir,
+    name: String,
+    /// The staging folder (locked while we live: a staging folder whose
+    /// lock is free is a dead writer's and may be removed), and its name
+    /// in `parent`.
+    staging: Dir,
+    staging_name: String,
     written: BTreeSet<String>,
     committed: bool,
     /// What the output is of (the cluster), kept in the list of files.
     identity: Option<String>,
+}
+
+/// The parent folder of `target`, opened (and created), and the output's
+/// name in it; refused when that name is a link or not a folder.
+fn open_parent(target: &Path) -> Result<(Dir, String), OutputError> {
+    let shown = || crate::escape::terminal(&target.display().to_string());
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n != "." && n != "..")
+        .ok_or_else(|| OutputError::Refused {
+            path: shown(),
+            why: "an output folder is written as a whole and swapped in by name: give it a name (not `.` or `..`)"
+                .into(),
+        })?;
+    let parent_path = crate::fs::parent_of(target);
+    let parent = Dir::create_all(parent_path).map_err(io(parent_path))?;
+    match parent.entry(&name).map_err(io(target))? {
+        Some(e) if e.kind == FileType::Symlink => Err(OutputError::Refused {
+            path: shown(),
+            why: "it is a link (an output folder is replaced whole, never followed); give the folder it points to"
+                .into(),
+        }),
+        Some(e) if e.kind != FileType::Directory => Err(OutputError::Refused {
+            path: shown(),
+            why: "it exists and is not a folder".into(),
+        }),
+        _ => Ok((parent, name)),
+    }
 }
 
 impl Staged {
@@ -75,51 +119,39 @@ impl Staged {
         } else {
             target
         };
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .filter(|n| n != "." && n != "..")
-            .ok_or_else(|| OutputError::Refused {
-                path: target.display().to_string(),
-                why: "an output folder is written as a whole and swapped in by name: give it a name (not `.` or `..`)"
-                    .into(),
-            })?;
-        let parent = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-        if let Ok(m) = std::fs::symlink_metadata(target)
-            && !m.file_type().is_dir()
-        {
-            return Err(OutputError::Refused {
-                path: target.display().to_string(),
-                why: if m.file_type().is_symlink() {
-                    "it is a link (an output folder is replaced whole, never followed)".into()
-                } else {
-                    "it exists and is not a folder".into()
-                },
-            });
-        }
-        clean_stale(&parent, &name);
-        let staging = tempfile::Builder::new()
-            .prefix(&staging_prefix(&name))
-            .permissions(std::fs::Permissions::from_mode(0o700))
-            .tempdir_in(&parent)
-            .map_err(io(&parent))?
-            .keep();
-        let lock = File::open(&staging).map_err(io(&staging))?;
-        // SAFETY: flock on a descriptor we own.
-        unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        Ok(Staged {
+        let (parent, name) = open_parent(target)?;
+        Staged::start(target, kind, parent, name)
+    }
+
+    fn start(target: &Path, kind: &str, parent: Dir, name: String) -> Result<Staged, OutputError> {
+        clean_stale(&parent);
+        let parent_path = crate::fs::parent_of(target);
+        let (staging_name, staging) =
+            crate::fs::temp::temp_dir_in(&parent, &staging_prefix(&name), 0o700).map_err(io(parent_path))?;
+        let staged = Staged {
             target: target.to_path_buf(),
             kind: kind.to_string(),
+            parent,
+            name,
             staging,
-            lock,
+            staging_name,
             written: BTreeSet::new(),
             committed: false,
             identity: None,
-        })
+        };
+        // A folder made this instant, private to us: its lock is free
+        // unless the file system has none, and then a live writer's
+        // staging could be taken for a dead one's.
+        match staged.staging.try_lock() {
+            Ok(true) => Ok(staged),
+            Ok(false) => Err(io(target)(std::io::Error::other(
+                "the new staging folder is locked by another process",
+            ))),
+            Err(e) => Err(io(target)(std::io::Error::other(format!(
+                "cannot lock the staging folder ({}); the file system must support flock",
+                crate::input::os_reason(&e)
+            )))),
+        }
     }
 
     /// Starts an output of `kind` that says what it is of (`identity`, one
@@ -127,12 +159,28 @@ impl Staged {
     /// files fnn-tui did not write, or an output of something else (a
     /// builder must never find two clusters' labels in one folder).
     pub fn new_for(target: &Path, kind: &str, identity: &str, force: bool) -> Result<Staged, OutputError> {
+        let target = if target.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            target
+        };
+        let (parent, name) = open_parent(target)?;
         if !force {
-            check_reuse(target, identity)?;
+            check_reuse(&parent, &name, target, identity)?;
         }
-        let mut s = Staged::new(target, kind)?;
+        let mut s = Staged::start(target, kind, parent, name)?;
         s.identity = Some(identity.replace('\n', " "));
         Ok(s)
+    }
+
+    /// The staging folder's path (for messages and tests; it may have moved).
+    pub fn staging_path(&self) -> PathBuf {
+        crate::fs::parent_of(&self.target).join(&self.staging_name)
+    }
+
+    /// The previous output, if there is one (never through a link).
+    fn old_output(&self) -> Option<Dir> {
+        self.parent.open_dir(&self.name).ok()
     }
 
     /// A new file at `rel`, to be written through the returned writer.
@@ -140,22 +188,10 @@ impl Staged {
         if !is_plain_relative(rel) {
             return Err(OutputError::NotPlain(rel.to_string()));
         }
-        let path = self.staging.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o777)
-                .create(parent)
-                .map_err(io(parent))?;
-        }
-        let f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .mode(0o666)
-            .open(&path)
-            .map_err(io(&self.target.join(rel)))?;
+        let shown = self.target.join(rel);
+        let (dir, file) = split_rel(rel);
+        let sub = self.staging.create_dir_all(dir).map_err(io(&shown))?;
+        let f = sub.create_or_truncate(file, 0o666).map_err(io(&shown))?;
         self.written.insert(rel.to_string());
         Ok(BufWriter::with_capacity(1 << 16, f))
     }
@@ -175,74 +211,148 @@ impl Staged {
     /// Carries over what stays, syncs, and swaps the staging folder in.
     /// Returns the files this output wrote, under the target.
     pub fn commit(mut self) -> Result<Vec<PathBuf>, OutputError> {
-        let old = read_manifest(&self.target);
-        self.carry_over(&old)?;
+        let old_dir = self.old_output();
+        let old = old_dir.as_ref().map(read_manifest).unwrap_or_default();
+        if let Some(d) = &old_dir {
+            self.carry_over(d, &old)?;
+        }
         let mut manifest: Vec<String> = old
             .iter()
-            .filter(|(k, rel)| *k != self.kind && !self.written.contains(rel) && self.staging.join(rel).exists())
+            .filter(|(k, rel)| *k != self.kind && !self.written.contains(rel) && exists_in(&self.staging, rel))
             .map(|(k, rel)| format!("{k} {rel}"))
             .collect();
         manifest.extend(self.written.iter().map(|rel| format!("{} {rel}", self.kind)));
         manifest.sort();
-        let identity = self.identity.clone().or_else(|| read_identity(&self.target));
+        let identity = self
+            .identity
+            .clone()
+            .or_else(|| old_dir.as_ref().and_then(read_identity));
         if let Some(id) = identity {
             manifest.insert(0, format!("{IDENTITY}{id}"));
         }
-        let list = self.staging.join(MANIFEST);
-        std::fs::write(&list, manifest.join("\n") + "\n").map_err(io(&self.target.join(MANIFEST)))?;
+        let list = self.target.join(MANIFEST);
+        self.staging
+            .create_or_truncate(MANIFEST, 0o666)
+            .and_then(|mut f| f.write_all((manifest.join("\n") + "\n").as_bytes()))
+            .map_err(io(&list))?;
         // One sync for every file (syncfs), not one per file: thousands
         // of scripts at 16,384 PCs.
-        // SAFETY: syncfs on a descriptor we own.
-        if unsafe { libc::syncfs(self.lock.as_raw_fd()) } != 0 {
-            return Err(io(&self.target)(std::io::Error::last_os_error()));
-        }
+        self.staging.sync_fs().map_err(io(&self.target))?;
         let mode = 0o777 & !crate::atomic::umask();
-        std::fs::set_permissions(&self.staging, std::fs::Permissions::from_mode(mode)).map_err(io(&self.staging))?;
-        swap_in(&self.staging, &self.target)?;
+        self.staging.set_mode(mode).map_err(io(&self.target))?;
+        self.check_staging_in_place()?;
+        self.swap_in()?;
         self.committed = true;
-        let parent = self.staging.parent().unwrap_or(Path::new("."));
-        let _ = crate::atomic::sync_dir(parent);
+        let _ = self.parent.sync();
         // After the exchange the staging name holds the previous output.
-        let _ = std::fs::remove_dir_all(&self.staging);
+        let _ = self.parent.remove_all(&self.staging_name);
         Ok(self.written.iter().map(|rel| self.target.join(rel)).collect())
+    }
+
+    /// Refuses to swap in whatever another user put at the staging name
+    /// (they may rename our folder away in a folder they can write).
+    fn check_staging_in_place(&self) -> Result<(), OutputError> {
+        let ours = self.staging.identity().map_err(io(&self.target))?;
+        let there = self.parent.entry(&self.staging_name).map_err(io(&self.target))?;
+        if there.is_some_and(|e| e.kind == FileType::Directory && (e.dev, e.ino) == ours) {
+            return Ok(());
+        }
+        Err(OutputError::Refused {
+            path: crate::escape::terminal(&self.target.display().to_string()),
+            why: format!(
+                "the staging folder {} was moved or replaced while the output was written (another user can write \
+                 that folder); nothing was swapped in: write the output into a folder only you can write",
+                crate::escape::terminal(&self.staging_path().display().to_string())
+            ),
+        })
     }
 
     /// Links into the staging folder every old entry this output does not
     /// replace: the user's files, and other kinds' outputs.
-    fn carry_over(&self, old: &[(String, String)]) -> Result<(), OutputError> {
+    fn carry_over(&self, old_dir: &Dir, old: &[(String, String)]) -> Result<(), OutputError> {
         let ours: BTreeSet<&str> = old
             .iter()
             .filter(|(k, _)| *k == self.kind)
             .map(|(_, rel)| rel.as_str())
             .collect();
-        let Ok(entries) = walk(&self.target) else { return Ok(()) };
+        let Ok(entries) = walk_dir(old_dir) else { return Ok(()) };
         for rel in entries {
             if rel == MANIFEST || rel == INCOMPLETE_MARKER || ours.contains(rel.as_str()) || self.written.contains(&rel)
             {
                 continue;
             }
-            let (from, to) = (self.target.join(&rel), self.staging.join(&rel));
-            if let Some(p) = to.parent() {
-                std::fs::create_dir_all(p).map_err(io(p))?;
-            }
-            if to.exists() {
+            let shown = self.target.join(&rel);
+            let (dir, file) = split_rel(&rel);
+            let to = self.staging.create_dir_all(dir).map_err(io(&shown))?;
+            if to.entry(file).map_err(io(&shown))?.is_some() {
                 continue;
             }
+            let from = open_rel_dir(old_dir, dir).map_err(io(&shown))?;
             // A hard link: the same file, whatever its size, nothing copied.
-            if std::fs::hard_link(&from, &to).is_err() {
-                std::fs::copy(&from, &to).map_err(io(&from))?;
+            if from.hard_link(file, &to, file).is_err() {
+                let mut src = from.open_file(file, OFlags::RDONLY, 0).map_err(io(&shown))?;
+                let mut dst = to.create_new(file, 0o666).map_err(io(&shown))?;
+                std::io::copy(&mut src, &mut dst).map_err(io(&shown))?;
             }
         }
         Ok(())
+    }
+
+    /// Puts the staging folder at the target's name: a rename when nothing
+    /// is there, else an atomic exchange of the two names (the old output
+    /// then sits at the staging name, for the caller to remove).
+    fn swap_in(&self) -> Result<(), OutputError> {
+        let (p, s, t) = (&self.parent, self.staging_name.as_str(), self.name.as_str());
+        let r = match p.rename_noreplace(s, p, t) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => p.exchange(s, p, t),
+            r => r,
+        };
+        r.map_err(|e| OutputError::Io {
+            path: crate::escape::terminal(&self.target.display().to_string()),
+            reason: format!(
+                "{} (swapping the finished output in needs a file system that can exchange two names: ext4, xfs, btrfs, tmpfs; the previous output is untouched)",
+                crate::input::os_reason(&e)
+            ),
+        })
     }
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        if !self.committed {
-            let _ = std::fs::remove_dir_all(&self.staging);
+        if self.committed {
+            return;
+        }
+        let ours = self.staging.identity().ok();
+        let there = self.parent.entry(&self.staging_name).ok().flatten();
+        if there.is_some_and(|e| Some((e.dev, e.ino)) == ours) {
+            let _ = self.parent.remove_all(&self.staging_name);
+        } else if let Ok(entries) = self.staging.entries() {
+            // Moved away by someone else: empty it where it is.
+            for (n, _) in entries {
+                let _ = self.staging.remove_all(&n);
+            }
         }
     }
+}
+
+/// `rel`'s folder part (maybe empty) and its file name.
+fn split_rel(rel: &str) -> (&str, &str) {
+    rel.rsplit_once('/').unwrap_or(("", rel))
+}
+
+/// The folder `rel` below `dir`, never through a link.
+fn open_rel_dir(dir: &Dir, rel: &str) -> std::io::Result<Dir> {
+    let mut d = dir.clone();
+    for c in rel.split('/').filter(|c| !c.is_empty()) {
+        d = d.open_dir(c)?;
+    }
+    Ok(d)
+}
+
+/// Whether something is at `rel` below `dir`.
+fn exists_in(dir: &Dir, rel: &str) -> bool {
+    let (sub, file) = split_rel(rel);
+    open_rel_dir(dir, sub).is_ok_and(|d| d.entry(file).is_ok_and(|e| e.is_some()))
 }
 
 /// Kept for exports written by versions that marked an unfinished
@@ -250,53 +360,56 @@ impl Drop for Staged {
 pub const INCOMPLETE_MARKER: &str = "EXPORT-INCOMPLETE.txt";
 
 fn staging_prefix(name: &str) -> String {
-    format!(".{name}.staging-")
+    format!(".{name}{STAGING}")
 }
 
-/// Removes staging folders of `name` in `parent` whose writer is gone.
-fn clean_stale(parent: &Path, name: &str) {
-    let prefix = staging_prefix(name);
-    let Ok(entries) = std::fs::read_dir(parent) else { return };
-    for e in entries.flatten() {
-        if !e.file_name().to_string_lossy().starts_with(&prefix) || !e.file_type().is_ok_and(|t| t.is_dir()) {
+const STAGING: &str = ".staging-";
+
+/// Removes the staging folders in `parent` whose writer is gone, whatever
+/// output they were for: a killed export's is removed by the next output
+/// of any kind written into the same folder.
+fn clean_stale(parent: &Dir) {
+    let Ok(entries) = parent.entries() else { return };
+    for (name, kind) in entries {
+        if !name.starts_with('.') || !name.contains(STAGING) || kind != FileType::Directory {
             continue;
         }
-        let Ok(f) = OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_DIRECTORY)
-            .open(e.path())
-        else {
-            continue;
-        };
-        // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-            let _ = std::fs::remove_dir_all(e.path());
+        let Ok(d) = parent.open_dir(&name) else { continue };
+        if d.try_lock().unwrap_or(false) {
+            let _ = parent.remove_all(&name);
         }
     }
 }
 
-/// The `KIND PATH` lines of a folder's list (none when it has none).
 /// The list's line that says what its outputs are of.
 const IDENTITY: &str = "# of: ";
 
-fn manifest_text(dir: &Path) -> Option<String> {
-    crate::input::read_text_limited(&dir.join(MANIFEST), 64 << 20).ok()
+/// The text of a folder's list, read without following a link.
+fn manifest_text(dir: &Dir) -> Option<String> {
+    let f = dir.open_file(MANIFEST, OFlags::RDONLY | OFlags::NONBLOCK, 0).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    f.take(MANIFEST_LIMIT).read_to_end(&mut bytes).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
-fn read_identity(dir: &Path) -> Option<String> {
+fn read_identity(dir: &Dir) -> Option<String> {
     let text = manifest_text(dir)?;
     text.lines().find_map(|l| l.strip_prefix(IDENTITY)).map(str::to_string)
 }
 
 /// Refuses a folder that holds anything but earlier outputs of `identity`.
-fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
+fn check_reuse(parent: &Dir, name: &str, target: &Path, identity: &str) -> Result<(), OutputError> {
+    let Ok(dir) = parent.open_dir(name) else { return Ok(()) };
     // An earlier output of the same design, with anything the user added
     // (carried across): no need to walk a folder of thousands of scripts.
-    let old = read_identity(target);
+    let old = read_identity(&dir);
     if old.as_deref() == Some(identity) {
         return Ok(());
     }
-    let Ok(entries) = walk(target) else { return Ok(()) };
+    let Ok(entries) = walk_dir(&dir) else { return Ok(()) };
     let entries: Vec<String> = entries
         .into_iter()
         .filter(|rel| rel != MANIFEST && rel != INCOMPLETE_MARKER)
@@ -305,7 +418,7 @@ fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
         return Ok(());
     }
     let refused = |why: String| OutputError::Occupied {
-        path: target.display().to_string(),
+        path: crate::escape::terminal(&target.display().to_string()),
         why,
     };
     if let Some(old) = old {
@@ -317,7 +430,7 @@ fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
     }
     // Outputs from before the list said what they are of are fnn-tui's own
     // files, replaced kind by kind as ever; anything else is the user's.
-    let listed: BTreeSet<String> = read_manifest(target).into_iter().map(|(_, rel)| rel).collect();
+    let listed: BTreeSet<String> = read_manifest(&dir).into_iter().map(|(_, rel)| rel).collect();
     if let Some(other) = entries.iter().find(|rel| !listed.contains(*rel)) {
         return Err(refused(format!(
             "it holds files fnn-tui did not write (such as {})",
@@ -327,7 +440,8 @@ fn check_reuse(target: &Path, identity: &str) -> Result<(), OutputError> {
     Ok(())
 }
 
-fn read_manifest(dir: &Path) -> Vec<(String, String)> {
+/// The `KIND PATH` lines of a folder's list (none when it has none).
+fn read_manifest(dir: &Dir) -> Vec<(String, String)> {
     let Some(text) = manifest_text(dir) else {
         return Vec::new();
     };
@@ -340,58 +454,24 @@ fn read_manifest(dir: &Path) -> Vec<(String, String)> {
 }
 
 /// Every file (and link) under `dir`, as relative paths; links are not followed.
-fn walk(dir: &Path) -> std::io::Result<Vec<String>> {
+fn walk_dir(dir: &Dir) -> std::io::Result<Vec<String>> {
     let mut out = Vec::new();
-    let mut stack = vec![PathBuf::new()];
-    while let Some(rel) = stack.pop() {
-        for e in std::fs::read_dir(dir.join(&rel))?.flatten() {
-            let r = rel.join(e.file_name());
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push(r);
+    let mut stack = vec![(String::new(), dir.clone())];
+    while let Some((rel, d)) = stack.pop() {
+        for (name, kind) in d.entries()? {
+            let r = if rel.is_empty() {
+                name.clone()
             } else {
-                out.push(r.to_string_lossy().into_owned());
+                format!("{rel}/{name}")
+            };
+            if kind == FileType::Directory {
+                stack.push((r, d.open_dir(&name)?));
+            } else {
+                out.push(r);
             }
         }
     }
     Ok(out)
-}
-
-/// Puts `staging` at `target`: a plain rename when there is nothing
-/// there, else an atomic exchange of the two names (the old output then
-/// sits at `staging`, for the caller to remove).
-fn swap_in(staging: &Path, target: &Path) -> Result<(), OutputError> {
-    if std::fs::symlink_metadata(target).is_err() {
-        return std::fs::rename(staging, target).map_err(io(target));
-    }
-    let c = |p: &Path| {
-        std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).map_err(|_| OutputError::Io {
-            path: p.display().to_string(),
-            reason: "the name holds a NUL byte".into(),
-        })
-    };
-    let (a, b) = (c(staging)?, c(target)?);
-    // SAFETY: two valid C strings; renameat2 reads them only.
-    let r = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if r == 0 {
-        return Ok(());
-    }
-    let e = std::io::Error::last_os_error();
-    Err(OutputError::Io {
-        path: target.display().to_string(),
-        reason: format!(
-            "{} (swapping the finished output in needs a file system that can exchange two names: ext4, xfs, btrfs, tmpfs; the previous output is untouched)",
-            crate::input::os_reason(&e)
-        ),
-    })
 }
 
 #[cfg(test)]
@@ -399,7 +479,7 @@ mod tests {
     use super::*;
 
     fn files_under(dir: &Path) -> Vec<String> {
-        let mut v = walk(dir).unwrap();
+        let mut v = walk_dir(&Dir::open(dir).unwrap()).unwrap();
         v.sort();
         v
     }
@@ -453,7 +533,7 @@ mod tests {
         let mut s = Staged::new(&out, "design").unwrap();
         s.write("switches.txt", b"new").unwrap();
         // A crash: the staging folder stays, its lock is released.
-        let staging = s.staging.clone();
+        let staging = s.staging_path();
         s.committed = true;
         drop(s);
         assert!(staging.exists());
@@ -461,6 +541,25 @@ mod tests {
         let s = Staged::new(&out, "design").unwrap();
         assert!(!staging.exists(), "a dead writer's staging is removed");
         drop(s);
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_killed_outputs_staging_is_removed_by_the_next_output_of_any_kind() {
+        let d = tempfile::tempdir().unwrap();
+        let mut killed = Staged::new(&d.path().join("build"), "export").unwrap();
+        killed.write("routing/k00.sh", b"half").unwrap();
+        let dead = killed.staging_path();
+        // Killed: nothing ran its cleanup, and its lock went with it.
+        killed.committed = true;
+        drop(killed);
+        let live = Staged::new(&d.path().join("compare"), "compare").unwrap();
+        let mut other = Staged::new(&d.path().join("design"), "design").unwrap();
+        assert!(!dead.exists(), "another output in the folder removed the dead staging");
+        assert!(live.staging_path().exists(), "a live writer's staging stays");
+        other.write("switches.txt", b"x").unwrap();
+        other.commit().unwrap();
+        drop(live);
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
     }
 

@@ -208,10 +208,12 @@ impl Session {
                 })?;
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| SessionError::Write {
-                path: shown.clone(),
-                message: e.to_string(),
-            })?;
+            crate::fs::create_dir_all(dir)
+                .map(drop)
+                .map_err(|e| SessionError::Write {
+                    path: shown.clone(),
+                    message: e.to_string(),
+                })?;
         }
         let text = self
             .fitting_toml(MAX_SESSION_BYTES)

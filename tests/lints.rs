@@ -193,3 +193,122 @@ fn find_cycle(uses: &Uses) -> Option<Vec<String>> {
     let mut done = Default::default();
     uses.keys().find_map(|m| visit(m, uses, &mut Vec::new(), &mut done))
 }
+
+/// What creates, writes, renames or removes a file or folder. Only the
+/// writing module (`src/fs/`) may: everywhere else a write by full path
+/// could follow a link another user planted.
+const WRITES: [&str; 16] = [
+    "File::create",
+    "OpenOptions",
+    "fs::write",
+    "fs::create_dir",
+    "fs::rename",
+    "DirBuilder",
+    "tempfile::",
+    "fs::remove_",
+    "fs::copy",
+    "fs::hard_link",
+    "fs::set_permissions",
+    "os::unix::fs::symlink",
+    "libc::open",
+    "libc::rename",
+    "libc::unlink",
+    "libc::mkdir",
+];
+
+#[test]
+fn only_the_writing_module_writes_files() {
+    // Read at run time, so the same test binary can check another tree.
+    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let src = root.join("src");
+    let mut offences = Vec::new();
+    let mut todo = vec![src.clone()];
+    let mut files = Vec::new();
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = e.path();
+            if path == src.join("fs") {
+                continue;
+            }
+            if path.is_dir() {
+                todo.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut test_only = std::collections::BTreeSet::new();
+    let kept: Vec<(std::path::PathBuf, String)> = files
+        .iter()
+        .map(|p| {
+            let (code, tests) = without_tests(&std::fs::read_to_string(p).unwrap());
+            test_only.extend(tests.into_iter().map(|m| p.with_file_name(format!("{m}.rs"))));
+            (p.clone(), code)
+        })
+        .collect();
+    for (path, code) in kept.iter().filter(|(p, _)| !test_only.contains(p)) {
+        for (n, line) in code.lines().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("//") {
+                continue;
+            }
+            for w in WRITES.iter().filter(|w| calls(t, w)) {
+                offences.push(format!(
+                    "{}:{}: {w}",
+                    path.strip_prefix(&root).unwrap().display(),
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "writes outside src/fs/ (use fnn_tui::fs, which never follows a link):\n{}",
+        offences.join("\n")
+    );
+}
+
+/// Whether `line` calls `what`, and not the writing module's own function
+/// of that name (`crate::fs::create_dir_all`).
+fn calls(line: &str, what: &str) -> bool {
+    line.match_indices(what).any(|(i, _)| {
+        let before = &line[..i];
+        !["crate::", "fnn_tui::", "super::"].iter().any(|m| before.ends_with(m))
+    })
+}
+
+/// `text` with every `#[cfg(test)]` item blanked (lines kept, so line
+/// numbers still match), and the names of modules declared test-only.
+fn without_tests(text: &str) -> (String, Vec<String>) {
+    let mut out = Vec::new();
+    let mut test_mods = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() != "#[cfg(test)]" {
+            out.push(line.to_string());
+            continue;
+        }
+        out.push(String::new());
+        // Further attributes, then the item: one line, or a block.
+        while lines.peek().is_some_and(|l| l.trim_start().starts_with("#[")) {
+            lines.next();
+            out.push(String::new());
+        }
+        let Some(item) = lines.next() else { break };
+        out.push(String::new());
+        let t = item.trim();
+        if let Some(m) = t.strip_prefix("mod ").or_else(|| t.strip_prefix("pub mod "))
+            && let Some(name) = m.strip_suffix(';')
+        {
+            test_mods.push(name.trim().to_string());
+            continue;
+        }
+        let mut depth = item.matches('{').count() as i64 - item.matches('}').count() as i64;
+        while depth > 0 {
+            let Some(l) = lines.next() else { break };
+            depth += l.matches('{').count() as i64 - l.matches('}').count() as i64;
+            out.push(String::new());
+        }
+    }
+    (out.join("\n"), test_mods)
+}

@@ -443,42 +443,15 @@ pub struct CheckArgs {
 /// Sends `tracing` events to `path` (appended, no colours), if given.
 fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
     let Some(path) = path else { return Ok(()) };
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let shown = || fnn_tui::escape::terminal(&path.display().to_string());
-    let not_a_file = |kind: std::fs::FileType| {
-        let what = if kind.is_fifo() {
-            "a FIFO"
-        } else if kind.is_char_device() || kind.is_block_device() {
-            "a device"
-        } else if kind.is_socket() {
-            "a socket"
-        } else if kind.is_dir() {
-            "a folder"
-        } else {
-            "not a regular file"
-        };
-        anyhow::anyhow!("--log {}: is {what}; the log must be a regular file", shown())
-    };
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        return Err(not_a_file(meta.file_type()));
-    }
-    // Non-blocking, so a FIFO put there since is an error instead of a
-    // hang (opening one for writing waits for a reader).
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| anyhow::anyhow!("--log {}: {}", shown(), fnn_tui::input::os_reason(&e)))?;
-    let kind = file
-        .metadata()
-        .map_err(|e| anyhow::anyhow!("--log {}: {e}", shown()))?
-        .file_type();
-    if !kind.is_file() {
-        return Err(not_a_file(kind));
-    }
+    // The log may sit in a folder other users write: opened through the
+    // one writing module, never through a link, never another's file.
+    let file = fnn_tui::fs::append::open_append(path, "the log").map_err(|e| {
+        anyhow::anyhow!(
+            "--log {}: {}",
+            fnn_tui::escape::terminal(&path.display().to_string()),
+            fnn_tui::input::os_reason(&e)
+        )
+    })?;
     tracing_subscriber::fmt()
         .with_writer(std::sync::Mutex::new(file))
         .with_ansi(false)

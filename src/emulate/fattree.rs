@@ -265,9 +265,12 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
 /// whatever cable they arrive on (paths up and down differ by destination).
 fn router(ns: &str) -> Result<(), EmulateError> {
     super::netns::within(ns, || {
-        std::fs::write("/proc/sys/net/ipv4/ip_forward", "1")?;
+        crate::fs::kernel::set(std::path::Path::new("/proc/sys/net/ipv4/ip_forward"), "1")?;
         for f in ["all", "default"] {
-            std::fs::write(format!("/proc/sys/net/ipv4/conf/{f}/rp_filter"), "0")?;
+            crate::fs::kernel::set(
+                std::path::Path::new(&format!("/proc/sys/net/ipv4/conf/{f}/rp_filter")),
+                "0",
+            )?;
         }
         Ok(())
     })

@@ -228,10 +228,13 @@ pub fn collect(
             });
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    // The user's folder, maybe shared: opened once, never through a link
+    // another user could change, and written into by its handle.
+    let results = crate::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     for (pc, json) in heard.into_iter().enumerate() {
-        let out = dir.join(format!("fnn-lldp-{}.json", c.pc_name(pc)));
-        crate::atomic::write_atomic(&out, json.unwrap_or_default().as_bytes()).map_err(|e| io(&out, e))?;
+        let file = format!("fnn-lldp-{}.json", c.pc_name(pc));
+        crate::atomic::write_atomic_in(&results, &file, json.unwrap_or_default().as_bytes())
+            .map_err(|e| io(&dir.join(&file), e))?;
     }
     Ok(())
 }

@@ -253,8 +253,7 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         // lldpcli runs as lldpd's user (setuid), so the sockets' folder
         // must be searchable by it: a folder of its own, not listable.
         let sockets = tb.work_dir()?;
-        std::fs::set_permissions(&sockets, std::os::unix::fs::PermissionsExt::from_mode(0o711))
-            .map_err(|e| io(&sockets, e))?;
+        crate::fs::set_dir_mode(&sockets, 0o711).map_err(|e| io(&sockets, e))?;
         lldp::collect(c, &wiring, &namespaces, &ends, &sockets, dir, o)?;
     }
     summary.seconds = start.elapsed().as_secs_f64();
@@ -398,7 +397,9 @@ fn discover_macs(c: &Cluster, w: &Wiring, seen: &[Macs], tb: &Testbed, o: &Optio
         }
     }
     if let Some(path) = &o.macs_out {
-        write(path, &text)?;
+        // The user's file, maybe in a shared folder: staged and renamed,
+        // so a full disk keeps the old one and a planted link is replaced.
+        write_macs(path, &text)?;
     }
     let names = |s: &str| c.pc_named(s);
     MacTable::parse(&text, "discovered", &names, &o.ifaces).map_err(|e| EmulateError::Setup {
@@ -423,7 +424,7 @@ fn boot(
         let ns = tb.namespace(c, pc);
         // `ip netns exec` shows /etc/netns/NS/hosts as the PC's /etc/hosts.
         let etc = tb.etc_dir(&ns);
-        std::fs::create_dir_all(&etc).map_err(|e| io(&etc, e))?;
+        crate::fs::create_dir_all(&etc).map_err(|e| io(&etc, e))?;
         write(&etc.join("hosts"), &scripts::hosts(c, d, r, pc))?;
         if o.boot == Boot::Networkd {
             return boot_networkd(c, d, r, macs, work, &ns, pc, o).map(|_| {
@@ -456,7 +457,7 @@ fn boot_networkd(
 ) -> Result<(), EmulateError> {
     use crate::routing::networkd as files;
     let dir = work.join(format!("networkd-{pc}"));
-    std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    crate::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
     let switches = d.switches_of(pc);
     let mut addresses: Vec<Ipv4Addr> = switches.iter().map(|&sw| crate::routing::switch_ip(sw, pc)).collect();
     if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
@@ -616,7 +617,10 @@ fn probe_all(
             run(&["ip", "link", "set", &format!("{}u{s}", tb.prefix), "down"])?;
         }
     }
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    // The results folder is the user's and may be shared: opened once,
+    // never through a link another user could change, and written into
+    // by its handle.
+    let results = crate::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let done = AtomicUsize::new(0);
     parallel(d.pcs(), o, |pc| {
         let name = c.pc_name(pc);
@@ -627,10 +631,8 @@ fn probe_all(
             &["ip", "netns", "exec", &ns, "sh", &script.display().to_string()],
             o.cancel,
         )?;
-        // The results folder is the user's and may be shared: written
-        // through an exclusive temporary, never through a planted link.
-        let out = dir.join(format!("fnn-probe-{name}.txt"));
-        crate::atomic::write_atomic(&out, text.as_bytes()).map_err(|e| io(&out, e))?;
+        let file = format!("fnn-probe-{name}.txt");
+        crate::atomic::write_atomic_in(&results, &file, text.as_bytes()).map_err(|e| io(&dir.join(&file), e))?;
         o.report("probing", done.fetch_add(1, Ordering::Relaxed) + 1, d.pcs());
         Ok(())
     })?;
@@ -684,5 +686,10 @@ fn io(path: &Path, e: std::io::Error) -> EmulateError {
 
 /// Writes into the testbed's private scratch folder or /etc/netns (root's).
 fn write(path: &Path, text: &str) -> Result<(), EmulateError> {
-    std::fs::write(path, text).map_err(|e| io(path, e))
+    crate::fs::write_in_place(path, text.as_bytes()).map_err(|e| io(path, e))
+}
+
+/// Writes the `--macs` file: atomically, never through a link.
+pub fn write_macs(path: &Path, text: &str) -> Result<(), EmulateError> {
+    crate::atomic::write_atomic(path, text.as_bytes()).map_err(|e| io(path, e))
 }

@@ -11,9 +11,9 @@
 
 use super::EmulateError;
 use rand::RngExt;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Where the records live: root's, on a tmpfs, emptied at boot.
@@ -127,7 +127,7 @@ impl Registration {
     /// that later runs leave it alone and `emulate --clean` removes it.
     pub fn keep(&mut self) {
         let kept = self.path.with_extension("kept");
-        if std::fs::rename(&self.path, &kept).is_ok() {
+        if crate::fs::rename_beside(&self.path, &kept).is_ok() {
             self.path = kept;
             self.kept = true;
         }
@@ -138,7 +138,7 @@ impl Drop for Registration {
     fn drop(&mut self) {
         // Removed while still locked: a sweep never sees it half-gone.
         if !self.kept {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = crate::fs::remove_file(&self.path);
         }
     }
 }
@@ -165,7 +165,7 @@ pub(super) fn sweep_in(dir: &Path, which: Sweep) -> Result<Removed, EmulateError
             continue;
         }
         let path = e.path();
-        let Ok(file) = OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(&path) else {
+        let Ok(file) = crate::fs::Dir::open(dir).and_then(|d| d.open_file(&name, rustix::fs::OFlags::RDONLY, 0)) else {
             continue;
         };
         // Locked: its run is alive. Gone once locked: its run ended and
@@ -175,7 +175,7 @@ pub(super) fn sweep_in(dir: &Path, which: Sweep) -> Result<Removed, EmulateError
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         remove_leftovers(prefix, &text, &mut removed);
-        let _ = std::fs::remove_file(&path);
+        let _ = crate::fs::remove_file(&path);
         removed.runs.push(prefix.to_string());
     }
     removed.runs.sort();
@@ -199,7 +199,7 @@ fn remove_leftovers(prefix: &str, record: &str, removed: &mut Removed) {
         .into_iter()
         .filter(|n| n.starts_with(&format!("{prefix}-")))
     {
-        if std::fs::remove_dir_all(Path::new("/etc/netns").join(ns)).is_ok() {
+        if crate::fs::remove_all(&Path::new("/etc/netns").join(ns)).is_ok() {
             removed.folders += 1;
         }
     }
@@ -209,7 +209,7 @@ fn remove_leftovers(prefix: &str, record: &str, removed: &mut Removed) {
         let ours = dir
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{prefix}-scripts-")));
-        if ours && std::fs::remove_dir_all(dir).is_ok() {
+        if ours && crate::fs::remove_all(dir).is_ok() {
             removed.folders += 1;
         }
     }
@@ -246,18 +246,13 @@ fn valid_prefix(p: &str) -> bool {
 fn create_locked(dir: &Path, path: &Path) -> Result<Option<File>, EmulateError> {
     // Created exclusively (never through a link), mode 0600; the name
     // has no `.`, so a sweep never reads it as a record.
-    let tmp = tempfile::Builder::new()
-        .prefix("new-")
-        .tempfile_in(dir)
-        .map_err(|e| super::io(dir, e))?;
+    let handle = crate::fs::Dir::open(dir).map_err(|e| super::io(dir, e))?;
+    let tmp = crate::fs::temp::TempFile::new_in(&handle, "new-", 0o600).map_err(|e| super::io(dir, e))?;
     if !try_lock(tmp.as_file()) {
         return Ok(None);
     }
-    match tmp.persist_noclobber(path) {
-        Ok(file) => Ok(Some(file)),
-        Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
-        Err(e) => Err(super::io(path, e.error)),
-    }
+    let name = crate::fs::file_name(path).map_err(|e| super::io(path, e))?;
+    tmp.persist_noclobber(&name).map_err(|e| super::io(path, e))
 }
 
 /// Whether `path` still names the file `f` is open on.
@@ -269,14 +264,14 @@ fn still_named(f: &File, path: &Path) -> bool {
 }
 
 fn try_lock(f: &File) -> bool {
-    // SAFETY: flock on a descriptor we own; no memory is involved.
-    unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(f), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    rustix::fs::flock(f, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok()
 }
 
 /// Makes the registry folder, or checks the one there is ours: a real
 /// folder (not a link), owned by this user, writable by nobody else.
 fn own_dir(dir: &Path) -> Result<(), EmulateError> {
-    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+    let made = crate::fs::parent_and_name(dir).and_then(|(parent, name)| parent.create_dir(&name, 0o700));
+    match made {
         Ok(()) => return Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
         Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {

@@ -36,7 +36,7 @@ impl Drop for Testbed {
         let links: Vec<String> = self.links.iter().chain(&self.bridges).cloned().collect();
         remove_links(&self.namespaces, &links);
         for d in self.dirs.iter().chain(&self.etc_dirs()) {
-            let _ = std::fs::remove_dir_all(d);
+            let _ = crate::fs::remove_all(d);
         }
         // The registration goes last (it drops after this), so a run
         // killed during the removal is still found by the next one.
@@ -171,7 +171,7 @@ impl Testbed {
 /// IPv6 off on a link in the host's namespace. Absent when the kernel has
 /// no IPv6: then there is nothing to silence.
 pub(super) fn no_ipv6(iface: &str) {
-    let _ = std::fs::write(format!("/proc/sys/net/ipv6/conf/{iface}/disable_ipv6"), "1");
+    let _ = crate::fs::kernel::set(Path::new(&format!("/proc/sys/net/ipv6/conf/{iface}/disable_ipv6")), "1");
 }
 
 /// One `ip -batch` line per item.

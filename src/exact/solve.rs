@@ -6,11 +6,11 @@ use super::model::{Built, Model};
 use super::size::Size;
 use super::{per_pc, types};
 use crate::design::Design;
+use crate::fs::temp::TempFile;
 use crate::spec::{Cluster, Coverage, check_feasible};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use tempfile::NamedTempFile;
 
 /// What the exact search was asked.
 #[derive(Clone, Debug, Default)]
@@ -190,8 +190,7 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
     let mut proof = None;
     if let (Some(path), Some((cnf_tmp, drat_tmp)), Verdict::Impossible(_)) = (&opts.proof, a.files, &a.verdict) {
         let cnf_path = cnf_path_of(path);
-        let saved =
-            |tmp: NamedTempFile, to: &Path| crate::atomic::persist(tmp, to).map_err(|e| ExactError::write(to, e));
+        let saved = |tmp: TempFile, to: &Path| crate::atomic::persist(tmp, to).map_err(|e| ExactError::write(to, e));
         saved(cnf_tmp, &cnf_path)?;
         saved(drat_tmp, path)?;
         proof = Some((cnf_path, path.clone()));
@@ -241,7 +240,7 @@ struct Attempt {
     model: Model,
     variables: u32,
     clauses: usize,
-    files: Option<(NamedTempFile, NamedTempFile)>,
+    files: Option<(TempFile, TempFile)>,
     unknown_because: Option<String>,
 }
 

@@ -262,7 +262,7 @@ impl App {
                 self.session_path = Some(path);
                 // Saved for real: the run's recovery file has done its job.
                 if let Some(r) = self.recovery_path.take() {
-                    let _ = std::fs::remove_file(r);
+                    let _ = crate::fs::remove_file(&r);
                 }
                 if let Some(what) = self.after_save.take() {
                     return self.proceed(what);

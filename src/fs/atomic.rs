@@ -1,13 +1,18 @@
 //! Atomic file writes: a reader (or a crash) sees the old file or the new
 //! one, never half of one.
 //!
-//! The new text goes to a temporary file beside the target, is synced,
-//! renamed over the target, and the directory is synced so the rename
-//! itself survives a power cut. A crash can still leave a temporary file
-//! behind; [`clean_stale_temps`] removes those of processes that are gone.
+//! The new text goes to a temporary file beside the target (created
+//! exclusively under a random name, relative to the folder's handle), is
+//! synced, renamed over the target relative to the same handle, and the
+//! folder is synced so the rename itself survives a power cut. A full disk
+//! fails the write before the rename: the old file stays whole. A link at
+//! the target's name is replaced, never written through. A crash can still
+//! leave a temporary file behind; [`clean_stale_temps`] removes those of
+//! processes that are gone.
 
+use super::Dir;
+pub use super::temp::{TempFile, private_dir};
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The prefix of a temporary beside `name` for process `pid`:
@@ -27,35 +32,35 @@ fn temp_pid(file_name: &str) -> Option<u32> {
 /// Writes `bytes` to a [`temp_beside`] file, syncs it, renames it over
 /// `path`, then syncs the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = temp_beside(path)?;
-    tmp.write_all(bytes)?;
+    let (dir, name) = super::parent_and_name(path)?;
+    write_atomic_in(&dir, &name, bytes)
+}
+
+/// [`write_atomic`] of the file `name` in the open folder `dir`.
+pub fn write_atomic_in(dir: &Dir, name: &str, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = temp_in(dir, name)?;
+    tmp.as_file_mut().write_all(bytes)?;
     // On failure the temporary is removed when `tmp` drops.
-    persist(tmp, path)
+    tmp.persist(name).map(drop)
 }
 
 /// A new temporary file beside `path`, to be [`persist`]ed over it once
 /// complete (and removed if dropped first).
 ///
-/// Created exclusively (`O_CREAT | O_EXCL`, which never follows a
-/// symlink) under a random name, so a file or link someone planted in a
-/// shared folder is never written through. It gets the mode a new file
-/// would get (0666 less the umask), not tempfile's 0600.
-pub fn temp_beside(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
+/// Created exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`) under a random
+/// name, so a file or link someone planted in a shared folder is never
+/// written through. It gets the mode a new file would get (0666 less the
+/// umask).
+pub fn temp_beside(path: &Path) -> std::io::Result<TempFile> {
+    let (dir, name) = super::parent_and_name(path)?;
+    temp_in(&dir, &name)
+}
+
+fn temp_in(dir: &Dir, name: &str) -> std::io::Result<TempFile> {
     // With its prefix and suffix the temporary's name must still fit the
     // file system's 255 bytes: a long name is cut (it is renamed anyway).
-    let name = cut_to_bytes(&name, 128);
-    tempfile::Builder::new()
-        .prefix(&temp_prefix(name, std::process::id()))
-        .permissions(std::fs::Permissions::from_mode(0o666 & !umask()))
-        .tempfile_in(dir)
+    let name = cut_to_bytes(name, 128);
+    TempFile::new_in(dir, &temp_prefix(name, std::process::id()), 0o666)
 }
 
 /// The longest start of `text` of at most `most` bytes, on a character
@@ -68,27 +73,11 @@ pub fn cut_to_bytes(text: &str, most: usize) -> &str {
     &text[..end]
 }
 
-/// Syncs a [`temp_beside`] file, renames it over `path`, then syncs the
-/// directory so the rename itself survives a power cut.
-pub fn persist(tmp: tempfile::NamedTempFile, path: &Path) -> std::io::Result<()> {
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => sync_dir(d),
-        _ => sync_dir(Path::new(".")),
-    }
-}
-
-/// A new folder of our own in the system's temporary folder: created
-/// exclusively under a random name starting with `prefix`, mode 0700, and
-/// kept (the caller removes it). Never a name someone else could have made
-/// first, so nothing written or run from it can be planted.
-pub fn private_dir(prefix: &str) -> std::io::Result<std::path::PathBuf> {
-    Ok(tempfile::Builder::new()
-        .prefix(prefix)
-        .permissions(std::fs::Permissions::from_mode(0o700))
-        .tempdir()?
-        .keep())
+/// Syncs a [`temp_beside`] file and renames it over `path` (which names a
+/// file in the temporary's own folder), then syncs the folder so the
+/// rename itself survives a power cut.
+pub fn persist(tmp: TempFile, path: &Path) -> std::io::Result<()> {
+    tmp.persist(&super::file_name(path)?).map(drop)
 }
 
 /// The process's umask, read once: from /proc/self/status, which reads it
@@ -115,20 +104,20 @@ pub(crate) fn umask() -> u32 {
 
 /// Syncs a directory, so renames and removals in it are on disk.
 pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::File::open(dir)?.sync_all()
+    Dir::open(dir)?.sync()
 }
 
 /// Removes the temporaries a crashed fnn-tui left in `dir` (not those of
 /// a process still running, which may be writing them now). Returns how
 /// many it removed.
 pub fn clean_stale_temps(dir: &Path) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    let Ok(d) = Dir::open(dir) else { return 0 };
+    let Ok(entries) = d.entries() else { return 0 };
     let mut removed = 0;
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
+    for (name, kind) in entries {
         let Some(pid) = temp_pid(&name) else { continue };
         let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
-        if !alive && e.file_type().is_ok_and(|t| t.is_file()) && std::fs::remove_file(e.path()).is_ok() {
+        if !alive && kind == rustix::fs::FileType::RegularFile && d.remove_file(&name).is_ok() {
             removed += 1;
         }
     }
@@ -138,6 +127,7 @@ pub fn clean_stale_temps(dir: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn replaces_the_file_and_leaves_no_temporary() {

@@ -378,6 +378,14 @@ pub struct ExportArgs {
     /// Print the folder, the files written and whether the design is valid as JSON on stdout (no progress or summary).
     #[arg(long)]
     pub json: bool,
+    /// The most the export may write (e.g. 500M, 20G; default 2G): it is estimated first, and a larger one refused.
+    #[arg(long, value_name = "SIZE", value_parser = parse_max_size)]
+    pub max_size: Option<u64>,
+}
+
+/// `--max-size`: `123`, `512K`, `4M`, `2G`.
+fn parse_max_size(text: &str) -> Result<u64, String> {
+    fnn_tui::budget::parse_size(text).ok_or_else(|| "use a size such as 500M or 20G".to_string())
 }
 
 /// Hardware and search flags shared by `design` and `check`.
@@ -444,7 +452,7 @@ pub struct CheckArgs {
 fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
     let Some(path) = path else { return Ok(()) };
     use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-    let shown = || fnn_tui::escape::terminal(&path.display().to_string());
+    let shown = || fnn_tui::input::shown(path);
     let not_a_file = |kind: std::fs::FileType| {
         let what = if kind.is_fifo() {
             "a FIFO"
@@ -480,7 +488,7 @@ fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
         return Err(not_a_file(kind));
     }
     tracing_subscriber::fmt()
-        .with_writer(std::sync::Mutex::new(file))
+        .with_writer(std::sync::Mutex::new(fnn_tui::escape::LogLines(file)))
         .with_ansi(false)
         .with_target(false)
         .try_init()

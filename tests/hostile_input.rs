@@ -43,26 +43,32 @@ fn a_pair_file_flipped_to_a_private_file_never_leaks_it() {
     std::fs::create_dir(&shared).unwrap();
     std::fs::write(shared.join("s.toml"), PAIR_SPEC).unwrap();
     std::fs::write(shared.join("t.txt"), "0: 0 1 2 3\n").unwrap();
-    std::fs::write(shared.join("good"), "0 1\n").unwrap();
     std::fs::write(shared.join("pairs.txt"), "0 1\n").unwrap();
     std::os::unix::fs::chown(&shared, Some(NOBODY), Some(NOBODY)).unwrap();
-    for f in ["s.toml", "t.txt", "good", "pairs.txt"] {
+    for f in ["s.toml", "t.txt", "pairs.txt"] {
         std::os::unix::fs::chown(shared.join(f), Some(NOBODY), Some(NOBODY)).unwrap();
     }
-    // The attacker: swap in a link, then the regular file, forever (each
-    // swap one rename, so pairs.txt always exists).
-    let flip = format!(
-        "cd {}; while :; do ln -sfn {} l; mv -fT l pairs.txt; cp good g; mv -fT g pairs.txt; done",
-        shared.display(),
-        canary.display()
-    );
-    let mut attacker = std::process::Command::new("sh")
-        .args(["-c", &flip])
+    // The attacker, as nobody: this test binary again, running
+    // `flip_pair_file`.
+    let me = reachable_copy(&std::env::current_exe().unwrap(), top.path());
+    let attacker = std::process::Command::new(me)
+        .args([
+            "--exact",
+            "flip_pair_file",
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(FLIP_DIR, &shared)
+        .env(FLIP_TARGET, &canary)
         .uid(NOBODY)
         .gid(NOBODY)
+        .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let _attacker = Killed(attacker);
     let (mut refused, mut read) = (0, 0);
     for _ in 0..300 {
         let out = fnn()
@@ -82,9 +88,64 @@ fn a_pair_file_flipped_to_a_private_file_never_leaks_it() {
             read += 1;
         }
     }
-    attacker.kill().unwrap();
-    attacker.wait().unwrap();
     eprintln!("{refused} runs met the link (refused), {read} read the regular file");
+    // Both sides of the race were met, or the test proved nothing.
+    assert!(
+        refused > 0 && read > 0,
+        "the attacker never raced: {refused} refused, {read} read"
+    );
+}
+
+/// A child process killed when this goes, a failed assertion included.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+const FLIP_DIR: &str = "FNN_TEST_FLIP_DIR";
+const FLIP_TARGET: &str = "FNN_TEST_FLIP_TARGET";
+
+/// The attacker of the test above, which runs it as user nobody: flips
+/// `pairs.txt` in `FNN_TEST_FLIP_DIR` between a regular file and a link
+/// to `FNN_TEST_FLIP_TARGET` until killed.
+#[test]
+#[ignore = "the attacker process of a_pair_file_flipped_to_a_private_file_never_leaks_it, which starts it"]
+fn flip_pair_file() {
+    let (Some(dir), Some(target)) = (std::env::var_os(FLIP_DIR), std::env::var_os(FLIP_TARGET)) else {
+        return;
+    };
+    let dir = Path::new(&dir);
+    // Each exchange swaps the two names at once: pairs.txt is the file,
+    // then the link, then the file again, as fast as the kernel goes.
+    let _ = std::os::unix::fs::symlink(&target, dir.join("l"));
+    loop {
+        let _ = rustix::fs::renameat_with(
+            rustix::fs::CWD,
+            dir.join("l"),
+            rustix::fs::CWD,
+            dir.join("pairs.txt"),
+            rustix::fs::RenameFlags::EXCHANGE,
+        );
+    }
+}
+
+/// `exe`, or a copy of it in `dir` when user nobody cannot reach it.
+fn reachable_copy(exe: &Path, dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let reach = exe
+        .ancestors()
+        .skip(1)
+        .all(|d| d.metadata().is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+    if reach {
+        return exe.to_path_buf();
+    }
+    let copy = dir.join("attacker");
+    std::fs::copy(exe, &copy).unwrap();
+    copy
 }
 
 /// A pair-file path holding a newline (and an escape) is shown escaped,

@@ -48,6 +48,39 @@ pub fn one_line(s: &str) -> String {
     s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
 }
 
+/// Text for one line of a message or a log: every control character,
+/// newlines included, becomes a visible escape (`\n`, `\u{1b}`), so a
+/// quoted path or name can neither add lines nor drive the terminal.
+pub fn line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A log file's writer: each write is one event (the `tracing` formatter
+/// writes an event whole), kept to one line by [`line`]: a path or name
+/// holding a newline cannot forge a second log line.
+pub struct LogLines<W>(pub W);
+
+impl<W: std::io::Write> std::io::Write for LogLines<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        let body = text.strip_suffix('\n').unwrap_or(&text);
+        self.0.write_all(format!("{}\n", line(body)).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// Text for the terminal (an error message): control characters other
 /// than the line breaks become visible escapes (`\u{1b}`), so text quoted
 /// from an input cannot move the cursor, recolour or clear the screen; a
@@ -153,19 +186,50 @@ pub fn host_name(s: &str) -> String {
     if h.is_empty() { "-".into() } else { h }
 }
 
-/// CSV text from rows, quoted by the CSV rules (the `csv` crate).
+/// CSV text from rows, quoted by the CSV rules. A text cell a spreadsheet
+/// would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return) is neutralised as OWASP recommends: a `'` before it,
+/// and the cell quoted. Numbers (`-3`, `+1.5`) stay numbers.
 pub fn csv<I, R, F>(rows: I) -> String
 where
     I: IntoIterator<Item = R>,
     R: IntoIterator<Item = F>,
     F: AsRef<[u8]>,
 {
-    let mut w = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
+    let mut out = String::new();
     for row in rows {
-        w.write_record(row).expect("writing CSV to memory cannot fail");
+        let cells: Vec<String> = row
+            .into_iter()
+            .map(|f| String::from_utf8_lossy(f.as_ref()).into_owned())
+            .collect();
+        let alone = cells.len() == 1;
+        let line: Vec<String> = cells.iter().map(|c| csv_cell(c, alone)).collect();
+        out.push_str(&line.join(","));
+        out.push('\n');
     }
-    let bytes = w.into_inner().expect("writing CSV to memory cannot fail");
-    String::from_utf8(bytes).expect("CSV of UTF-8 fields is UTF-8")
+    out
+}
+
+/// One CSV cell: quoted when it holds a comma, a quote or a line break
+/// (or is a row's only cell and empty, which would read as no row), and
+/// when it is neutralised.
+fn csv_cell(cell: &str, alone: bool) -> String {
+    let formula = csv_formula(cell);
+    let quote = formula || cell.contains([',', '"', '\n', '\r']) || (alone && cell.is_empty());
+    let body = if formula { format!("'{cell}") } else { cell.to_string() };
+    if quote {
+        format!("\"{}\"", body.replace('"', "\"\""))
+    } else {
+        body
+    }
+}
+
+/// Whether a spreadsheet would take `cell` for a formula: it starts with
+/// one of OWASP's trigger characters and is not a plain number.
+fn csv_formula(cell: &str) -> bool {
+    let number = cell.bytes().all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b))
+        && cell.parse::<f64>().is_ok_and(f64::is_finite);
+    cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && !number
 }
 
 #[cfg(test)]
@@ -176,6 +240,22 @@ mod tests {
         assert_eq!(super::batch_word("a b#c"), "\"a b#c\"");
         assert_eq!(super::batch_word("say \"x\""), "'say \"x\"'");
         assert_eq!(super::batch_word(""), "\"\"");
+    }
+
+    #[test]
+    fn a_message_line_shows_newlines_and_escapes() {
+        assert_eq!(line("a\nb\r\u{1b}[2J\tc"), "a\\nb\\r\\u{1b}[2J\\tc");
+        assert_eq!(line("plain ünïcode"), "plain ünïcode");
+    }
+
+    #[test]
+    fn a_log_event_stays_one_line() {
+        use std::io::Write;
+        let mut log = LogLines(Vec::new());
+        log.write_all(b"saved path=/tmp/a\nFAKE ERROR root shell\n").unwrap();
+        log.write_all(b"next\n").unwrap();
+        let text = String::from_utf8(log.0).unwrap();
+        assert_eq!(text, "saved path=/tmp/a\\nFAKE ERROR root shell\nnext\n");
     }
 
     #[test]
@@ -203,5 +283,24 @@ mod tests {
         assert_eq!(dot_string("a\"b\\\nc"), "\"a\\\"b\\\\\\nc\"");
         assert_eq!(host_name("k\n10.0.0.1 evil"), "k-10.0.0.1-evil");
         assert_eq!(csv([["a,b", "c\"d", "e"]]), "\"a,b\",\"c\"\"d\",e\n");
+    }
+
+    #[test]
+    fn csv_text_a_spreadsheet_would_run_is_neutralised_and_numbers_stay() {
+        let row = [
+            "+CONCAT(1,2)",
+            "-HYPERLINK(\"http://x\")",
+            "=1+1",
+            "@SUM(A1)",
+            "\tx",
+            "\r=1",
+        ];
+        let text = csv([row]);
+        assert_eq!(
+            text,
+            "\"'+CONCAT(1,2)\",\"'-HYPERLINK(\"\"http://x\"\")\",\"'=1+1\",\"'@SUM(A1)\",\"'\tx\",\"'\r=1\"\n"
+        );
+        assert_eq!(csv([["-3", "+1.5", "-0.25", "a-b", ""]]), "-3,+1.5,-0.25,a-b,\n");
+        assert_eq!(csv([[""]]), "\"\"\n");
     }
 }

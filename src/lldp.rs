@@ -288,7 +288,7 @@ pub fn audit_dir(
     macs: &MacTable,
 ) -> Result<LldpReport, LldpError> {
     let listing = std::fs::read_dir(dir).map_err(|e| LldpError::Dir {
-        path: dir.display().to_string(),
+        path: crate::input::shown(dir),
         reason: e.to_string(),
     })?;
     let mut read: Vec<bool> = vec![false; d.pcs()];
@@ -305,19 +305,19 @@ pub fn audit_dir(
             .pc_host_named(host)
             .filter(|&p| p < d.pcs())
             .ok_or_else(|| LldpError::Content {
-                at: p.display().to_string(),
+                at: crate::input::shown(&p),
                 problem: format!("{} is not a PC of the design", crate::escape::shown(host)),
             })?;
         files.push((pc, p));
     }
     if files.is_empty() {
-        return Err(LldpError::Empty(dir.display().to_string()));
+        return Err(LldpError::Empty(crate::input::shown(dir)));
     }
     files.sort();
     let mut report = LldpReport::new(d.pcs());
     for (pc, path) in files {
         let text = crate::input::read_text(&path)?;
-        let heard = parse(&text, &path.display().to_string())?;
+        let heard = parse(&text, &crate::input::shown(&path))?;
         read[pc] = true;
         report.pcs_read += 1;
         audit_pc(c, d, pc, &heard, ifaces, macs, &mut report);

@@ -131,17 +131,24 @@ impl Session {
         }
         let mut session: Session = toml::from_str(text).map_err(|e| corrupt(one_line(&e.to_string())))?;
         session.spec.source = path.to_string();
-        session.spec.base_dir = Path::new(path).parent().map(Path::to_path_buf);
+        session.spec.base_dir = Path::new(path)
+            .parent()
+            .and_then(|d| crate::input::Folder::open(d).ok());
         Ok(session)
     }
 
     pub fn load(path: &Path) -> Result<Session, SessionError> {
-        let shown = path.display().to_string();
-        let text = crate::input::read_text_limited(path, MAX_SESSION_BYTES).map_err(|e| SessionError::Read {
+        let shown = crate::input::shown(path);
+        let read = |e: crate::input::InputError| SessionError::Read {
             path: shown.clone(),
             message: e.to_string(),
-        })?;
-        Session::from_toml(&text, &shown)
+        };
+        let (folder, file) = crate::input::open_user_file_and_folder(path, MAX_SESSION_BYTES).map_err(read)?;
+        let text = crate::input::read_opened(file, &shown, MAX_SESSION_BYTES).map_err(read)?;
+        let mut session = Session::from_toml(&text, &shown)?;
+        // The folder the file was read from, not one found again by name.
+        session.spec.base_dir = Some(folder);
+        Ok(session)
     }
 
     /// The cluster and the engine, continuing exactly where the run stopped.
@@ -271,7 +278,7 @@ fn self_contained(spec: &Spec) -> Spec {
                 if *named_by_user {
                     PairFilePlace::AsTyped
                 } else {
-                    PairFilePlace::InFolder(spec.base_dir.as_deref())
+                    PairFilePlace::InFolder(spec.base_dir.as_ref())
                 },
                 spec.pcs.count,
                 &spec.source,

@@ -144,7 +144,7 @@ pub fn for_each_result(
     mut f: impl FnMut(&ProbeResults),
 ) -> Result<(), VerifyError> {
     let entries = std::fs::read_dir(dir).map_err(|e| VerifyError::Dir {
-        path: dir.display().to_string(),
+        path: crate::input::shown(dir),
         reason: e.to_string(),
     })?;
     let mut paths: Vec<_> = entries
@@ -160,16 +160,20 @@ pub fn for_each_result(
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(VerifyError::Empty(dir.display().to_string()));
+        return Err(VerifyError::Empty(crate::input::shown(dir)));
     }
     let mut seen: Vec<Option<usize>> = vec![None; d.pcs()];
     for (i, p) in paths.iter().enumerate() {
         let text = crate::input::read_text(p)?;
-        let r = parse_results(&text, &p.display().to_string(), c, d, ifaces)?;
+        let r = parse_results(&text, &crate::input::shown(p), c, d, ifaces)?;
         if let Some(first) = seen[r.pc].replace(i) {
             return Err(VerifyError::File {
-                path: p.display().to_string(),
-                problem: format!("{} was already read from {}", c.pc_name(r.pc), paths[first].display()),
+                path: crate::input::shown(p),
+                problem: format!(
+                    "{} was already read from {}",
+                    c.pc_name(r.pc),
+                    crate::input::shown(&paths[first])
+                ),
             });
         }
         f(&r);

@@ -19,7 +19,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     let prices = match &args.prices {
         Some(path) => {
             let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_TOML_BYTES)?;
-            PriceList::from_toml(&text, &path.display().to_string())?
+            PriceList::from_toml(&text, &fnn_tui::input::shown(path))?
         }
         None => PriceList::builtin(),
     };

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let text = fnn_tui::input::read_text(&args.table)?;
-    let source = args.table.display().to_string();
+    let source = fnn_tui::input::shown(&args.table);
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     let report = Report::new(&cluster, Metrics::compute(&design, &cluster), RunInfo::default());

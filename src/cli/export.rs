@@ -28,6 +28,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         .resolve(&cluster, &session_dirs())
         .map_err(|e| anyhow!(e.for_command_line()))?;
     (options.force, options.allow_invalid) = (args.force, args.allow_invalid);
+    options.max_size = args.max_size;
     let files = write_all(&args.out, &cluster, &design, &report, &options).map_err(|e| anyhow!(e))?;
     if args.json {
         let json = serde_json::json!({
@@ -74,7 +75,7 @@ pub fn design_source(from: &super::DesignSource) -> anyhow::Result<(Cluster, Des
     }
     let table = table.ok_or_else(|| anyhow!("give --table FILE or --session NAME|PATH"))?;
     let text = read_text(table)?;
-    let source = table.display().to_string();
+    let source = fnn_tui::input::shown(table);
     let cluster = inputs::table_cluster(spec, quick, &text, &source)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     Ok((cluster, design, RunInfo::default()))

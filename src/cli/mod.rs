@@ -378,6 +378,14 @@ pub struct ExportArgs {
     /// Print the folder, the files written and whether the design is valid as JSON on stdout (no progress or summary).
     #[arg(long)]
     pub json: bool,
+    /// The most the export may write (e.g. 500M, 20G; default 2G): it is estimated first, and a larger one refused.
+    #[arg(long, value_name = "SIZE", value_parser = parse_max_size)]
+    pub max_size: Option<u64>,
+}
+
+/// `--max-size`: `123`, `512K`, `4M`, `2G`.
+fn parse_max_size(text: &str) -> Result<u64, String> {
+    fnn_tui::budget::parse_size(text).ok_or_else(|| "use a size such as 500M or 20G".to_string())
 }
 
 /// Hardware and search flags shared by `design` and `check`.
@@ -448,12 +456,12 @@ fn start_log(path: Option<&std::path::Path>) -> anyhow::Result<()> {
     let file = fnn_tui::fs::append::open_append(path, "the log").map_err(|e| {
         anyhow::anyhow!(
             "--log {}: {}",
-            fnn_tui::escape::terminal(&path.display().to_string()),
+            fnn_tui::input::shown(path),
             fnn_tui::input::os_reason(&e)
         )
     })?;
     tracing_subscriber::fmt()
-        .with_writer(std::sync::Mutex::new(file))
+        .with_writer(std::sync::Mutex::new(fnn_tui::escape::LogLines(file)))
         .with_ansi(false)
         .with_target(false)
         .try_init()

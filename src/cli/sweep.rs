@@ -91,7 +91,7 @@ fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {
         return Ok(Vec::new());
     }
     let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_PAIR_FILE_BYTES)?;
-    sweep::parse_csv(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
+    sweep::parse_csv(&text, &fnn_tui::input::shown(path)).map_err(anyhow::Error::msg)
 }
 
 fn save(path: &Path, points: &mut [Point]) -> anyhow::Result<()> {

@@ -236,7 +236,7 @@ const LARGE: usize = 1 << 20;
 /// its own: tens of millions of small allocations take a second or more
 /// to free, and a stopped answer is due now. A command that exits at once
 /// leaves the freeing to the kernel.
-fn dispose<T: Send + 'static>(what: T) {
+pub(super) fn dispose<T: Send + 'static>(what: T) {
     // Without a thread to be had, the closure (and `what` with it) is
     // dropped by `spawn` itself: freed here after all.
     let _ = std::thread::Builder::new().spawn(move || drop(what));

@@ -18,6 +18,7 @@
 //! (`rate`, `drat-trim`) accepts without trusting fnn-tui.
 
 mod cadical;
+mod encode;
 mod model;
 mod per_pc;
 mod size;

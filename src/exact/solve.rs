@@ -289,7 +289,12 @@ fn attempt(
             "the time limit ran out while the model was being built",
         ));
     };
-    let (cnf, vm) = instance.into_cnf();
+    let Ok((cnf, vm)) = super::encode::to_cnf(instance, &halt) else {
+        return Ok(Attempt::stopped(
+            plan,
+            "the time limit ran out while the model was being encoded",
+        ));
+    };
     let variables = rustsat::instances::ManageVars::n_used(&vm);
     let clauses = cnf.len();
     let files = match &proof {

@@ -135,7 +135,7 @@ impl Choices {
             Some(Rewire::Table(path)) => {
                 let text = read_text(path).map_err(about(Choice::Rewire))?;
                 Some(
-                    parse_table(&text, &path.display().to_string(), c.pcs(), c.switch_count())
+                    parse_table(&text, &crate::input::shown(path), c.pcs(), c.switch_count())
                         .map_err(about(Choice::Rewire))?,
                 )
             }

@@ -19,6 +19,22 @@ pub enum ExportError {
         "the design is not valid ({0} required pair(s) share no switch): labels and boot scripts would build a network that does not connect them; export a valid design, or give --allow-invalid to write them anyway (every file then says it is not valid)"
     )]
     Invalid(u64),
+    #[error(
+        "the export would write {} or more, more than the {} allowed: give --max-size {} (or more) to write it anyway, or fewer artifacts with --only",
+        crate::budget::human(*.estimate),
+        crate::budget::human(*.limit),
+        size_arg(*.estimate)
+    )]
+    TooBig { estimate: u64, limit: u64 },
+}
+
+/// A `--max-size` value (whole GiB, or MiB) at least `bytes`.
+fn size_arg(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        format!("{}G", bytes.div_ceil(1 << 30))
+    } else {
+        format!("{}M", bytes.div_ceil(1 << 20).max(1))
+    }
 }
 
 /// Writes `files` (paths relative to `dir`, and their text) as one output

@@ -10,6 +10,7 @@ pub mod formats;
 pub mod labels;
 pub mod racks;
 pub mod rewire;
+pub mod size;
 
 use crate::design::{Design, format_table};
 pub use crate::output::{INCOMPLETE_MARKER, is_plain_relative};
@@ -37,6 +38,57 @@ pub struct Options {
     /// Write labels and boot scripts for a design that is not valid
     /// (`--allow-invalid`); each file then says so first.
     pub allow_invalid: bool,
+    /// The most an export may write, in bytes (`--max-size`); `None`:
+    /// [`size::DEFAULT_MAX_SIZE`].
+    pub max_size: Option<u64>,
+}
+
+/// The interface names to use: as resolved, or the NICs in slot order.
+fn interfaces(d: &Design, o: &Options) -> Interfaces {
+    let max_nics = (0..d.pcs()).map(|p| d.nics_used(p) as usize).max().unwrap_or(1).max(1);
+    o.interfaces.clone().unwrap_or(Interfaces {
+        probe_order: (1..=max_nics).collect(),
+    })
+}
+
+/// The files of one PC (its scripts, hosts file and networkd files):
+/// written by [`write_all`], sampled by the size estimate.
+fn pc_files(
+    c: &Cluster,
+    d: &Design,
+    r: &BasicRouting,
+    pc: usize,
+    ifaces: &Interfaces,
+    macs: &MacTable,
+) -> Vec<(String, String)> {
+    let n = c.pc_name(pc);
+    let mut files = vec![
+        (
+            format!("routing/scripts/fnn-setup-{n}.sh"),
+            scripts::setup_script(c, d, r, pc, ifaces, macs),
+        ),
+        (format!("routing/hosts/hosts.{n}"), scripts::hosts(c, d, r, pc)),
+        (
+            format!("routing/probe/fnn-probe-{n}.sh"),
+            crate::routing::probe::probe_script(c, d, r, pc, ifaces, macs),
+        ),
+    ];
+    for nic in 0..d.nics_used(pc) as usize {
+        let (link, network) = networkd::file_names(nic);
+        files.push((
+            format!("routing/networkd/{n}/{link}"),
+            networkd::link_file(c, d, pc, nic, ifaces, macs),
+        ));
+        files.push((
+            format!("routing/networkd/{n}/{network}"),
+            networkd::network_file(c, d, r, pc, nic, macs),
+        ));
+    }
+    files.push((
+        format!("routing/networkd/{n}/fnn-announce.sh"),
+        scripts::announce_script(c, d, r, pc, ifaces, macs),
+    ));
+    files
 }
 
 /// What an export is of, as its folder's list of files records it: an
@@ -113,6 +165,11 @@ pub fn write_all(
     } else {
         None
     };
+    let limit = o.max_size.unwrap_or(size::DEFAULT_MAX_SIZE);
+    let estimate = size::estimate(c, d, o, &want, limit);
+    if estimate > limit {
+        return Err(ExportError::TooBig { estimate, limit });
+    }
     let mut out = crate::output::Staged::new_for(dir, "export", &identity(c), o.force)?;
     let uncovered = (!report.valid).then_some(report.uncovered_pairs);
     let add = |out: &mut crate::output::Staged, rel: &str, text: String| {
@@ -133,9 +190,7 @@ pub fn write_all(
         add(&mut out, "labels.txt", labels::text(c, d))?;
     }
     let max_nics = (0..d.pcs()).map(|p| d.nics_used(p) as usize).max().unwrap_or(1).max(1);
-    let ifaces = o.interfaces.clone().unwrap_or(Interfaces {
-        probe_order: (1..=max_nics).collect(),
-    });
+    let ifaces = interfaces(d, o);
     if want("routing") {
         if d.switches() > crate::routing::addresses::MAX_SWITCHES {
             return Err(ExportError::TooManySwitches(crate::routing::addresses::MAX_SWITCHES));
@@ -150,40 +205,9 @@ pub fn write_all(
         add(&mut out, "routing/fnn-setup.service", networkd::setup_service(c))?;
         add(&mut out, "routing/fnn-announce.service", networkd::announce_service(c))?;
         for pc in 0..d.pcs() {
-            let n = c.pc_name(pc);
-            add(
-                &mut out,
-                &format!("routing/scripts/fnn-setup-{n}.sh"),
-                scripts::setup_script(c, d, &r, pc, &ifaces, &macs),
-            )?;
-            add(
-                &mut out,
-                &format!("routing/hosts/hosts.{n}"),
-                scripts::hosts(c, d, &r, pc),
-            )?;
-            add(
-                &mut out,
-                &format!("routing/probe/fnn-probe-{n}.sh"),
-                crate::routing::probe::probe_script(c, d, &r, pc, &ifaces, &macs),
-            )?;
-            for nic in 0..d.nics_used(pc) as usize {
-                let (link, network) = networkd::file_names(nic);
-                add(
-                    &mut out,
-                    &format!("routing/networkd/{n}/{link}"),
-                    networkd::link_file(c, d, pc, nic, &ifaces, &macs),
-                )?;
-                add(
-                    &mut out,
-                    &format!("routing/networkd/{n}/{network}"),
-                    networkd::network_file(c, d, &r, pc, nic, &macs),
-                )?;
+            for (rel, text) in pc_files(c, d, &r, pc, &ifaces, &macs) {
+                add(&mut out, &rel, text)?;
             }
-            add(
-                &mut out,
-                &format!("routing/networkd/{n}/fnn-announce.sh"),
-                scripts::announce_script(c, d, &r, pc, &ifaces, &macs),
-            )?;
         }
         if o.macs.is_some() {
             let problems = macs.check(d, &|p| c.pc_name(p));

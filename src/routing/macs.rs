@@ -86,9 +86,9 @@ impl MacTable {
     ) -> Result<MacTable, MacReadError> {
         if !path.is_dir() {
             let text = crate::input::read_text(path)?;
-            return Ok(Self::parse(&text, &path.display().to_string(), names, ifaces)?);
+            return Ok(Self::parse(&text, &crate::input::shown(path), names, ifaces)?);
         }
-        let shown = path.display().to_string();
+        let shown = crate::input::shown(path);
         let listing = std::fs::read_dir(path).map_err(|e| MacReadError::Dir {
             path: shown.clone(),
             reason: e.to_string(),
@@ -105,7 +105,7 @@ impl MacTable {
         let mut entries = Vec::new();
         for file in files {
             let text = crate::input::read_text(&file)?;
-            let source = file.display().to_string();
+            let source = crate::input::shown(&file);
             let stem = file
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())

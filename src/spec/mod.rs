@@ -50,13 +50,18 @@ impl Spec {
     }
 
     pub fn load(path: &Path) -> Result<Spec, SpecError> {
-        let source = path.display().to_string();
-        let text = crate::input::read_text_limited(path, crate::input::MAX_TOML_BYTES).map_err(|e| SpecError::Io {
+        let source = crate::input::shown(path);
+        let io = |e: crate::input::InputError| SpecError::Io {
             file: source.clone(),
             message: e.to_string(),
-        })?;
+        };
+        // The folder is held from here on: the pair files the spec names
+        // are opened through it, never by a name looked up again.
+        let max = crate::input::MAX_TOML_BYTES;
+        let (folder, file) = crate::input::open_user_file_and_folder(path, max).map_err(io)?;
+        let text = crate::input::read_opened(file, &source, max).map_err(io)?;
         let mut spec = Spec::from_toml(&text, &source)?;
-        spec.base_dir = path.parent().map(|p| p.to_path_buf());
+        spec.base_dir = Some(folder);
         spec.source = source;
         Ok(spec)
     }

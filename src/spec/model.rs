@@ -3,7 +3,6 @@
 //! refused so a typo is reported instead of silently ignored.
 
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
@@ -24,9 +23,9 @@ pub struct Spec {
     /// Where the spec came from, for error messages.
     #[serde(skip)]
     pub source: String,
-    /// Relative pair files are read from here.
+    /// Relative pair files are read from here (held open).
     #[serde(skip)]
-    pub base_dir: Option<PathBuf>,
+    pub base_dir: Option<crate::input::Folder>,
 }
 
 impl Default for Spec {

@@ -11,7 +11,7 @@ pub fn pair_weights(
     specs: &[PatternSpec],
     pcs: usize,
     file: &str,
-    base: Option<&Path>,
+    base: Option<&crate::input::Folder>,
 ) -> Result<PairWeights, SpecError> {
     let mut all = 0i64;
     let mut pairs = Vec::new();
@@ -89,7 +89,7 @@ fn expand(
     pcs: usize,
     file: &str,
     field: &str,
-    base: Option<&Path>,
+    base: Option<&crate::input::Folder>,
     budget: usize,
 ) -> Result<Vec<(usize, usize, f64)>, SpecError> {
     let unit = |v: Vec<(usize, usize)>| v.into_iter().map(|(a, b)| (a, b, 1.0)).collect();
@@ -217,21 +217,32 @@ pub enum PairFilePlace<'a> {
     /// Named by a spec or session: relative to its folder, and never
     /// outside it (a spec someone else wrote must not make fnn-tui, run
     /// as root, read and quote `/etc/shadow`).
-    InFolder(Option<&'a Path>),
+    InFolder(Option<&'a crate::input::Folder>),
+}
+
+/// Where a pair file is opened: as typed, or beneath a spec's folder.
+enum PairFileAt<'a> {
+    Typed(PathBuf),
+    Beneath(&'a crate::input::Folder, PathBuf),
 }
 
 /// The file a pair-file `path` names, or why it may not be read.
-fn pair_file_location(path: &str, place: PairFilePlace, file: &str, field: &str) -> Result<PathBuf, SpecError> {
+fn pair_file_location<'a>(
+    path: &str,
+    place: PairFilePlace<'a>,
+    file: &str,
+    field: &str,
+) -> Result<PairFileAt<'a>, SpecError> {
     let refuse = |why: &str| SpecError::field(file, format!("{field}.path"), why.to_string());
-    let base = match place {
-        PairFilePlace::AsTyped => return Ok(PathBuf::from(path)),
+    let folder = match place {
+        PairFilePlace::AsTyped => return Ok(PairFileAt::Typed(PathBuf::from(path))),
         PairFilePlace::InFolder(None) => {
             return Err(refuse(
                 "a pair file is read from the spec's own folder, and this spec is not in a file: \
                  give the pairs inline (`pairs = [[a, b], ...]`) or with --pairs",
             ));
         }
-        PairFilePlace::InFolder(Some(b)) => b,
+        PairFilePlace::InFolder(Some(f)) => f,
     };
     let relative = Path::new(path);
     if path.is_empty()
@@ -245,26 +256,12 @@ fn pair_file_location(path: &str, place: PairFilePlace, file: &str, field: &str)
             crate::escape::shown(path)
         )));
     }
-    let base = if base.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        base
-    };
-    let full = base.join(relative);
-    // A link inside the folder may still point out of it.
-    if let (Ok(real), Ok(real_base)) = (full.canonicalize(), base.canonicalize())
-        && !real.starts_with(&real_base)
-    {
-        return Err(refuse(&format!(
-            "{} leads outside the spec's folder (through a link); to read it, name it with --pairs",
-            crate::escape::shown(path)
-        )));
-    }
-    Ok(full)
+    Ok(PairFileAt::Beneath(folder, relative.to_path_buf()))
 }
 
-/// Reads lines `a b [weight]`; `#` starts a comment. The file is streamed
-/// (it may be long) and refused past `budget` pairs or the size limits.
+/// Reads lines `a b [weight]`; `#` starts a comment. The file is opened
+/// once (beneath the spec's folder when the spec named it), streamed (it
+/// may be long) and refused past `budget` pairs or the size limits.
 pub fn read_pair_file(
     path: &str,
     place: PairFilePlace,
@@ -273,32 +270,44 @@ pub fn read_pair_file(
     field: &str,
     budget: usize,
 ) -> Result<Vec<(usize, usize, f64)>, SpecError> {
-    let full = pair_file_location(path, place, file, field)?;
-    let shown = full.display().to_string();
+    let at = pair_file_location(path, place, file, field)?;
+    let shown = match &at {
+        PairFileAt::Typed(p) => crate::input::shown(p),
+        PairFileAt::Beneath(f, p) => crate::input::shown(&f.path().join(p)),
+    };
     let mut out = Vec::new();
     let mut failure = None;
-    let read = crate::input::for_each_line(
-        &full,
-        crate::input::MAX_PAIR_FILE_BYTES,
-        |n, raw| match parse_pair_line(raw, n, pcs, &shown) {
-            Ok(None) => Ok(()),
-            Ok(Some(_)) if out.len() >= budget => Err(crate::input::InputError::Refused(format!(
-                "{shown}: line {n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
-            ))),
-            Ok(Some(p)) => {
-                out.push(p);
-                Ok(())
-            }
-            Err(e) => {
-                let message = e.to_string();
-                failure = Some(e);
-                Err(crate::input::InputError::Refused(message))
-            }
-        },
-    );
+    let each = |n: usize, raw: &str| match parse_pair_line(raw, n, pcs, &shown) {
+        Ok(None) => Ok(()),
+        Ok(Some(_)) if out.len() >= budget => Err(crate::input::InputError::Refused(format!(
+            "{shown}: line {n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
+        ))),
+        Ok(Some(p)) => {
+            out.push(p);
+            Ok(())
+        }
+        Err(e) => {
+            let message = e.to_string();
+            failure = Some(e);
+            Err(crate::input::InputError::Refused(message))
+        }
+    };
+    let max = crate::input::MAX_PAIR_FILE_BYTES;
+    let read = match &at {
+        PairFileAt::Typed(p) => crate::input::for_each_line(p, max, each),
+        PairFileAt::Beneath(f, p) => crate::input::for_each_line_beneath(f, p, max, each),
+    };
     match (read, failure) {
         (Ok(()), _) => Ok(out),
         (Err(_), Some(e)) => Err(e),
+        (Err(crate::input::InputError::Outside { .. }), None) => Err(SpecError::field(
+            file,
+            format!("{field}.path"),
+            format!(
+                "{} leads outside the spec's folder (through a link); to read it, name it with --pairs",
+                crate::escape::shown(path)
+            ),
+        )),
         (Err(e), None) => Err(SpecError::field(file, format!("{field}.path"), e.to_string())),
     }
 }

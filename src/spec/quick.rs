@@ -66,7 +66,7 @@ impl QuickFlags {
         }
         if let Some(path) = &self.pairs {
             spec.patterns.push(PatternSpec::PairFile {
-                path: path.display().to_string(),
+                path: crate::input::shown(path),
                 weight: 1.0,
                 named_by_user: true,
             });

@@ -74,7 +74,7 @@ impl Spec {
         self.check_prices_and_ga()?;
         let (models, mut switches) = self.resolve_switch_inventory(&nics)?;
         let uplink = self.resolve_uplink(&mut switches)?;
-        let pattern = super::pair_weights(&self.patterns, pcs, f, self.base_dir.as_deref())?;
+        let pattern = super::pair_weights(&self.patterns, pcs, f, self.base_dir.as_ref())?;
         if self.coverage == Coverage::Sparse && pattern.pair_count() == 0 && pattern.all_to_all() == 0 {
             return Err(SpecError::field(
                 f,

@@ -11,7 +11,6 @@ use crate::design::Design;
 use crate::metrics::Metrics;
 use crate::spec::{Cluster, UplinkMode};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
@@ -401,26 +400,24 @@ pub fn text(rows: &[Row], skipped: &[Skipped], width: Option<u16>) -> String {
 }
 
 pub fn csv(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "system,switches,nics,cables,cost,avg_switch_hops,max_switch_hops,software_forwarding,avg_pairwise_links,bisection_links,bisection_best_links,note\n",
-    );
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{:.2},{:.4},{},{},{:.4},{:.2},{:.2},\"{}\"",
-            r.system,
-            r.switches,
-            r.nics,
-            r.cables,
-            r.cost,
-            r.avg_switch_hops,
-            r.max_switch_hops,
-            r.software_forwarding,
-            r.avg_pairwise_links,
-            r.bisection_links,
-            r.bisection_best_links,
-            r.note.replace('"', "'")
-        );
-    }
-    s
+    let header = "system,switches,nics,cables,cost,avg_switch_hops,max_switch_hops,software_forwarding,\
+                  avg_pairwise_links,bisection_links,bisection_best_links,note";
+    let header = std::iter::once(header.split(',').map(String::from).collect::<Vec<_>>());
+    let body = rows.iter().map(|r| {
+        vec![
+            r.system.clone(),
+            r.switches.to_string(),
+            r.nics.to_string(),
+            r.cables.to_string(),
+            format!("{:.2}", r.cost),
+            format!("{:.4}", r.avg_switch_hops),
+            r.max_switch_hops.to_string(),
+            r.software_forwarding.to_string(),
+            format!("{:.4}", r.avg_pairwise_links),
+            format!("{:.2}", r.bisection_links),
+            format!("{:.2}", r.bisection_best_links),
+            r.note.clone(),
+        ]
+    });
+    crate::escape::csv(header.chain(body))
 }

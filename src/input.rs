@@ -140,7 +140,15 @@ pub fn open_user_file_and_folder(path: &Path, max: u64) -> Result<(Folder, File)
         let file = open_user_file(path, max)?;
         return Ok((Folder::open(Path::new("."))?, file));
     };
-    let folder = Folder::open(dir)?;
+    // A missing folder is reported as the file the user typed, not as a
+    // folder they never named.
+    let folder = Folder::open(dir).map_err(|e| match e {
+        InputError::Unreadable { reason, .. } => InputError::Unreadable {
+            path: shown(path),
+            reason,
+        },
+        other => other,
+    })?;
     let fd = rustix::fs::openat(&*folder.fd, name, read_flags(), Mode::empty())
         .map_err(|e| unreadable(&shown(path), &e.into()))?;
     let file = checked(File::from(fd), &shown(path), max)?;

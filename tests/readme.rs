@@ -322,3 +322,38 @@ fn the_walk_reads_blocks_continuations_and_promised_exits() {
     assert_eq!(promised_exit("fnn-tui x  # exit 2"), 2);
     assert_eq!(promised_exit("fnn-tui x  # exits fine"), 0);
 }
+
+/// Every test the README names as holding a promise (a `file::test` or
+/// `module::tests[::test]` in a table's last column) exists: a renamed or
+/// deleted test cannot leave a promise unproved and still cited.
+#[test]
+fn every_test_the_readme_cites_for_a_promise_exists() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let mut cited = 0;
+    for row in readme.lines().filter(|l| l.starts_with('|') && l.contains("::")) {
+        let last = row.trim_end_matches('|').rsplit('|').next().unwrap();
+        for name in last.split('`').skip(1).step_by(2) {
+            cited += 1;
+            let parts: Vec<&str> = name.split("::").collect();
+            let (file, test) = match parts.iter().position(|p| *p == "tests") {
+                Some(i) => (format!("src/{}.rs", parts[..i].join("/")), parts.get(i + 1).copied()),
+                None => (format!("tests/{}.rs", parts[0]), parts.get(1).copied()),
+            };
+            let file = if Path::new(&file).exists() {
+                file
+            } else {
+                file.replace(".rs", "/mod.rs")
+            };
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("`{name}`: no file {file}"));
+            let wanted = match test {
+                Some(t) => format!("fn {t}("),
+                None => "mod tests".to_string(),
+            };
+            assert!(
+                text.contains(&wanted),
+                "README cites `{name}`, but {file} has no `{wanted}`"
+            );
+        }
+    }
+    assert!(cited >= 10, "the Safety tables cite {cited} tests");
+}

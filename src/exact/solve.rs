@@ -22,6 +22,10 @@ pub struct Options {
     /// Run only this model (when it applies), not the race of both: for
     /// tests that hold each model to account on its own.
     pub only: Option<Model>,
+    /// Build and encode the model, count its variables and clauses, and
+    /// stop before solving (the answer is unknown): for tests that hold
+    /// the size estimates to account without waiting for an answer.
+    pub count_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -172,12 +176,20 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
     }
     let flags = [&stop, interrupt];
     let proof_of = |m: Model| opts.proof.as_ref().map(|p| (p.clone(), m));
+    let count_only = opts.count_only;
     let mut attempts: Vec<Attempt> = std::thread::scope(|sc| {
         let others: Vec<_> = plans[1..]
             .iter()
-            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof_of(plan.model), deadline, flags)))
+            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof_of(plan.model), deadline, flags, count_only)))
             .collect();
-        let mut all = vec![attempt(cluster, plans[0], proof_of(plans[0].model), deadline, flags)];
+        let mut all = vec![attempt(
+            cluster,
+            plans[0],
+            proof_of(plans[0].model),
+            deadline,
+            flags,
+            count_only,
+        )];
         all.extend(
             others
                 .into_iter()
@@ -268,6 +280,7 @@ fn attempt(
     proof: Option<(PathBuf, Model)>,
     deadline: Option<Instant>,
     [stop, interrupt]: [&AtomicBool; 2],
+    count_only: bool,
 ) -> Result<Attempt, ExactError> {
     let halt = || {
         stop.load(Ordering::Relaxed)
@@ -297,6 +310,16 @@ fn attempt(
     };
     let variables = rustsat::instances::ManageVars::n_used(&vm);
     let clauses = cnf.len();
+    if count_only {
+        return Ok(Attempt {
+            verdict: Verdict::Unknown,
+            model,
+            variables,
+            clauses,
+            files: None,
+            unknown_because: Some("only counted, not solved".into()),
+        });
+    }
     let files = match &proof {
         Some((path, _)) => {
             let cnf_path = cnf_path_of(path);

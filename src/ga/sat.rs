@@ -70,6 +70,7 @@ impl Strategy for Exact {
             time_limit: self.time_limit(ctx.deadline),
             proof: self.proof.clone(),
             only: None,
+            count_only: false,
         };
         let out = exact::solve_until(&ctx.full.cluster, &opts, ctx.cancel);
         let design = match &out {

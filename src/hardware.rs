@@ -104,6 +104,9 @@ pub struct Cheapest {
     /// With the exact search on: whether every candidate listed below the
     /// answer's cost was proved impossible (`None`: exact search off).
     pub proved_cheapest: Option<bool>,
+    /// The spec's own hardware as a candidate (also among `tried`): its
+    /// cost priced as the answer is, and what the search made of it.
+    pub own: Option<Tried>,
 }
 
 /// How long each candidate's GA runs.
@@ -218,7 +221,16 @@ pub fn cheapest(
             }
         }
     }
-    let mut best: Option<Cheapest> = None;
+    // The spec's own hardware first: the answer is never dearer than what
+    // the user already has, whatever models it mixes.
+    let (mut best, own_tried) = match interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        true => (None, None),
+        false => {
+            let (found, t) = realise_own(&base, prices, budget, interrupted);
+            tried.push(t.clone());
+            (found, Some(t))
+        }
+    };
     while let Some(c) = heap.pop() {
         if best.as_ref().is_some_and(|b| b.metrics.cost.total <= c.cost + 1e-9) {
             break;
@@ -276,7 +288,79 @@ pub fn cheapest(
         best.proved_cheapest = Some(true);
     }
     best.tried = tried;
+    best.own = own_tried;
     Ok(best)
+}
+
+/// The price list and the spec's own switch models it lacks, at the spec's
+/// prices (as the spec's NIC and cable prices stand in for a list without
+/// them).
+fn with_own_models(base: &Spec, prices: &PriceList) -> PriceList {
+    let mut offer = prices.clone();
+    for m in base.switches.iter().filter(|m| m.count != Some(0)) {
+        if !offer.switches.iter().any(|o| o.model == m.model) {
+            offer.switches.push(SwitchModel {
+                count: None,
+                ..m.clone()
+            });
+        }
+    }
+    offer
+}
+
+/// The spec's own hardware priced as every candidate is: each switch model
+/// at the list's price when the list has it, else at the spec's.
+fn own_spec(base: &Spec, offer: &PriceList) -> Spec {
+    let mut spec = base.clone();
+    for m in &mut spec.switches {
+        if let Some(o) = offer.switches.iter().find(|o| o.model == m.model) {
+            m.price = o.price;
+        }
+    }
+    spec
+}
+
+/// Runs the GA on the spec's own hardware: a valid design re-priced (over
+/// the list and the spec's own models, so never dearer than the hardware
+/// itself), and the candidate's record.
+fn realise_own(base: &Spec, prices: &PriceList, budget: Budget, interrupted: &AtomicBool) -> (Option<Cheapest>, Tried) {
+    let offer = with_own_models(base, prices);
+    let spec = own_spec(base, &offer);
+    let listed: Vec<&SwitchModel> = spec.switches.iter().filter(|m| m.count != Some(0)).collect();
+    let mut tried = Tried {
+        nics: spec.pcs.nics,
+        model: format!(
+            "the spec's own: {}",
+            listed
+                .iter()
+                .map(|m| match m.count {
+                    Some(n) => format!("{n} x {}", m.model),
+                    None => format!("{} as needed", m.model),
+                })
+                .collect::<Vec<_>>()
+                .join(" + ")
+        ),
+        count: 0,
+        cost_bound: f64::NAN,
+        outcome: String::new(),
+        impossible: false,
+    };
+    let cluster = match spec.resolve().and_then(|c| check_feasible(&c).map(|()| c)) {
+        Ok(c) => c,
+        Err(e) => {
+            tried.outcome = e.without_file();
+            tried.impossible = matches!(e, SpecError::Infeasible { .. });
+            return (None, tried);
+        }
+    };
+    tried.count = cluster.switch_count() as u32;
+    tried.cost_bound = priced(&cluster);
+    let found = ga_design(base, cluster, budget, interrupted).and_then(|d| reprice(base, &offer, &d, spec.pcs.nics));
+    tried.outcome = match &found {
+        Some(f) => format!("valid, re-priced to {:.2}", f.metrics.cost.total),
+        None => "no valid design in the budget".to_string(),
+    };
+    (found, tried)
 }
 
 /// The exact search on a candidate the GA could not realise: a design it
@@ -645,7 +729,12 @@ fn realise(
     interrupted: &AtomicBool,
 ) -> Option<Cheapest> {
     let model = &prices.switches[c.model];
-    let mut cluster = candidate_cluster(base, prices, c.nics, model, c.count).ok()?;
+    let cluster = candidate_cluster(base, prices, c.nics, model, c.count).ok()?;
+    reprice(base, prices, &ga_design(base, cluster, budget, interrupted)?, c.nics)
+}
+
+/// The GA's valid design for `cluster` within the budget, if it finds one.
+fn ga_design(base: &Spec, mut cluster: Cluster, budget: Budget, interrupted: &AtomicBool) -> Option<Design> {
     cluster.ga.generations = budget.generations;
     cluster.ga.time_limit_s = budget.time_limit_s;
     // Candidates below the answer are often impossible; the budget was set
@@ -654,10 +743,7 @@ fn realise(
     let mut run = crate::run::Run::of_cluster(base.clone(), cluster);
     run.run(interrupted, |_| {});
     let engine = run.engine();
-    if !engine.is_valid() {
-        return None;
-    }
-    reprice(base, prices, &engine.best_design(), c.nics)
+    engine.is_valid().then(|| engine.best_design())
 }
 
 /// Each used switch becomes the cheapest model with enough ports; unused
@@ -711,5 +797,6 @@ fn reprice(base: &Spec, prices: &PriceList, design: &Design, nics: u32) -> Optio
         metrics,
         tried: Vec::new(),
         proved_cheapest: None,
+        own: None,
     })
 }

@@ -37,7 +37,7 @@ pub struct Report {
     pub fitness: Option<f64>,
     pub metrics: Metrics,
     /// The first uncovered pairs by the PCs' names, for the summary
-    /// (report.json has every pair by number).
+    /// (report.json lists the first `LISTED_UNCOVERED` by number).
     #[serde(skip)]
     pub uncovered_named: Vec<(String, String)>,
 }
@@ -117,8 +117,14 @@ impl Report {
         serde_json::to_string_pretty(self).expect("a report always serializes")
     }
 
-    /// A short human-readable summary.
+    /// A short human-readable summary, written beside report.json.
     pub fn text(&self) -> String {
+        self.text_listing_rest("report.json")
+    }
+
+    /// The summary; `listing` names where the uncovered pairs it leaves out
+    /// are listed ("report.json").
+    pub fn text_listing_rest(&self, listing: &str) -> String {
         let m = &self.metrics;
         let mut s = String::new();
         let verdict = if self.valid { "VALID" } else { "NOT VALID" };
@@ -140,7 +146,12 @@ impl Report {
         }
         if m.uncovered.len() > SHOWN_UNCOVERED {
             let more = self.uncovered_pairs - SHOWN_UNCOVERED as u64;
-            let _ = writeln!(s, "    ... {more} more in report.json");
+            let listed = crate::metrics::LISTED_UNCOVERED;
+            if self.uncovered_pairs as usize <= listed {
+                let _ = writeln!(s, "    ... {more} more in {listing}");
+            } else {
+                let _ = writeln!(s, "    ... {more} more ({listing} lists the first {listed})");
+            }
         }
         let _ = writeln!(s, "  switches used        {}", self.switches_used);
         let _ = writeln!(s, "  NICs used            {}", self.nics_used);

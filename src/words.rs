@@ -12,8 +12,33 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// Sorted numbers as runs: `[3, 7, 8, 9]` is "3, 7-9".
+pub fn runs(numbers: &[usize]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        out.push(match j - i {
+            0 => numbers[i].to_string(),
+            _ => format!("{}-{}", numbers[i], numbers[j]),
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn runs_join_neighbours() {
+        assert_eq!(super::runs(&[3, 7, 8, 9]), "3, 7-9");
+        assert_eq!(super::runs(&[64]), "64");
+        assert_eq!(super::runs(&[]), "");
+    }
+
     #[test]
     fn one_is_singular_and_the_rest_plural() {
         assert_eq!(super::count(1, "file"), "1 file");

@@ -140,7 +140,7 @@ fn completions_and_man_pages_come_from_the_parser() {
     let man = fnn().arg("man").assert().success();
     let page = String::from_utf8(man.get_output().stdout.clone()).unwrap();
     assert!(page.starts_with(".ie") || page.contains(".TH fnn-tui 1"), "{page}");
-    assert!(page.contains("Exit status"));
+    assert!(page.contains(".SH \"EXIT STATUS\""), "{page}");
     fnn().args(["man", "-o"]).arg(d.path().join("man")).assert().success();
     for cmd in ["fnn-tui", "fnn-tui-design", "fnn-tui-export", "fnn-tui-verify"] {
         let p = d.path().join("man").join(format!("{cmd}.1"));

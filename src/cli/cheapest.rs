@@ -94,7 +94,7 @@ fn json(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
         .filter(|m| m.count.unwrap_or(0) > 0)
         .map(|m| serde_json::json!({ "model": m.model, "ports": m.ports, "count": m.count, "price": m.price }))
         .collect();
-    let own = spec.resolve().ok().map(|own| hardware::priced(&own));
+    let own = best.own.as_ref().map(|t| t.cost_bound).filter(|c| c.is_finite());
     let json = serde_json::json!({
         "name": spec.name,
         "pcs": spec.pcs.count,
@@ -133,23 +133,27 @@ fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
         c.total, c.switches, c.uplink_switch, c.nics, c.cables
     ));
     out.push_str(&below(best));
-    if let Ok(own) = spec.resolve() {
-        out.push_str(&own_hardware_line(spec, &own, c.total));
+    if let Some(own) = &best.own {
+        out.push_str(&own_hardware_line(own, c.total));
     }
     out
 }
 
-/// The spec's own hardware, priced as the answer is (every switch and NIC
-/// it lists, with their cables), and why it may be cheaper.
-fn own_hardware_line(spec: &fnn_tui::spec::Spec, own: &fnn_tui::spec::Cluster, answer: f64) -> String {
-    let cost = hardware::priced(own);
-    let models = spec.switches.iter().filter(|m| m.count.unwrap_or(1) > 0).count();
+/// The spec's own hardware, priced as the answer is (the list's prices for
+/// the models it has, with the NICs and cables), and why it may be cheaper:
+/// it was tried first, so only when no valid design was found on it.
+fn own_hardware_line(own: &hardware::Tried, answer: f64) -> String {
+    if !own.cost_bound.is_finite() {
+        return format!("  spec's own hardware  not a candidate: {}\n", own.outcome);
+    }
+    let cost = own.cost_bound;
     let why = if cost >= answer - 1e-9 {
         String::new()
-    } else if models > 1 {
-        " (less: it mixes switch models, and cheapest tries one model at a time)".to_string()
     } else {
-        " (less: at the spec's own prices, not the price list's)".to_string()
+        format!(
+            " (less, but tried first: {}; a longer search (--generations, --time-limit) may find one)",
+            own.outcome
+        )
     };
     format!("  spec's own hardware  {cost:.2}, priced the same way{why}\n")
 }

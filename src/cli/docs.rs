@@ -23,19 +23,10 @@ fn print(bytes: &[u8]) -> anyhow::Result<ExitCode> {
 /// The man page on stdout, or with `--out DIR` a page per command
 /// (`fnn-tui.1`, `fnn-tui-design.1`, ...), written whole or not at all.
 pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
-    let cmd = super::command();
     let Some(dir) = &args.out else {
-        return print(page(cmd)?.as_bytes());
+        return print(super::man::main_page()?.as_bytes());
     };
-    let mut files = vec![("fnn-tui.1".to_string(), page(cmd.clone())?)];
-    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
-        let name = format!("fnn-tui-{}", sub.get_name());
-        let sub = sub
-            .clone()
-            .name(name.clone())
-            .bin_name(format!("fnn-tui {}", sub.get_name()));
-        files.push((format!("{name}.1"), page(sub)?));
-    }
+    let files = super::man::pages()?;
     fnn_tui::export::write_files(dir, "man", &files).with_context(|| format!("cannot write {}", dir.display()))?;
     out::outln!(
         "wrote {} into {}",
@@ -43,10 +34,4 @@ pub fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
         dir.display()
     )?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn page(cmd: clap::Command) -> anyhow::Result<String> {
-    let mut out = Vec::new();
-    clap_mangen::Man::new(cmd).render(&mut out)?;
-    Ok(String::from_utf8(out)?)
 }

@@ -30,8 +30,9 @@ pub fn spec(path: Option<&Path>, flags: &QuickFlags) -> Result<Spec, SpecError> 
     let base = match path {
         Some(p) => Spec::load(p)?,
         None if flags.describes_hardware() => Spec {
-            name: "command line".into(),
-            source: "command line".into(),
+            // Named by its hardware once the flags are applied.
+            name: String::new(),
+            source: fnn_tui::spec::QUICK_SOURCE.into(),
             ..Spec::default()
         },
         None => Spec::klat2(),

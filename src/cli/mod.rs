@@ -14,6 +14,7 @@ mod exact;
 mod exit;
 mod export;
 mod inputs;
+mod man;
 mod out;
 mod sweep;
 mod verify;

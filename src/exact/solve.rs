@@ -7,7 +7,7 @@ use super::size::Size;
 use super::{per_pc, types};
 use crate::design::Design;
 use crate::fs::temp::TempFile;
-use crate::spec::{Cluster, Coverage, check_feasible};
+use crate::spec::{Cluster, Coverage, SpecError, check_feasible};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -148,7 +148,11 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
         && opts.only.is_none()
     {
         return Ok(Outcome {
-            verdict: Verdict::Impossible(e.to_string()),
+            // The verdict says "impossible" itself: only the reason.
+            verdict: Verdict::Impossible(match e {
+                SpecError::Infeasible { reason, .. } => reason,
+                other => other.to_string(),
+            }),
             model: Model::Bounds,
             variables: 0,
             clauses: 0,

@@ -23,7 +23,7 @@ pub use model::{
     RackSpec, Spec, SwitchModel, UplinkMode, UplinkSpec, Weights, threads_for,
 };
 pub use patterns::{MAX_PATTERN_PAIRS, MAX_PATTERN_WEIGHT, PairFilePlace, pair_weights, parse_pairs, read_pair_file};
-pub use quick::{QuickFlags, parse_switch_groups, quick_cluster, quick_spec, sparse_spec};
+pub use quick::{QUICK_SOURCE, QuickFlags, hardware_name, parse_switch_groups, quick_cluster, quick_spec, sparse_spec};
 
 use std::path::Path;
 

@@ -186,26 +186,26 @@ fn check_dims<'a>(dims: &'a [usize], pcs: usize, file: &str, field: &str) -> Res
 }
 
 fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, usize, f64), SpecError> {
-    let as_pc = |v: f64| -> Result<usize, SpecError> {
+    pair_numbers(p, pcs, "a pair is [a, b] or [a, b, weight]").map_err(|m| SpecError::field(file, field, m))
+}
+
+/// A pair from its numbers, or what is wrong with them (`shape`: what a
+/// pair looks like where it was written).
+fn pair_numbers(p: &[f64], pcs: usize, shape: &str) -> Result<(usize, usize, f64), String> {
+    let as_pc = |v: f64| -> Result<usize, String> {
         if v.fract() == 0.0 && v >= 0.0 && (v as usize) < pcs {
             Ok(v as usize)
         } else {
-            Err(SpecError::field(
-                file,
-                field,
-                format!("{v} is not a PC: PCs are 0 to {}", pcs - 1),
-            ))
+            Err(format!("{v} is not a PC: PCs are 0 to {}", pcs.saturating_sub(1)))
         }
     };
     match p {
         [a, b] => Ok((as_pc(*a)?, as_pc(*b)?, 1.0)),
         [a, b, w] if w.is_finite() && (0.0..=MAX_PATTERN_WEIGHT).contains(w) => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
-        [_, _, w] => Err(SpecError::field(
-            file,
-            field,
-            format!("weight {w} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"),
+        [_, _, w] => Err(format!(
+            "weight {w} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"
         )),
-        _ => Err(SpecError::field(file, field, "a pair is [a, b] or [a, b, weight]")),
+        _ => Err(shape.to_string()),
     }
 }
 
@@ -280,7 +280,7 @@ pub fn read_pair_file(
     let each = |n: usize, raw: &str| match parse_pair_line(raw, n, pcs, &shown) {
         Ok(None) => Ok(()),
         Ok(Some(_)) if out.len() >= budget => Err(crate::input::InputError::Refused(format!(
-            "{shown}: line {n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
+            "{shown}:{n}: more than {MAX_PATTERN_PAIRS} pairs in all is not allowed"
         ))),
         Ok(Some(p)) => {
             out.push(p);
@@ -328,11 +328,16 @@ fn parse_pair_line(
         .filter(|t| !t.is_empty())
         .map(str::parse::<f64>)
         .collect();
-    let field = format!("line {line_no}");
-    let shown = crate::escape::shown(line);
-    let nums =
-        nums.map_err(|_| SpecError::field(source, &field, format!("{shown} is not `a b [weight]` (numbers)")))?;
-    pair_entry(&nums, pcs, source, &field).map(Some)
+    // `file:line: message`, as the switch table's errors read.
+    let at = |message: String| SpecError::Parse {
+        file: format!("{source}:{line_no}"),
+        message,
+    };
+    let shape = "a line is `a b [weight]`: two PC numbers and an optional weight";
+    let nums = nums.map_err(|_| at(format!("{} is not a pair: {shape}", crate::escape::shown(line))))?;
+    pair_numbers(&nums, pcs, &format!("{} numbers is not a pair: {shape}", nums.len()))
+        .map(Some)
+        .map_err(at)
 }
 
 /// Parses a pair list; errors name the pair file and line.
@@ -429,7 +434,10 @@ mod tests {
     #[test]
     fn bad_pairs_name_the_line() {
         let e = parse_pairs("0 1\n0 x\n", 4, "p.txt").unwrap_err();
-        assert!(e.to_string().contains("p.txt: field `line 2`"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "p.txt:2: \"0 x\" is not a pair: a line is `a b [weight]`: two PC numbers and an optional weight"
+        );
         let e = parse_pairs("0 9\n", 4, "p.txt").unwrap_err();
         assert!(e.to_string().contains("9 is not a PC"), "{e}");
         let e = pair_weights(

@@ -62,7 +62,11 @@ impl QuickFlags {
             spec.pins.clear();
         }
         if self.describes_hardware() && spec.name.is_empty() {
-            spec.name = "command line".into();
+            // Named by its hardware, as messages and exported files show it.
+            spec.name = hardware_name(&spec);
+            if spec.source == QUICK_SOURCE {
+                spec.source = spec.name.clone();
+            }
         }
         if let Some(path) = &self.pairs {
             spec.patterns.push(PatternSpec::PairFile {
@@ -98,6 +102,31 @@ impl QuickFlags {
         }
         Ok(spec)
     }
+}
+
+/// The source of a spec built from the quick flags alone (no spec file),
+/// until [`QuickFlags::apply`] names it by its hardware.
+pub const QUICK_SOURCE: &str = "command line";
+
+/// A quick-flag design's name: its hardware as the flags write it,
+/// e.g. "64 PCs, 4 NICs, 31x8,8".
+pub fn hardware_name(spec: &Spec) -> String {
+    let groups: Vec<String> = spec
+        .switches
+        .iter()
+        .map(|m| match m.count {
+            Some(1) => m.ports.to_string(),
+            Some(n) => format!("{}x{n}", m.ports),
+            // `*` is not a label character: the name reaches file names.
+            None => format!("{}-port as needed", m.ports),
+        })
+        .collect();
+    format!(
+        "{}, {}, {}",
+        crate::words::count(spec.pcs.count, "PC"),
+        crate::words::count(spec.pcs.nics as usize, "NIC"),
+        groups.join(",")
+    )
 }
 
 /// The spec the quick flags describe, for `pcs` PCs with `nics` NICs on

@@ -1,0 +1,91 @@
+//! `fnn-tui cheapest` tries the spec's own hardware first and prices it as
+//! every candidate: the answer never costs more than the hardware the
+//! spec already names when that hardware has a valid design.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn cheapest(args: &[&str], out: &Path) -> Value {
+    let run = Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("cheapest")
+        .args(args)
+        .arg("--json")
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(run.status.success(), "{stdout}{}", String::from_utf8_lossy(&run.stderr));
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// The answer's cost and the spec's own hardware's, as the JSON gives them.
+fn costs(v: &Value) -> (f64, f64) {
+    (
+        v["cost"]["total"].as_f64().unwrap(),
+        v["spec_own_hardware_cost"]
+            .as_f64()
+            .expect("the spec's own hardware is priced"),
+    )
+}
+
+#[test]
+fn the_shipped_kasy0_spec_costs_no_more_than_its_own_hardware() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = cheapest(&["assets/specs/kasy0-sparse.toml", "--min-nics", "4"], dir.path());
+    let (answer, own) = costs(&v);
+    assert!(
+        answer <= own + 1e-9,
+        "cheapest answers {answer:.2}, the spec's own hardware costs {own:.2}"
+    );
+    // Its own 24-port model is on the built-in list: priced at the list's
+    // 290.00 with the list's NICs (8.50) and cables (2.25), as the answer is.
+    assert_eq!(own, 22.0 * 290.0 + 512.0 * (8.5 + 2.25));
+    let candidates = std::fs::read_to_string(dir.path().join("candidates.csv")).unwrap();
+    assert!(
+        candidates.contains("4,the spec's own: 24-port Fast Ethernet as needed,22,11884.00,false,\"valid"),
+        "{candidates}"
+    );
+}
+
+#[test]
+fn a_spec_mixing_models_off_the_list_is_a_candidate_at_its_own_prices() {
+    // 8 PCs with 3 NICs: the list's best is six 4-port "four" switches
+    // (6 x 10 + 24 NICs = 84); the spec's own hardware is five 4-port
+    // "used" switches at 5 and one "four" (the list's 10): 5 x 5 + 10 + 24.
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.toml");
+    std::fs::write(
+        &prices,
+        "cable_price = 0.0\n[nic]\nmodel = \"nic\"\nprice = 1.0\nspeed_mbps = 100\n\
+         [[switches]]\nmodel = \"four\"\nports = 4\nprice = 10.0\n\
+         [[switches]]\nmodel = \"eight\"\nports = 8\nprice = 100.0\n",
+    )
+    .unwrap();
+    let spec = dir.path().join("eight.toml");
+    std::fs::write(
+        &spec,
+        "name = \"eight\"\n[pcs]\ncount = 8\nnics = 3\n[uplink]\nmode = \"none\"\n\
+         [[switches]]\nmodel = \"used\"\nports = 4\ncount = 5\nprice = 5.0\n\
+         [[switches]]\nmodel = \"four\"\nports = 4\ncount = 1\nprice = 99.0\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let v = cheapest(&[spec.to_str().unwrap(), "--prices", prices.to_str().unwrap()], &out);
+    let (answer, own) = costs(&v);
+    assert_eq!(own, 5.0 * 5.0 + 10.0 + 24.0);
+    assert!(
+        answer <= own + 1e-9,
+        "cheapest answers {answer:.2}, the spec's own hardware costs {own:.2}"
+    );
+    // Every switch of the answer is the cheapest 4-port model: "used".
+    assert_eq!(answer, 6.0 * 5.0 + 24.0, "{v:#}");
+    let text = std::fs::read_to_string(out.join("spec.toml")).unwrap();
+    assert!(
+        text.contains("model = \"used\"") && text.contains("count = 6"),
+        "{text}"
+    );
+}

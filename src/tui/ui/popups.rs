@@ -224,6 +224,14 @@ fn help(app: &App) -> Vec<Line<'static>> {
         }
     }
     lines.push(Line::raw(""));
+    lines.push(Line::styled("Typing in prompts and forms", t.title));
+    for (k, what) in crate::tui::line_edit::editing_keys() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:<16}", key_name(&k)), t.header),
+            Span::raw(what),
+        ]));
+    }
+    lines.push(Line::raw(""));
     lines.push(Line::styled("The population's columns", t.title));
     for (name, what) in [
         ("fitness", "the weighted total the GA maximises (higher is better)"),

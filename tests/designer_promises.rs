@@ -9,7 +9,7 @@ use fnn_tui::spec::Spec;
 use fnn_tui::tui::app::{App, Mode};
 use fnn_tui::tui::keymap::{Keymap, key_name};
 use fnn_tui::tui::theme::Theme;
-use fnn_tui::tui::worker::{Command, Event, Snapshot, snapshot};
+use fnn_tui::tui::worker::{Command, Event, Snapshot, Worker, snapshot};
 use fnn_tui::tui::{config, ui};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -246,7 +246,8 @@ fn v_toggles_the_watch_pace_through_the_event_loop() {
     ui.key(key('v'));
     assert!(matches!(ui.command(), Command::Watch(false)), "v did not turn it off");
     let (_, last) = ui.quit();
-    assert!(status_bar(&last).contains("full speed"), "{last}");
+    let bar = status_bar(&last);
+    assert!(bar.contains("full speed") && bar.contains("watch pace"), "{last}");
 }
 
 /// `[keys] watch = [...]` in config.toml rebinds the watch pace (it was
@@ -271,4 +272,228 @@ fn the_config_file_rebinds_the_watch_pace_and_refuses_unknown_actions() {
         e.contains("config.toml") && e.contains("wach") && e.contains("watch"),
         "{e}"
     );
+}
+
+/// A spec no construction fits (64 PCs, 4 NICs, eleven 25-port switches):
+/// the GA starts with a long scaled-down phase.
+fn scaled_spec() -> Spec {
+    let flags = fnn_tui::spec::QuickFlags {
+        pcs: Some(64),
+        nics: Some(4),
+        switches: Some("25x11".into()),
+        ..Default::default()
+    };
+    flags.apply(Spec::default()).unwrap()
+}
+
+fn worker_on(spec: Spec, running: bool) -> Worker {
+    let engine = Engine::new(spec.resolve().unwrap());
+    Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), running, None)
+}
+
+/// The next snapshot the worker sends that `pick` accepts.
+fn next_snapshot(worker: &Worker, pick: impl Fn(&Snapshot) -> bool) -> Snapshot {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        match worker.rx.recv_deadline(deadline) {
+            Ok(Event::Snapshot(s)) if pick(&s) => return *s,
+            Ok(_) => {}
+            Err(_) => panic!("no such snapshot from the worker"),
+        }
+    }
+}
+
+/// The clock is wall time while the run runs: at the watch pace the
+/// scaled-down generations come one per WATCH_SCALED, so after four of
+/// them it reads at least three paces (it read compute time only, a
+/// fraction of that: 00:00:01 after 20 s).
+#[test]
+fn the_clock_counts_wall_time_at_the_watch_pace() {
+    use fnn_tui::tui::worker::WATCH_SCALED;
+    let worker = worker_on(scaled_spec(), false);
+    worker.send(Command::Watch(true));
+    worker.send(Command::Resume);
+    let first = next_snapshot(&worker, |s| s.running && s.watch).generation;
+    let s = next_snapshot(&worker, |s| s.generation >= first + 4);
+    assert!(
+        matches!(s.phase, fnn_tui::ga::Phase::Scaled { .. }),
+        "still in the scaled-down phase"
+    );
+    let paces = (s.generation - first - 1) as f64;
+    let least = paces * WATCH_SCALED.as_secs_f64();
+    assert!(
+        s.elapsed_s >= least * 0.99,
+        "{} generations at the watch pace, yet the clock reads {:.2} s (at least {least:.2} s passed)",
+        s.generation - first,
+        s.elapsed_s
+    );
+}
+
+/// Once the run is paused its clock and evals/s stand still, however
+/// long it stays paused, and the rate is the run's own (it kept falling:
+/// evaluations over a clock still counting).
+#[test]
+fn the_clock_and_the_rate_stand_still_once_the_run_is_paused() {
+    let worker = worker_on(Spec::klat2(), true);
+    next_snapshot(&worker, |s| s.generation >= 20);
+    worker.send(Command::Pause);
+    let a = next_snapshot(&worker, |s| !s.running);
+    std::thread::sleep(Duration::from_millis(600));
+    worker.send(Command::Select(0));
+    let b = next_snapshot(&worker, |s| !s.running);
+    assert_eq!(a.generation, b.generation);
+    assert!(a.evals_per_sec > 0.0, "a run that evaluated has a rate");
+    assert_eq!(
+        (a.elapsed_s, a.evals_per_sec),
+        (b.elapsed_s, b.evals_per_sec),
+        "the clock or the rate moved while paused"
+    );
+}
+
+/// At 80x24, in the widest state there is (scaled-down phase, not
+/// valid, stopped with its reason, the watch pace, unsaved edits and
+/// design, a message), the bar still shows the state, the validity, the
+/// generation, `? help` and `q quit`: the rest gives way first (help and
+/// quit fell off the end of the hints, the generation off the status).
+#[test]
+fn the_status_bar_at_80x24_keeps_state_validity_generation_help_and_quit() {
+    let spec = scaled_spec();
+    let engine = Engine::new(spec.resolve().unwrap());
+    let mut app = App::new(
+        spec,
+        "cluster-of-the-lab".into(),
+        None,
+        Keymap::default(),
+        Theme::plain(),
+    );
+    let stalled = Some(fnn_tui::ga::StopReason::Stalled);
+    let mut s = snapshot(&engine, 0, false, stalled, 123_456.0, Duration::from_secs(3725));
+    s.watch = true;
+    let generation = s.generation;
+    let _ = app.on_event(Event::Snapshot(Box::new(s)));
+    for (w, h) in [(80, 24), (200, 60)] {
+        let ui = Loop::start(
+            App::new(
+                scaled_spec(),
+                app.session_name.clone(),
+                None,
+                Keymap::default(),
+                Theme::plain(),
+            ),
+            w,
+            h,
+        );
+        ui.event(Event::Snapshot(Box::new(app.snapshot.clone().unwrap())));
+        ui.settle();
+        ui.key(key('p'));
+        assert!(matches!(ui.command(), Command::Pin { .. }));
+        ui.key(key('v'));
+        assert!(matches!(ui.command(), Command::Watch(false)));
+        let (_, last) = ui.quit();
+        let bar = status_bar(&last);
+        for want in [
+            "■ stopped",
+            "NOT VALID",
+            &format!("gen {generation}"),
+            "watch pace",
+            "● unsaved edits, design",
+            "? help",
+            "q quit",
+        ] {
+            assert!(bar.contains(want), "{w}x{h}: no {want:?} in the status bar:\n{bar}");
+        }
+        if w == 200 {
+            for want in ["01:02:05", "cluster-of-the-lab", "no better design in"] {
+                assert!(bar.contains(want), "{w}x{h}: no {want:?} in the status bar:\n{bar}");
+            }
+        }
+    }
+}
+
+/// "● unsaved" goes out once the save is done, stays out while the run
+/// goes on finding nothing better, and comes back when it finds a better
+/// design or the user edits (it came back with the next generation).
+#[test]
+fn the_unsaved_marker_goes_out_on_save_and_returns_only_with_something_unsaved() {
+    let (mut app, mut engine) = app_after(60, 80, 24);
+    app.session_path = Some("/tmp/kept.toml".into());
+    let best = |e: &Engine| e.population()[0].fitness();
+    let frame = |app: App, step: &dyn Fn(&Loop)| -> (App, String) {
+        let mut app = app;
+        app.quit = false;
+        app.interrupted = false;
+        let ui = Loop::start(app, 80, 24);
+        step(&ui);
+        ui.quit()
+    };
+    let (app, before) = frame(app, &|_| {});
+    assert!(
+        status_bar(&before).contains("● unsaved design"),
+        "never saved:\n{before}"
+    );
+    // Saved at generation 60; as the worker does, the saved generation's
+    // snapshot follows.
+    let saved = shot(&engine, true);
+    let (app, after_save) = frame(app, &|ui| {
+        ui.key(key('s'));
+        assert!(matches!(ui.command(), Command::Save { autosave: false, .. }));
+        ui.event(Event::Saved(Ok(("/tmp/kept.toml".into(), 60))));
+        ui.event(Event::Snapshot(Box::new(saved.clone())));
+    });
+    assert!(!status_bar(&after_save).contains("unsaved"), "{after_save}");
+    // Generations that find nothing better leave nothing unsaved.
+    let at_save = best(&engine);
+    let mut same = None;
+    for _ in 0..2000 {
+        engine.step();
+        if best(&engine) != at_save {
+            break;
+        }
+        same = Some(shot(&engine, true));
+    }
+    let same = same.expect("a generation that found nothing better");
+    assert!(same.generation > 60);
+    let (app, running_on) = frame(app, &|ui| ui.event(Event::Snapshot(Box::new(same.clone()))));
+    assert!(
+        !status_bar(&running_on).contains("unsaved"),
+        "generation {} found nothing better, yet:\n{running_on}",
+        same.generation
+    );
+    // A better design is unsaved.
+    while best(&engine) == at_save {
+        engine.step();
+    }
+    let better = shot(&engine, true);
+    let (app, found) = frame(app, &|ui| ui.event(Event::Snapshot(Box::new(better.clone()))));
+    assert!(status_bar(&found).contains("● unsaved design"), "{found}");
+    // And an edit of the user's.
+    let (_, edited) = frame(app, &|ui| {
+        ui.key(key('x'));
+        assert!(matches!(ui.command(), Command::Pin { .. }));
+    });
+    assert!(status_bar(&edited).contains("● unsaved edits, design"), "{edited}");
+}
+
+/// The question before quitting names what is unsaved: the user's pins
+/// and forbids, not "the search has moved on".
+#[test]
+fn the_quit_question_names_the_users_unsaved_edits() {
+    let (mut app, engine) = app_after(60, 80, 24);
+    let _ = app.on_event(Event::Saved(Ok(("/tmp/kept.toml".into(), 60))));
+    let _ = app.on_event(Event::Snapshot(Box::new(shot(&engine, true))));
+    let ui = Loop::start(app, 80, 24);
+    ui.key(key('p'));
+    assert!(matches!(ui.command(), Command::Pin { .. }));
+    ui.key(key('l'));
+    ui.key(key('x'));
+    assert!(matches!(ui.command(), Command::Pin { .. }));
+    ui.key(key('q'));
+    let (app, last) = ui.quit();
+    assert!(matches!(app.mode, Mode::Confirm(_)), "q asked nothing");
+    let text = rows(&last).join("\n");
+    assert!(
+        text.contains("not saved: pins and forbids"),
+        "the question does not name the edits:\n{text}"
+    );
+    assert!(!text.contains("moved on"), "{text}");
 }

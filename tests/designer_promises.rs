@@ -497,3 +497,36 @@ fn the_quit_question_names_the_users_unsaved_edits() {
     );
     assert!(!text.contains("moved on"), "{text}");
 }
+
+/// The fitness chart's legend sits on its top border, at every size:
+/// the plot under it is free (the boxed legend covered most of the plot
+/// at 80x26 and 120x40, and at 80x24 did not fit and was gone).
+#[test]
+fn the_fitness_legend_never_covers_the_plot() {
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        let (app, _) = app_after(60, w, h);
+        let text = screen(&app, w, h);
+        let rows: Vec<Vec<char>> = rows(&text).iter().map(|r| r.chars().collect()).collect();
+        let top = rows
+            .iter()
+            .position(|r| r.iter().collect::<String>().contains("┌ Fitness"))
+            .expect("the fitness pane");
+        let line: String = rows[top].iter().collect();
+        let col = line[..line.find("┌ Fitness").unwrap()].chars().count();
+        let border: String = rows[top][col..].iter().collect();
+        assert!(
+            border.contains("best") && border.contains("mean"),
+            "{w}x{h}: no legend on the border: {border}"
+        );
+        for row in &rows[top + 1..] {
+            if row[col] == '└' {
+                break;
+            }
+            let inside: String = row[col + 1..].iter().collect();
+            assert!(
+                !inside.contains("best") && !inside.contains("mean") && !inside.contains('┌'),
+                "{w}x{h}: the legend covers the plot:\n{text}"
+            );
+        }
+    }
+}

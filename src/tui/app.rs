@@ -136,8 +136,13 @@ pub struct App {
     pub session_path: Option<PathBuf>,
     pub session_name: String,
     pub saved_generation: Option<u64>,
+    /// The best fitness at the last save or open (`None`: not known yet,
+    /// the snapshot of the saved generation is on its way).
+    saved_best: Option<f64>,
     /// Changes the user made since the last save.
     pub dirty: bool,
+    /// Which kinds of change, to name them (meaningful while `dirty`).
+    edits: super::unsaved::Edits,
     pub status: Option<(String, bool)>,
     /// When the status message was set (it expires).
     pub status_at: Option<Instant>,
@@ -194,7 +199,9 @@ impl App {
             saved_generation: session_path.as_ref().map(|_| u64::MAX),
             session_path,
             session_name: name,
+            saved_best: None,
             dirty: false,
+            edits: Default::default(),
             status: None,
             quit: false,
             interrupted: false,
@@ -221,15 +228,37 @@ impl App {
         }
     }
 
-    /// Unsaved: the user changed something, or the search moved on.
+    /// Unsaved: the user changed something, or the search found a
+    /// better design than the one saved.
     pub fn unsaved(&self) -> bool {
-        // u64::MAX: just opened, its first snapshot not seen yet.
-        self.dirty
-            || self.saved_generation != Some(u64::MAX)
-                && self
-                    .snapshot
-                    .as_ref()
-                    .is_some_and(|s| Some(s.generation) != self.saved_generation)
+        self.unsaved_parts().any()
+    }
+
+    /// What is unsaved, each part named.
+    pub fn unsaved_parts(&self) -> super::unsaved::Unsaved {
+        let best = self.snapshot.as_ref().map(best_fitness);
+        let better_design = match (self.saved_generation, self.saved_best, &self.snapshot) {
+            (_, _, None) => false,
+            (None, _, Some(_)) => true,
+            // Just opened, its first snapshot not seen yet.
+            (Some(u64::MAX), _, _) => false,
+            (Some(_), Some(saved), Some(_)) => best != Some(saved),
+            (Some(g), None, Some(s)) => s.generation != g,
+        };
+        super::unsaved::Unsaved {
+            edits: self.dirty.then_some(self.edits),
+            better_design,
+            never_saved: self.saved_generation.is_none(),
+        }
+    }
+
+    /// An edit of the user's: unsaved until the next save.
+    fn edited(&mut self, mark: impl FnOnce(&mut super::unsaved::Edits)) {
+        if !self.dirty {
+            self.edits = Default::default();
+        }
+        self.dirty = true;
+        mark(&mut self.edits);
     }
 
     #[must_use = "the commands are the worker's to carry out"]
@@ -239,6 +268,11 @@ impl App {
                 if self.saved_generation == Some(u64::MAX) {
                     // A resumed session is saved as it was opened.
                     self.saved_generation = Some(s.generation);
+                }
+                // The worker sends the saved generation's snapshot right
+                // after a save: its best design is the one saved.
+                if self.saved_best.is_none() && self.saved_generation == Some(s.generation) {
+                    self.saved_best = Some(best_fitness(&s));
                 }
                 self.snapshot = Some(*s);
                 self.clamp_cursors();
@@ -256,6 +290,11 @@ impl App {
             }
             Event::Saved(Ok((path, generation))) => {
                 self.saved_generation = Some(generation);
+                self.saved_best = self
+                    .snapshot
+                    .as_ref()
+                    .filter(|s| s.generation == generation)
+                    .map(best_fitness);
                 self.dirty = false;
                 self.session_name = stem(&path);
                 self.set_status(format!("saved {}", path.display()), false);
@@ -319,6 +358,7 @@ impl App {
                 self.session_path = self.pending_open.take();
                 self.recovery_path = None;
                 self.saved_generation = Some(u64::MAX);
+                self.saved_best = None;
                 self.dirty = false;
                 self.pop_cursor = 0;
                 self.set_status(format!("opened {}", self.session_name), false);
@@ -707,7 +747,11 @@ impl App {
         }
         // The worker's run says whether the pin holds (Event::Applied),
         // the scaled-down phase's refusal included.
-        self.dirty = true;
+        let forbid = match pin {
+            Some(kind) => kind == PinKind::Forbid,
+            None => s.cluster.pins.is_forbidden(pc, switch),
+        };
+        self.edited(|e| if forbid { e.forbids = true } else { e.pins = true });
         vec![Command::Pin { pc, switch, pin }]
     }
 
@@ -813,7 +857,7 @@ impl App {
                 Some(Action::Accept) => match self.parse_form(&form) {
                     Ok((w, g)) => {
                         self.mode = Mode::Normal;
-                        self.dirty = true;
+                        self.edited(|e| e.weights = true);
                         return vec![Command::Tune { weights: w, ga: g }];
                     }
                     Err(e) => form.error = Some(e),
@@ -1076,7 +1120,7 @@ impl App {
                     .as_ref()
                     .map_or(self.spec.ga.seed, |s| s.cluster.ga.seed)
                     .wrapping_add(1);
-                self.dirty = true;
+                self.edited(|e| e.restart = true);
                 return vec![Command::Restart(seed)];
             }
         }
@@ -1156,6 +1200,11 @@ fn step_index(i: usize, n: usize, action: Action, page: usize) -> usize {
         Action::End => last,
         _ => i,
     }
+}
+
+/// The best member's fitness: what a save keeps of the search's progress.
+fn best_fitness(s: &Snapshot) -> f64 {
+    s.members.first().map_or(f64::NEG_INFINITY, |m| m.fitness)
 }
 
 fn stem(p: &std::path::Path) -> String {

@@ -170,6 +170,12 @@ impl Default for Keymap {
                     "find a PC or switch in the grid (k10, s3, k10 s3)",
                     "",
                 ),
+                b(
+                    Watch,
+                    vec![c('v')],
+                    "watch pace: slowed generations, to follow both phases",
+                    "watch",
+                ),
                 b(Help, vec![c('?')], "help", "help"),
                 b(
                     Messages,
@@ -251,13 +257,18 @@ impl Keymap {
 
     /// Replaces the keys of the named actions; errors name the action or
     /// key. A key left doing two things where both apply is refused with
-    /// both actions named: one of them would be unreachable.
+    /// both actions named: one of them would be unreachable. An action
+    /// with no binding to replace is refused too, never ignored.
     pub fn apply_overrides(&mut self, overrides: &BTreeMap<Action, Vec<String>>) -> Result<(), String> {
         for (action, names) in overrides {
             let keys = names.iter().map(|n| parse_key(n)).collect::<Result<Vec<_>, _>>()?;
-            if let Some(b) = self.bindings.iter_mut().find(|b| b.action == *action) {
-                b.keys = keys;
-            }
+            let Some(b) = self.bindings.iter_mut().find(|b| b.action == *action) else {
+                return Err(format!(
+                    "{} has no key in the designer to replace: remove it from [keys]",
+                    action_name(*action)
+                ));
+            };
+            b.keys = keys;
         }
         self.conflict().map_or(Ok(()), Err)
     }
@@ -406,5 +417,34 @@ mod tests {
         fine.insert(Action::Step, vec!["y".to_string()]);
         assert!(Keymap::default().apply_overrides(&fine).is_ok());
         assert!(parse_key("banana").unwrap_err().contains("banana"));
+    }
+
+    /// Every action the config file can name has a key to replace (the
+    /// watch pace had none, so `[keys] watch = [...]` did nothing), and
+    /// an override with nothing to replace is refused.
+    #[test]
+    fn every_action_the_config_can_name_is_bound() {
+        #[derive(Deserialize)]
+        struct One {
+            a: Action,
+        }
+        // Serde lists every name it accepts when given one it does not.
+        let e = toml::from_str::<One>("a = \"no-such-action\"")
+            .err()
+            .unwrap()
+            .to_string();
+        let listed = e.split("expected one of").nth(1).unwrap_or_default();
+        let names: Vec<&str> = listed.split('`').skip(1).step_by(2).collect();
+        assert!(names.len() > 30, "{e}");
+        let km = Keymap::default();
+        for name in names {
+            let One { a } = toml::from_str(&format!("a = \"{name}\"")).unwrap();
+            assert!(km.bindings.iter().any(|b| b.action == a), "{name} has no key");
+        }
+        let mut unbound = Keymap::default();
+        unbound.bindings.retain(|b| b.action != Action::Watch);
+        let o = BTreeMap::from([(Action::Watch, vec!["v".to_string()])]);
+        let e = unbound.apply_overrides(&o).unwrap_err();
+        assert!(e.contains("watch") && e.contains("[keys]"), "{e}");
     }
 }

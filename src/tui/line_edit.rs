@@ -43,6 +43,22 @@ impl TextInput {
     }
 }
 
+/// The editing keys the help and the README name (the arrows, home and
+/// end move the cursor too, but in a form they also move between fields).
+pub fn editing_keys() -> [(KeyEvent, &'static str); 4] {
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    [
+        (
+            KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
+            "delete the character before the cursor",
+        ),
+        (ctrl('h'), "delete the character before the cursor"),
+        (ctrl('u'), "clear the line"),
+        (ctrl('w'), "delete the word before the cursor"),
+    ]
+}
+
 /// What a key did to the line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Edited {

@@ -4,6 +4,7 @@
 //! tick with `crossbeam_channel::select!`.
 
 pub mod app;
+pub mod clock;
 pub mod config;
 pub mod find;
 pub mod form;
@@ -14,6 +15,7 @@ pub mod line_edit;
 pub mod sweep;
 pub mod theme;
 pub mod ui;
+pub mod unsaved;
 pub mod worker;
 
 use crate::run::Run;

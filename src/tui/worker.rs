@@ -110,7 +110,11 @@ pub struct Snapshot {
     pub cluster: Arc<Cluster>,
     pub generation: u64,
     pub evaluations: u64,
+    /// Recent evaluations per second while running; the run's own
+    /// (its evaluations over `elapsed_s`) once paused or stopped.
     pub evals_per_sec: f64,
+    /// Wall time the run has been running (paused and stopped time not
+    /// counted): the status bar's clock.
     pub elapsed_s: f64,
     pub running: bool,
     /// Why the run stopped on its own, if it did.
@@ -210,6 +214,8 @@ struct State {
     rate: f64,
     last_send: Instant,
     last_evals: (Instant, u64),
+    /// The run's wall time and overall rate, for the status bar.
+    clock: super::clock::RunClock,
     /// The design as last saved or opened: exports include the rewire plan
     /// from it to the design exported.
     baseline: Option<Design>,
@@ -245,6 +251,7 @@ impl State {
             rate: 0.0,
             last_send: Instant::now() - SEND_EVERY,
             last_evals: (Instant::now(), evals),
+            clock: super::clock::RunClock::new(running, evals, Instant::now()),
             baseline: None,
             sweep: None,
             emulate: None,
@@ -339,6 +346,7 @@ impl State {
             Command::Restart(seed) => {
                 self.apply(Edit::Restart(seed));
                 self.reset_rate();
+                self.clock.restart(self.run.engine().evaluations(), Instant::now());
             }
             Command::Select(k) => self.selected = k,
             Command::Save { path, name, autosave } => {
@@ -386,6 +394,7 @@ impl State {
                         self.baseline = Some(self.run.best_design());
                         self.selected = 0;
                         self.reset_rate();
+                        self.clock.restart(self.run.engine().evaluations(), Instant::now());
                         Ok(session.name.clone())
                     }
                     Err(e) => Err(e.to_string()),
@@ -470,22 +479,31 @@ impl State {
         self.rate = 0.0;
     }
 
+    /// The snapshot's clock is wall time while running; its rate is the
+    /// recent one while running, the run's own once it is not (a rate
+    /// over a clock still counting would fall for ever).
     fn send_snapshot(&mut self) {
         let now = Instant::now();
+        let evals = self.run.engine().evaluations();
         let (t0, e0) = self.last_evals;
         let dt = now.duration_since(t0).as_secs_f64();
         if dt >= 0.25 {
-            let evals = self.run.engine().evaluations();
             self.rate = evals.saturating_sub(e0) as f64 / dt;
             self.last_evals = (now, evals);
         }
+        self.clock.set_running(self.running, now);
+        let rate = if self.running {
+            self.rate
+        } else {
+            self.clock.rate(evals, now)
+        };
         let mut snapshot = snapshot(
             self.run.engine(),
             self.selected,
             self.running,
             self.run.stopped(),
-            self.rate,
-            self.run.elapsed(),
+            rate,
+            self.clock.elapsed(now),
         );
         snapshot.watch = self.watch;
         self.last_send = now;

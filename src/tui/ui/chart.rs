@@ -1,12 +1,15 @@
 //! The fitness curve: best and mean per generation as Braille lines, with
-//! the scaled-down -> full phase change marked.
+//! the scaled-down -> full phase change marked. The legend sits on the
+//! pane's top border, never over the plot (at 80x24 the plot is a few
+//! rows high: ratatui's boxed legend covered most of it).
 
 use super::super::app::{App, Pane};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::symbols::Marker;
-use ratatui::text::Line;
-use ratatui::widgets::{Axis, Chart, Dataset, GraphType, LegendPosition};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType};
 
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let block = super::block(app, "Fitness", app.focus == Pane::Chart);
@@ -52,12 +55,20 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 .data(m),
         );
     }
+    let mean = if clipped {
+        ("mean ↓ off scale", "mean↓")
+    } else {
+        ("mean", "mean")
+    };
+    let mut entries = vec![(("best", "best"), t.best), (mean, t.mean)];
+    if !marks.is_empty() {
+        entries.push((("scaled→full", "scaled→full"), t.phase));
+    }
+    // Beside the title " Fitness " and the two corners.
+    let room = (area.width as usize).saturating_sub(" Fitness ".len() + 3);
     let chart = Chart::new(datasets)
-        .block(block)
-        // The legend always shows (ratatui hides it when it takes over a
-        // quarter of the chart, i.e. below ~200 columns).
-        .legend_position(Some(LegendPosition::BottomRight))
-        .hidden_legend_constraints((Constraint::Min(0), Constraint::Min(0)))
+        .block(block.title_top(legend(&entries, room).right_aligned()))
+        .legend_position(None)
         .x_axis(
             Axis::default()
                 .style(t.muted)
@@ -71,6 +82,34 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 .labels(vec![Line::from(short(y0)), Line::from(short(y1))]),
         );
     frame.render_widget(chart, area);
+}
+
+/// The legend in at most `room` columns: the full names, else the short
+/// ones, else fewer entries (the phase mark's first), else none.
+fn legend<'a>(entries: &[((&'a str, &'a str), Style)], room: usize) -> Line<'a> {
+    for n in (1..=entries.len()).rev() {
+        for short in [false, true] {
+            let names: Vec<(&str, Style)> = entries[..n]
+                .iter()
+                .map(|((full, brief), style)| (if short { *brief } else { *full }, *style))
+                .collect();
+            let gap = if short { " " } else { "  " };
+            let width: usize =
+                names.iter().map(|(n, _)| n.chars().count()).sum::<usize>() + gap.len() * (names.len() - 1) + 2;
+            if width <= room {
+                let mut spans = vec![Span::raw(" ")];
+                for (k, (name, style)) in names.into_iter().enumerate() {
+                    if k > 0 {
+                        spans.push(Span::raw(gap));
+                    }
+                    spans.push(Span::styled(name, style));
+                }
+                spans.push(Span::raw(" "));
+                return Line::from(spans);
+            }
+        }
+    }
+    Line::default()
 }
 
 /// The y-axis: the best line's range over the later three quarters of the

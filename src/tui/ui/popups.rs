@@ -120,30 +120,37 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             ));
             ("Open a session", lines, 110)
         }
-        Mode::Confirm(what) => (
-            match what {
+        Mode::Confirm(what) => {
+            let lines: Vec<Line> = app
+                .unsaved_parts()
+                .lines()
+                .into_iter()
+                .map(Line::raw)
+                .chain([
+                    Line::raw(""),
+                    Line::from(vec![
+                        Span::styled(key(Action::Yes), t.header),
+                        Span::raw(match what {
+                            Discard::Quit => " quit without saving   ",
+                            Discard::Open => " open without saving   ",
+                            Discard::Restart => " restart without saving   ",
+                        }),
+                        Span::styled(key(Action::SaveFirst), t.header),
+                        Span::raw(" save first   "),
+                        Span::styled(key(Action::No), t.header),
+                        Span::raw(" stay"),
+                    ]),
+                ])
+                .collect();
+            // Wide enough for what is unsaved on one line each.
+            let widest = lines.iter().map(Line::width).max().unwrap_or(0) as u16;
+            let title = match what {
                 Discard::Quit => "Quit?",
                 Discard::Open => "Open another session?",
                 Discard::Restart => "Restart the search?",
-            },
-            vec![
-                Line::raw("The search has moved on since the last save."),
-                Line::raw(""),
-                Line::from(vec![
-                    Span::styled(key(Action::Yes), t.header),
-                    Span::raw(match what {
-                        Discard::Quit => " quit without saving   ",
-                        Discard::Open => " open without saving   ",
-                        Discard::Restart => " restart without saving   ",
-                    }),
-                    Span::styled(key(Action::SaveFirst), t.header),
-                    Span::raw(" save first   "),
-                    Span::styled(key(Action::No), t.header),
-                    Span::raw(" stay"),
-                ]),
-            ],
-            60,
-        ),
+            };
+            (title, lines, (widest + 2).clamp(60, 100))
+        }
         Mode::Message(m) => {
             // A message keeps its own lines (emulate's summary has several).
             let mut lines: Vec<Line> = m.lines().map(|l| Line::raw(l.to_string())).collect();
@@ -222,6 +229,14 @@ fn help(app: &App) -> Vec<Line<'static>> {
                 Span::raw("quit now (unsaved work is autosaved)"),
             ]));
         }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("Typing in prompts and forms", t.title));
+    for (k, what) in crate::tui::line_edit::editing_keys() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{:<16}", key_name(&k)), t.header),
+            Span::raw(what),
+        ]));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("The population's columns", t.title));

@@ -28,21 +28,36 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         }
         None => Vec::new(),
     };
-    // Whole hints only: one cut in half reads as another key.
-    let mut used: usize = hints.iter().map(|s| s.width()).sum();
-    for b in app.keymap.bindings.iter().filter(|b| !b.hint.is_empty()) {
+    // Whole hints only: one cut in half reads as another key. Help and
+    // quit always stay, last; the others fill the room before them.
+    let hint = |b: &crate::tui::keymap::Binding| {
         let keys = app.keymap.keys_for(b.action);
         let label = format!(" {}  ", b.hint);
         let w = keys.chars().count() + label.chars().count();
+        (w, [Span::styled(keys, t.header), Span::styled(label, t.muted)])
+    };
+    let (kept, rest): (Vec<_>, Vec<_>) = app
+        .keymap
+        .bindings
+        .iter()
+        .filter(|b| !b.hint.is_empty())
+        .partition(|b| ALWAYS_HINTED.contains(&b.action));
+    let kept: Vec<_> = kept.into_iter().map(hint).collect();
+    let mut used: usize = hints.iter().map(|s| s.width()).sum::<usize>() + kept.iter().map(|(w, _)| w).sum::<usize>();
+    for (w, spans) in rest.into_iter().map(hint) {
         if used + w > width + 2 {
             break;
         }
         used += w;
-        hints.push(Span::styled(keys, t.header));
-        hints.push(Span::styled(label, t.muted));
+        hints.extend(spans);
     }
+    hints.extend(kept.into_iter().flat_map(|(_, spans)| spans));
     frame.render_widget(Paragraph::new(vec![first, Line::from(hints)]).style(t.status), area);
 }
+
+/// The hints shown at any width: how to learn the rest, and how to leave.
+const ALWAYS_HINTED: [crate::tui::keymap::Action; 2] =
+    [crate::tui::keymap::Action::Help, crate::tui::keymap::Action::Quit];
 
 /// One part of the status line: how much it matters (lower stays
 /// longer), its full form and, when it has one, a shorter form tried
@@ -83,30 +98,42 @@ fn run_segments<'a>(app: &'a App, s: &'a crate::tui::worker::Snapshot) -> Vec<Se
     };
     let best = s.members.first();
     let valid = match (s.valid, &s.phase) {
-        (true, _) => Span::styled("VALID", t.good),
+        (true, _) => seg(0, vec![Span::styled("VALID", t.good)], None),
         // The members are the scaled-down problem's: their uncovered
         // pairs are not the cluster's.
-        (false, Phase::Scaled { .. }) => Span::styled("NOT VALID (scaled-down phase)", t.bad),
-        (false, Phase::Full) => Span::styled(
-            format!("NOT VALID ({} uncovered)", best.map_or(0, |m| m.terms.uncovered)),
-            t.bad,
+        (false, Phase::Scaled { .. }) => seg(
+            0,
+            vec![Span::styled("NOT VALID (scaled-down phase)", t.bad)],
+            Some((2, vec![Span::styled("NOT VALID", t.bad)])),
+        ),
+        (false, Phase::Full) => seg(
+            0,
+            vec![Span::styled(
+                format!("NOT VALID ({} uncovered)", best.map_or(0, |m| m.terms.uncovered)),
+                t.bad,
+            )],
+            Some((2, vec![Span::styled("NOT VALID", t.bad)])),
         ),
     };
-    let mut phase = match s.phase {
-        Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
-        Phase::Full => "full".into(),
+    let pace = if s.watch { " · watch pace" } else { "" };
+    let phase = match s.phase {
+        Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports{pace}"),
+        Phase::Full => format!("full{pace}"),
     };
-    if s.watch {
-        phase.push_str(" · watch pace");
-    }
+    let short_phase = match s.phase {
+        Phase::Scaled { .. } => format!("scaled{pace}"),
+        Phase::Full => format!("full{pace}"),
+    };
     let secs = s.elapsed_s as u64;
     let clock = format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
     let plain = |rank, text: String| seg(rank, vec![Span::raw(text)], None);
+    // State, validity and generation stay at any width; then what is
+    // unsaved, the phase (and pace), the clock, the best, the name, the rate.
     let mut v = vec![
         state,
-        seg(0, vec![valid], None),
-        plain(2, phase),
-        plain(3, format!("gen {}", s.generation)),
+        valid,
+        seg(2, vec![Span::raw(phase)], Some((3, vec![Span::raw(short_phase)]))),
+        plain(0, format!("gen {}", s.generation)),
         seg(
             6,
             vec![Span::raw(format!(
@@ -120,11 +147,11 @@ fn run_segments<'a>(app: &'a App, s: &'a crate::tui::worker::Snapshot) -> Vec<Se
             4,
             format!("best {}", super::compact(best.map_or(0.0, |m| m.fitness), 10)),
         ),
-        plain(3, clock),
+        plain(4, clock),
         plain(5, app.session_name.clone()),
     ];
-    if app.unsaved() {
-        v.push(seg(1, vec![Span::styled("● unsaved", t.header)], None));
+    if let Some(marker) = app.unsaved_parts().marker() {
+        v.push(seg(1, vec![Span::styled(marker, t.header)], None));
     }
     v
 }

@@ -13,6 +13,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let text = fnn_tui::input::read_text(&args.table)?;
     let source = fnn_tui::input::shown(&args.table);
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
+    inputs::check_pins(&cluster)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     let report = Report::new(&cluster, Metrics::compute(&design, &cluster), RunInfo::default());
     if args.json {

@@ -47,6 +47,20 @@ pub enum OutputError {
     Io { path: String, reason: String },
 }
 
+/// The folder an output is made in cannot be written: named as an
+/// absolute path (`.` said nothing of where), with why it must be.
+fn unwritable_parent(parent: &Path, name: &str, e: &std::io::Error) -> OutputError {
+    let parent = std::path::absolute(parent).unwrap_or_else(|_| parent.to_path_buf());
+    OutputError::Io {
+        path: crate::escape::terminal(&parent.display().to_string()),
+        reason: format!(
+            "{}: {} is first written beside where it goes, in this folder, then swapped in; give a folder you can write to",
+            crate::input::os_reason(e),
+            crate::escape::terminal(name)
+        ),
+    }
+}
+
 fn io(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
     move |e| OutputError::Io {
         path: crate::escape::terminal(&path.display().to_string()),
@@ -96,7 +110,7 @@ fn open_parent(target: &Path) -> Result<(Dir, String), OutputError> {
                 .into(),
         })?;
     let parent_path = crate::fs::parent_of(target);
-    let parent = Dir::create_all(parent_path).map_err(io(parent_path))?;
+    let parent = Dir::create_all(parent_path).map_err(|e| unwritable_parent(parent_path, &name, &e))?;
     match parent.entry(&name).map_err(io(target))? {
         Some(e) if e.kind == FileType::Symlink => Err(OutputError::Refused {
             path: shown(),
@@ -126,8 +140,8 @@ impl Staged {
     fn start(target: &Path, kind: &str, parent: Dir, name: String) -> Result<Staged, OutputError> {
         clean_stale(&parent);
         let parent_path = crate::fs::parent_of(target);
-        let (staging_name, staging) =
-            crate::fs::temp::temp_dir_in(&parent, &staging_prefix(&name), 0o700).map_err(io(parent_path))?;
+        let (staging_name, staging) = crate::fs::temp::temp_dir_in(&parent, &staging_prefix(&name), 0o700)
+            .map_err(|e| unwritable_parent(parent_path, &name, &e))?;
         let staged = Staged {
             target: target.to_path_buf(),
             kind: kind.to_string(),

@@ -5,6 +5,7 @@
 //! session holds are decided here, once, and tested without a thread.
 
 use crate::design::Design;
+use crate::exact::PinsVerdict;
 use crate::ga::{Engine, Limits, Phase, Portfolio, StopReason};
 use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
@@ -46,6 +47,8 @@ pub struct Run {
     started: Instant,
     stopped: Option<StopReason>,
     first_valid_s: Option<f64>,
+    /// How long a pin's joint check may take (the exact model's budget).
+    pins_budget: Duration,
 }
 
 impl Run {
@@ -122,7 +125,15 @@ impl Run {
             started,
             stopped: None,
             first_valid_s,
+            pins_budget: crate::exact::PINS_BUDGET,
         }
+    }
+
+    /// How long the exact model may take to settle a pin with the others
+    /// (tests give none, to see what an unsettled pin says).
+    pub fn with_pins_budget(mut self, budget: Duration) -> Run {
+        self.pins_budget = budget;
+        self
     }
 
     /// No generation or time limit: the live designer runs until paused
@@ -350,16 +361,26 @@ impl Run {
         trial.source = "edit".into();
         check_feasible(&trial)?;
         let name = c.pc_name(pc);
+        // Clearing a pin only widens what the search may do.
+        let unproved = match pin.map(|_| crate::exact::check_pins(&trial, self.pins_budget)) {
+            Some(PinsVerdict::Impossible(why)) => return Err(SpecError::infeasible("edit", why)),
+            Some(PinsVerdict::NotProved(why)) => Some(why),
+            Some(PinsVerdict::Possible) | None => None,
+        };
         if self.engine.set_pins(pins).is_err() {
             return Err(SpecError::infeasible(
                 "edit",
                 format!("no wiring obeys the pins of {name} and switch {switch} together with the others"),
             ));
         }
-        Ok(match pin {
+        let done = match pin {
             Some(PinKind::Must) => format!("pinned {name} on switch {switch}"),
             Some(PinKind::Forbid) => format!("forbade {name} on switch {switch}"),
             None => format!("cleared {name} on switch {switch}"),
+        };
+        Ok(match unproved {
+            Some(why) => format!("{done} ({why})"),
+            None => done,
         })
     }
 
@@ -487,6 +508,52 @@ mod tests {
         let text = r.session("pins").to_toml();
         let back = Session::from_toml(&text, "pins.toml").unwrap();
         assert!(Run::resume(&back).is_ok());
+    }
+
+    /// Pins that leave a required pair no switch to share were accepted
+    /// (the counts allow each pin), and the run stayed NOT VALID for ever.
+    #[test]
+    fn pins_that_strand_a_pair_are_refused_by_name() {
+        let mut r = Run::new(spec(8, 3, "5x6", |_| {})).unwrap();
+        while r.engine().phase() != crate::ga::Phase::Full {
+            r.step();
+        }
+        let mut pin = |pc, switch| {
+            r.apply(Edit::Pin {
+                pc,
+                switch,
+                pin: Some(PinKind::Must),
+            })
+        };
+        for sw in 0..3 {
+            pin(0, sw).unwrap();
+        }
+        pin(1, 3).unwrap();
+        pin(1, 4).unwrap();
+        let e = pin(1, 5).unwrap_err().without_file();
+        assert!(e.contains("must share a switch"), "{e}");
+        assert!(!r.cluster().pins.is_must(1, 5), "refused, not applied");
+    }
+
+    /// A pin the exact model could not settle in its budget is applied,
+    /// and the message says it was not proved.
+    #[test]
+    fn a_pin_not_settled_in_the_budget_says_so() {
+        let mut r = Run::new(spec(8, 3, "5x6", |_| {}))
+            .unwrap()
+            .with_pins_budget(Duration::ZERO);
+        while r.engine().phase() != crate::ga::Phase::Full {
+            r.step();
+        }
+        let done = r
+            .apply(Edit::Pin {
+                pc: 0,
+                switch: 0,
+                pin: Some(PinKind::Must),
+            })
+            .unwrap();
+        assert!(done.starts_with("pinned") && done.contains("not proved"), "{done}");
+        assert!(r.cluster().pins.is_must(0, 0));
     }
 
     /// The weights form is one edit: a refused GA value leaves the new

@@ -310,7 +310,7 @@ pub fn session_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// Where the designer's autosave keeps a recovery file per run: the data
+/// Where the designer's autosave keeps a recovery file per session name: the data
 /// folder's `recovery/` (the open list shows them).
 pub fn recovery_dir() -> Option<PathBuf> {
     data_dir().map(|d| d.join("recovery"))
@@ -345,9 +345,16 @@ pub fn summary(path: &Path) -> Option<SessionSummary> {
     let value: toml::Table = text.parse().ok()?;
     let engine = value.get("engine")?.as_table()?;
     let generation = engine.get("generation")?.as_integer()? as u64;
-    // The last generation's statistics say whether its best was valid.
-    let last = engine.get("history")?.as_array()?.last()?.as_table()?;
-    let valid = last.get("full")?.as_bool()? && last.get("best_uncovered")?.as_integer()? == 0;
+    // The last generation's statistics say whether its best was valid;
+    // before the first generation there are none, and a design valid from
+    // the start (a construction) has its first valid generation set.
+    let valid = match engine.get("history")?.as_array()?.last() {
+        Some(last) => {
+            let last = last.as_table()?;
+            last.get("full")?.as_bool()? && last.get("best_uncovered")?.as_integer()? == 0
+        }
+        None => engine.get("first_valid").is_some_and(|v| v.as_integer().is_some()),
+    };
     let age = std::fs::metadata(path)
         .and_then(|m| m.modified())
         .ok()
@@ -369,6 +376,14 @@ pub fn ago(age: std::time::Duration) -> String {
         3600..86400 => format!("{} h ago", s / 3600),
         _ => format!("{} d ago", s / 86400),
     }
+}
+
+/// Whether `path` is a recovery file (in a `recovery` folder, where the
+/// designer's autosave writes them): the open list may delete those.
+pub fn is_recovery_file(path: &Path) -> bool {
+    path.parent()
+        .and_then(|d| d.file_name())
+        .is_some_and(|n| n == "recovery")
 }
 
 /// Sessions in the session folders, by name.

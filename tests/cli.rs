@@ -842,3 +842,43 @@ fn an_invalid_design_is_refused_or_marked_and_placeholder_scripts_refuse_to_run(
         "{said}"
     );
 }
+
+/// 8 PCs, 3 NICs, six 5-port switches, n0 pinned to switches 0, 1, 2 and
+/// n1 to 3, 4, 5: every count allows it, but n0 and n1 can share no
+/// switch. `design` searched to its time limit and exited 1; `check`
+/// blamed the table. Both refuse the spec up front, naming the pair.
+#[test]
+fn pins_that_strand_a_pair_are_refused_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut spec =
+        String::from("[pcs]\ncount = 8\nnics = 3\n[[switches]]\nports = 5\ncount = 6\n[uplink]\nmode = \"none\"\n");
+    for (pc, switch) in [(0, 0), (0, 1), (0, 2), (1, 3), (1, 4), (1, 5)] {
+        spec.push_str(&format!("[[pins]]\npc = {pc}\nswitch = {switch}\nkind = \"must\"\n"));
+    }
+    let spec_path = dir.path().join("pinned.toml");
+    std::fs::write(&spec_path, spec).unwrap();
+    let said = "impossible: n0 and n1 must share a switch, but the pins leave them none";
+    fnn()
+        .args(["design", "--time-limit", "5"])
+        .arg(&spec_path)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(said).and(predicate::str::contains("switches 0, 1, 2")));
+    assert!(!dir.path().join("out").exists(), "nothing searched, nothing written");
+    let free = dir.path().join("free");
+    fnn()
+        .args(["design", "--pcs", "8", "--nics", "3", "--switches", "5x6", "--out"])
+        .arg(&free)
+        .assert()
+        .success();
+    fnn()
+        .arg("check")
+        .arg(&spec_path)
+        .arg("--table")
+        .arg(free.join("switches.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(said));
+}

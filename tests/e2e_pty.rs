@@ -87,8 +87,9 @@ fn design_pin_export_save_quit_and_resume_in_a_real_terminal() {
     assert!(gen_now >= gen_saved, "resumed at {gen_now}, saved at {gen_saved}");
     let row = s.lines().find(|l| l.contains("k02 ")).expect("PC k02's row");
     assert!(row.contains('◆'), "the pin survived: {row}");
-    // Ctrl-C leaves at once, saves the progress made since, and exits
-    // 130 as an interrupted command does.
+    // Ctrl-C leaves at once, keeps the progress made since (in the
+    // recovery file, never over k.toml), and exits 130 as an interrupted
+    // command does.
     tui.keys(" ");
     tui.keys("\x03");
     assert_eq!(tui.exit_status().exit_code(), 130);
@@ -166,22 +167,28 @@ fn sigterm_and_sighup_restore_the_terminal_and_save_the_run() {
     }
 }
 
-/// When the session file cannot be written any more, Ctrl-C
-/// saves the work to a recovery file and says where.
+/// Ctrl-C wrote the search's progress over the user's named session
+/// (generation 1988 became 5580) while `q` kept it apart in a recovery
+/// file. One rule for every way out now: the session's own file is
+/// written only by a save; what changed since goes to the recovery file.
 #[test]
-fn an_unwritable_session_falls_back_to_a_recovery_file() {
+fn ctrl_c_keeps_the_named_session_as_saved_and_the_progress_apart() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     let mut tui = Tui::start(&[], h);
     tui.wait_for("full │ gen");
     tui.keys("S");
     tui.wait_for("Save session as");
-    tui.keys(&format!("{BACKSPACES}s/k.toml\r"));
-    tui.wait_for("saved s/k.toml");
-    let saved_at = status_generation(&tui.text());
-    // Root may write anywhere, so make the folder a file instead.
-    std::fs::rename(h.join("s"), h.join("s-moved")).unwrap();
-    std::fs::write(h.join("s"), "not a folder").unwrap();
+    tui.keys(&format!("{BACKSPACES}./mine.toml\r"));
+    tui.wait_for("saved ./mine.toml");
+    let saved = std::fs::read_to_string(h.join("mine.toml")).unwrap();
+    let saved_at = fnn_tui::session::Session::from_toml(&saved, "mine.toml")
+        .unwrap()
+        .engine
+        .generation;
+    // An edit of the user's: something a recovery file must keep.
+    tui.keys("p");
+    tui.wait_for("pinned k00 on switch 0");
     let deadline = Instant::now() + Duration::from_secs(30);
     while status_generation(&tui.text()) <= saved_at {
         assert!(Instant::now() < deadline, "the run did not go on:\n{}", tui.text());
@@ -190,12 +197,33 @@ fn an_unwritable_session_falls_back_to_a_recovery_file() {
     tui.keys("\x03");
     assert_eq!(tui.exit_status().exit_code(), 130);
     let text = tui.wait_for("recovery file");
+    assert_eq!(
+        std::fs::read_to_string(h.join("mine.toml")).unwrap(),
+        saved,
+        "the named session is as the user saved it"
+    );
     let (path, s) = the_recovery_session(h, &text);
     assert!(s.engine.generation > saved_at, "the recovery file has the newer work");
+    assert!(s.spec.pins.iter().any(|p| p.pc == 0 && p.switch == 0), "and the edit");
     assert!(
         text.contains(&path.display().to_string()),
         "the message says where:\n{text}"
     );
+}
+
+/// Every `q` added a recovery file (16 files, 7.3 MB in 40 minutes): one
+/// per session name now, replaced by the next run of that name.
+#[test]
+fn opening_and_quitting_the_default_three_times_leaves_one_recovery_file() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    for _ in 0..3 {
+        let mut tui = Tui::start(&[], h);
+        tui.wait_for("full │ gen");
+        tui.keys("q");
+        assert!(tui.exit_status().success());
+    }
+    the_recovery_session(h, "three runs of the default");
 }
 
 /// `q` asked every time during a live run (a live run is always

@@ -222,3 +222,39 @@ fn a_full_disk_is_reported_with_its_reason_and_the_old_output_stays() {
         .collect();
     assert_eq!(left.len(), 2, "only the output and the filler: {left:?}");
 }
+
+/// An ordinary user exporting into a folder root owns read "cannot write
+/// .: permission denied": the folder is named as an absolute path, with
+/// why fnn-tui must write there.
+#[test]
+fn an_unwritable_folder_is_named_in_full_with_why() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if !common::machine_has("outputs::an_unwritable_folder_is_named_in_full_with_why", &[Need::Root]) {
+        return;
+    }
+    // Root's folder, which nobody may enter and list but not write; the
+    // binary copied where nobody can run it.
+    let d = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = d.path().join("fnn-tui");
+    std::fs::copy(env!("CARGO_BIN_EXE_fnn-tui"), &bin).unwrap();
+    const NOBODY: u32 = 65534;
+    let out = std::process::Command::new(&bin)
+        .args(["export", "--session", "klat2", "--out", "fnn-export"])
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .env("HOME", "/nonexistent")
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let folder = d.path().display().to_string();
+    assert!(
+        err.contains(&format!("cannot write {folder}: permission denied")),
+        "{err}"
+    );
+    assert!(err.contains("give a folder you can write to"), "{err}");
+    assert!(!d.path().join("fnn-export").exists());
+}

@@ -400,6 +400,7 @@ fn open_and_restart_ask_first_when_work_is_unsaved() {
 #[test]
 fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
     let (mut app, _) = app_after(10);
+    app.dirty = true;
     let name = app.session_name.clone();
     let later = std::time::Instant::now() + fnn_tui::tui::app::AUTOSAVE_EVERY * 2;
     let Some(Command::Save {
@@ -417,11 +418,85 @@ fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
     assert_eq!(app.session_name, name, "the run keeps its name");
     assert_eq!(app.session_path, None, "and stays untitled");
     assert!(app.unsaved(), "a recovery file is not a save");
+    // Another run of the name replaces that file; another name has its own.
     let (mut other, _) = app_after(10);
+    other.dirty = true;
     let Some(Command::Save { path: other_path, .. }) = other.autosave(later) else {
         panic!()
     };
-    assert_ne!(other_path, path, "each run has its own recovery file");
+    assert_eq!(other_path, path, "one recovery file per session name");
+    let (mut third, _) = app_after(10);
+    third.session_name = "other".into();
+    third.dirty = true;
+    assert_ne!(third.recovery_file(), path, "another name, another file");
+}
+
+/// Every quit wrote a recovery file, even right after opening with no
+/// change: generations that found nothing better are not worth one.
+#[test]
+fn nothing_changed_since_open_is_worth_no_recovery_file() {
+    let (mut app, engine) = app_after(10);
+    let later = std::time::Instant::now() + fnn_tui::tui::app::AUTOSAVE_EVERY * 2;
+    let mut moved = snapshot(&engine, 0, true, None, 0.0, Duration::ZERO);
+    moved.generation += 40;
+    app.on_event(Event::Snapshot(Box::new(moved.clone())));
+    assert!(app.unsaved(), "the search moved on");
+    assert!(!app.worth_recovering(), "but found nothing better");
+    assert!(app.autosave(later).is_none(), "so no recovery file");
+    // A better best is worth keeping, and so is an edit.
+    moved.members[0].fitness += 1.0;
+    app.on_event(Event::Snapshot(Box::new(moved)));
+    assert!(app.worth_recovering());
+    let (mut edited, _) = app_after(10);
+    edited.dirty = true;
+    assert!(edited.autosave(later).is_some());
+}
+
+/// The open list called a valid generation-0 recovery file "(not a
+/// readable session)"; it shows recovery files with their age, and `d`
+/// then `y` deletes one.
+#[test]
+fn the_open_list_reads_a_generation_zero_recovery_file_and_deletes_it() {
+    let home = tempfile::tempdir().unwrap();
+    let recovery = home.path().join("recovery");
+    std::fs::create_dir(&recovery).unwrap();
+    let spec = Spec::klat2();
+    let engine = Engine::new(spec.resolve().unwrap());
+    assert_eq!(engine.generation(), 0);
+    let file = recovery.join("klat2.toml");
+    Session::capture("klat2", &spec, &engine).save(&file).unwrap();
+    let (mut app, _) = app_after(10);
+    app.session_dirs = vec![recovery.clone()];
+    app.on_key(key('o'));
+    if matches!(app.mode, Mode::Confirm(_)) {
+        app.on_key(key('y'));
+    }
+    let Mode::Open(list) = &app.mode else {
+        panic!("the open list: {:?}", app.mode)
+    };
+    let text = std::fs::read_to_string(&file).unwrap();
+    let summary = list.summaries[0].clone().unwrap_or_else(|| {
+        panic!(
+            "not read as a session: {}",
+            &text[text.find("[engine]").unwrap_or(0)..]
+                .chars()
+                .take(1500)
+                .collect::<String>()
+        )
+    });
+    assert_eq!(summary.generation, 0);
+    // Its generation-0 state (nothing uncovered counted yet) reads back.
+    assert!(Session::load(&file).unwrap().restore().is_ok());
+    let shown = screen(&app, 120, 40);
+    assert!(shown.contains("recovery") && shown.contains("just now"), "{shown}");
+    assert!(!shown.contains("not a readable session"), "{shown}");
+    app.on_key(key('d'));
+    assert!(screen(&app, 120, 40).contains("Delete the recovery file"));
+    assert!(file.exists(), "asks first");
+    app.on_key(key('y'));
+    assert!(!file.exists(), "deleted");
+    let Mode::Open(list) = &app.mode else { panic!() };
+    assert!(list.entries.is_empty(), "and gone from the list");
 }
 
 /// A run named with 300 characters got a recovery file name past the
@@ -1609,4 +1684,59 @@ fn esc_backs_out_of_every_view() {
     // On the designer itself, Esc does nothing.
     assert!(app.on_key(code(KeyCode::Esc)).is_empty());
     assert_eq!(app.mode, Mode::Normal);
+}
+
+/// Pins that leave a required pair no switch to share were accepted and
+/// the run stayed NOT VALID for ever: the worker refuses the pin that
+/// does it, naming the pair, and applies the others.
+#[test]
+fn the_designer_refuses_the_pin_that_strands_a_pair() {
+    let spec = fnn_tui::spec::QuickFlags {
+        pcs: Some(8),
+        nics: Some(3),
+        switches: Some("5x6".into()),
+        ..Default::default()
+    }
+    .apply(Spec::default())
+    .unwrap();
+    let mut run = fnn_tui::run::Run::new(spec).unwrap();
+    while run.engine().phase() != fnn_tui::ga::Phase::Full {
+        run.step();
+    }
+    let worker = Worker::spawn(run, "pins".into(), false, None);
+    let pins = [(0, 0), (0, 1), (0, 2), (1, 3), (1, 4), (1, 5)];
+    for (pc, switch) in pins {
+        worker.send(Command::Pin {
+            pc,
+            switch,
+            pin: Some(PinKind::Must),
+        });
+    }
+    let mut answers = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while answers.len() < pins.len() {
+        if let Event::Applied(r) = worker.rx.recv_deadline(deadline).expect("the worker answers every pin") {
+            answers.push(r);
+        }
+    }
+    let last = answers.pop().unwrap();
+    assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+    let why = last.expect_err("the sixth pin strands n0 and n1");
+    assert!(why.contains("n0 and n1 must share a switch"), "{why}");
+}
+
+/// The export said "exported 787 files into fnn-export/advanced" (the
+/// first file's folder, relative) when the files went to ./fnn-export: it
+/// names the folder holding them all, as a real absolute path.
+#[test]
+fn an_export_names_the_absolute_folder_it_wrote_into() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fnn-export");
+    std::fs::create_dir_all(out.join("advanced")).unwrap();
+    let files = vec![out.join("advanced/k00.sh"), out.join("switches.txt")];
+    let (mut app, _) = app_after(10);
+    app.on_event(Event::Exported(Ok(files)));
+    let (said, _) = app.status.clone().unwrap();
+    let real = std::fs::canonicalize(&out).unwrap();
+    assert_eq!(said, format!("exported 2 files into {}", real.display()));
 }

@@ -18,6 +18,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let text = fnn_tui::input::read_text(&args.table)?;
     let source = fnn_tui::input::shown(&args.table);
     let cluster = inputs::table_cluster(args.spec.as_deref(), &args.quick, &text, &source)?;
+    inputs::check_pins(&cluster)?;
     let design = parse_table(&text, &source, cluster.pcs(), cluster.switch_count())?;
     let inferred = args.spec.is_none() && !inputs::quick_flags(&args.quick, &Default::default()).describes_hardware();
     let metrics = Metrics::compute(&design, &cluster);

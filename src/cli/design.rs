@@ -17,6 +17,7 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
         return super::exact::run(args, spec);
     }
     let cluster = inputs::cluster(&spec)?;
+    inputs::check_pins(&cluster)?;
     cluster.check_search_memory()?;
     let run = search(spec, cluster, !args.quiet && !args.json)?;
     let report = run.report();

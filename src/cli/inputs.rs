@@ -47,6 +47,21 @@ pub fn cluster(spec: &Spec) -> Result<Cluster, SpecError> {
     Ok(c)
 }
 
+/// The spec's pins checked together by the exact model within its short
+/// budget: refused when proved impossible (a search could never obey
+/// them), a note on stderr when not settled in time.
+pub fn check_pins(c: &Cluster) -> Result<(), SpecError> {
+    use fnn_tui::exact::{PINS_BUDGET, PinsVerdict, check_pins};
+    match check_pins(c, PINS_BUDGET) {
+        PinsVerdict::Possible => Ok(()),
+        PinsVerdict::Impossible(why) => Err(SpecError::infeasible(&c.source, why)),
+        PinsVerdict::NotProved(why) => {
+            super::out::errln!("note: {why}; going on without that proof");
+            Ok(())
+        }
+    }
+}
+
 /// The cluster a switch table belongs to: the spec or quick flags when
 /// given, else the hardware the table itself implies (with `--pairs` and
 /// `--sparse` still applied).

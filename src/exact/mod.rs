@@ -21,11 +21,13 @@ mod cadical;
 mod encode;
 mod model;
 mod per_pc;
+mod pins;
 mod size;
 mod solve;
 mod types;
 
 pub use cadical::SolverError;
 pub use model::Model;
+pub use pins::{BUDGET as PINS_BUDGET, PinsVerdict, check_pins};
 pub use size::Size;
 pub use solve::{ExactError, Options, Outcome, Verdict, estimates, solve, solve_until};

@@ -929,7 +929,10 @@ impl Engine {
                 attempt: s.attempt,
                 generations: s.generations,
                 solved_at: s.solved_at,
-                best_uncovered: Some(s.best_uncovered),
+                // None before the first scaled generation: TOML has no
+                // integer as large as u64::MAX, and a session saved at
+                // generation 0 could not be read back.
+                best_uncovered: (s.best_uncovered != u64::MAX).then_some(s.best_uncovered),
                 improved_at: s.improved_at,
             }),
             first_valid: self.first_valid,

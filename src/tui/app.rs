@@ -107,6 +107,8 @@ pub struct OpenList {
     /// Each entry's generation, validity and age (read when the list opens).
     pub summaries: Vec<Option<crate::session::SessionSummary>>,
     pub cursor: usize,
+    /// The recovery file asked to be deleted, waiting for a yes.
+    pub deleting: Option<PathBuf>,
 }
 
 /// Unsaved work is autosaved this often.
@@ -116,9 +118,6 @@ pub const HISTORY: usize = 200;
 /// How long a status message stays, and an error message.
 pub const STATUS_FOR: Duration = Duration::from_secs(8);
 pub const STATUS_ERROR_FOR: Duration = Duration::from_secs(20);
-
-/// Designer runs in this process, so each gets its own recovery file.
-static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 pub struct App {
     pub snapshot: Option<Snapshot>,
@@ -182,6 +181,10 @@ pub struct App {
     /// This run's recovery file: the autosave writes it, never the
     /// session file, and never renames the run (removed once saved).
     pub recovery_path: Option<PathBuf>,
+    /// The best fitness and validity as opened or last saved (from the
+    /// first snapshot after): a run whose best has not moved since has
+    /// nothing a recovery file would keep.
+    pub kept_best: Option<(f64, bool)>,
 }
 
 impl App {
@@ -225,7 +228,20 @@ impl App {
             session_dirs: crate::session::session_dirs(),
             last_autosave: Instant::now(),
             recovery_path: None,
+            kept_best: None,
         }
+    }
+
+    /// Whether leaving now would lose something: an edit of the user's,
+    /// or a best design the search has improved since the run was opened
+    /// or saved. Generations that found nothing better are not worth a
+    /// recovery file.
+    pub fn worth_recovering(&self) -> bool {
+        let moved = match (&self.snapshot, self.kept_best) {
+            (Some(s), Some(at)) => best_of(s) != at,
+            _ => false,
+        };
+        self.unsaved() && (self.dirty || moved)
     }
 
     /// Unsaved: the user changed something, or the search found a
@@ -274,6 +290,9 @@ impl App {
                 if self.saved_best.is_none() && self.saved_generation == Some(s.generation) {
                     self.saved_best = Some(best_fitness(&s));
                 }
+                if self.kept_best.is_none() {
+                    self.kept_best = Some(best_of(&s));
+                }
                 self.snapshot = Some(*s);
                 self.clamp_cursors();
                 // Keep the rack view in step with the design (every 50
@@ -295,14 +314,18 @@ impl App {
                     .as_ref()
                     .filter(|s| s.generation == generation)
                     .map(best_fitness);
+                self.kept_best = self.snapshot.as_ref().map(best_of);
                 self.dirty = false;
+                // Saved for real: the name's recovery file has done its job
+                // (unless it is the file just saved).
+                if let Some(r) = self.recovery_path.take().or_else(|| self.recovery_file_of_name())
+                    && r != path
+                {
+                    let _ = crate::fs::remove_file(&r);
+                }
                 self.session_name = stem(&path);
                 self.set_status(format!("saved {}", path.display()), false);
                 self.session_path = Some(path);
-                // Saved for real: the run's recovery file has done its job.
-                if let Some(r) = self.recovery_path.take() {
-                    let _ = crate::fs::remove_file(&r);
-                }
                 if let Some(what) = self.after_save.take() {
                     return self.proceed(what);
                 }
@@ -335,11 +358,7 @@ impl App {
                 self.popup(format!("Not saved: {e}"), true);
             }
             Event::Exported(Ok(files)) => {
-                let dir = files
-                    .first()
-                    .and_then(|f| f.parent())
-                    .map(|d| d.display().to_string())
-                    .unwrap_or_default();
+                let dir = folder_of(&files).map(|d| d.display().to_string()).unwrap_or_default();
                 self.set_status(
                     format!("exported {} into {dir}", crate::words::count(files.len(), "file")),
                     false,
@@ -359,6 +378,7 @@ impl App {
                 self.recovery_path = None;
                 self.saved_generation = Some(u64::MAX);
                 self.saved_best = None;
+                self.kept_best = None;
                 self.dirty = false;
                 self.pop_cursor = 0;
                 self.set_status(format!("opened {}", self.session_name), false);
@@ -551,7 +571,13 @@ impl App {
                 self.mode = Mode::Message(self.history_message());
             }
             // Popup and question keys mean nothing on the panes.
-            Action::Accept | Action::Cancel | Action::Emulate | Action::Yes | Action::SaveFirst | Action::No => {}
+            Action::Accept
+            | Action::Cancel
+            | Action::Emulate
+            | Action::Delete
+            | Action::Yes
+            | Action::SaveFirst
+            | Action::No => {}
             Action::Racks => {
                 self.rack_scroll = 0;
                 if matches!(self.view, View::Racks(..)) {
@@ -1054,6 +1080,13 @@ impl App {
     }
 
     fn open_key(&mut self, mut list: OpenList, key: KeyEvent) -> Vec<Command> {
+        if let Some(path) = list.deleting.take() {
+            if self.keymap.action_in(Context::Confirm, &key) == Some(Action::Yes) {
+                self.delete_recovery(&mut list, &path);
+            }
+            self.mode = Mode::Open(list);
+            return Vec::new();
+        }
         let action = self
             .keymap
             .action_in(Context::Popup, &key)
@@ -1063,6 +1096,17 @@ impl App {
                 self.mode = Mode::Normal;
                 return Vec::new();
             }
+            Some(Action::Delete) => match list.entries.get(list.cursor) {
+                Some(e) if crate::session::is_recovery_file(&e.path) => list.deleting = Some(e.path.clone()),
+                Some(e) => self.set_status(
+                    format!(
+                        "only recovery files are deleted from here; {} is a session (remove its file to drop it)",
+                        e.path.display()
+                    ),
+                    false,
+                ),
+                None => {}
+            },
             Some(Action::Accept) => {
                 let Some(entry) = list.entries.get(list.cursor).cloned() else {
                     return Vec::new();
@@ -1090,6 +1134,26 @@ impl App {
         Vec::new()
     }
 
+    /// Deletes the recovery file `path` and drops it from the list.
+    fn delete_recovery(&mut self, list: &mut OpenList, path: &std::path::Path) {
+        match crate::fs::remove_file(path) {
+            Ok(()) => {
+                if let Some(i) = list.entries.iter().position(|e| e.path == path) {
+                    list.entries.remove(i);
+                    if i < list.summaries.len() {
+                        list.summaries.remove(i);
+                    }
+                }
+                list.cursor = list.cursor.min(list.entries.len().saturating_sub(1));
+                self.set_status(format!("deleted the recovery file {}", path.display()), false);
+            }
+            Err(e) => self.set_status(
+                format!("cannot delete {}: {}", path.display(), crate::input::os_reason(&e)),
+                false,
+            ),
+        }
+    }
+
     /// Does `what` at once when nothing is unsaved, else asks first.
     fn unless_unsaved(&mut self, what: Discard) -> Vec<Command> {
         if self.unsaved() {
@@ -1112,6 +1176,7 @@ impl App {
                     entries,
                     summaries,
                     cursor: 0,
+                    deleting: None,
                 })
             }
             Discard::Restart => {
@@ -1147,35 +1212,37 @@ impl App {
         Vec::new()
     }
 
-    /// This run's recovery file, named once per run: never another run's,
-    /// never a session's.
+    /// The recovery file of this run's name: one per session name,
+    /// replaced by each run of it (an editor's auto-save file), never a
+    /// session's own file. Without a data folder, a private folder of this
+    /// run's.
     pub fn recovery_file(&mut self) -> PathBuf {
-        // Cut, so the file name (with its stamp) fits 255 bytes whatever
-        // the session is called (a 300-character name lost its work).
-        let name = crate::atomic::cut_to_bytes(&slug(&self.session_name), 64).to_string();
-        self.recovery_path
-            .get_or_insert_with(|| {
-                let stamp = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_secs());
-                // No data folder (no HOME): a private folder of this run's.
-                crate::session::recovery_dir()
-                    .or_else(|| crate::atomic::private_dir("fnn-tui-recovery-").ok())
-                    .unwrap_or_else(|| PathBuf::from("."))
-                    .join(format!(
-                        "{name}-{stamp}-{}-{}.toml",
-                        std::process::id(),
-                        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-                    ))
-            })
-            .clone()
+        if self.recovery_path.is_none() {
+            self.recovery_path = Some(self.recovery_file_of_name().unwrap_or_else(|| {
+                crate::atomic::private_dir("fnn-tui-recovery-")
+                    .unwrap_or_else(|_| PathBuf::from("."))
+                    .join(self.recovery_file_name())
+            }));
+        }
+        self.recovery_path.clone().unwrap_or_default()
+    }
+
+    /// The name's recovery file in the data folder, if there is one.
+    fn recovery_file_of_name(&self) -> Option<PathBuf> {
+        crate::session::recovery_dir().map(|d| d.join(self.recovery_file_name()))
+    }
+
+    fn recovery_file_name(&self) -> String {
+        // Cut, so the file name fits 255 bytes whatever the session is
+        // called (a 300-character name lost its work).
+        format!("{}.toml", crate::atomic::cut_to_bytes(&slug(&self.session_name), 200))
     }
 
     /// A save when unsaved work has waited long enough: to this run's
     /// recovery file (the session's own file is written only by a save).
     #[must_use = "the command is the worker's to carry out"]
     pub fn autosave(&mut self, now: Instant) -> Option<Command> {
-        if !self.unsaved() || now.duration_since(self.last_autosave) < AUTOSAVE_EVERY {
+        if !self.worth_recovering() || now.duration_since(self.last_autosave) < AUTOSAVE_EVERY {
             return None;
         }
         self.last_autosave = now;
@@ -1205,6 +1272,26 @@ fn step_index(i: usize, n: usize, action: Action, page: usize) -> usize {
 /// The best member's fitness: what a save keeps of the search's progress.
 fn best_fitness(s: &Snapshot) -> f64 {
     s.members.first().map_or(f64::NEG_INFINITY, |m| m.fitness)
+}
+
+/// The folder an export wrote into: the deepest folder holding every file
+/// (the first file may sit in a subfolder), as the real absolute path.
+fn folder_of(files: &[PathBuf]) -> Option<PathBuf> {
+    let mut common = files.first()?.parent()?.to_path_buf();
+    for f in &files[1..] {
+        while !f.starts_with(&common) {
+            common = common.parent()?.to_path_buf();
+        }
+    }
+    std::fs::canonicalize(&common)
+        .or_else(|_| std::path::absolute(&common))
+        .ok()
+}
+
+/// The best fitness in a snapshot and whether it is valid.
+fn best_of(s: &Snapshot) -> (f64, bool) {
+    let best = s.members.iter().map(|m| m.fitness).fold(f64::NEG_INFINITY, f64::max);
+    (best, s.valid)
 }
 
 fn stem(p: &std::path::Path) -> String {

@@ -49,6 +49,8 @@ pub enum Action {
     Cancel,
     /// In the export form: rehearse the design in network namespaces.
     Emulate,
+    /// In the open list: delete the recovery file under the cursor.
+    Delete,
     /// When asked before unsaved work is lost: go ahead, save first, stay.
     Yes,
     SaveFirst,
@@ -102,7 +104,7 @@ impl Default for Keymap {
             hint,
             context: match action {
                 Up | Down | Left | Right | PageUp | PageDown | Home | End => Context::Any,
-                Accept | Cancel | Emulate => Context::Popup,
+                Accept | Cancel | Emulate | Delete => Context::Popup,
                 Yes | SaveFirst | No => Context::Confirm,
                 _ => Context::Normal,
             },
@@ -206,6 +208,12 @@ impl Default for Keymap {
                     Emulate,
                     vec![k(KeyCode::F(5))],
                     "export form: rehearse the design in network namespaces (emulate; root)",
+                    "",
+                ),
+                b(
+                    Delete,
+                    vec![c('d'), k(KeyCode::Delete)],
+                    "open list: delete the recovery file under the cursor (asks first)",
                     "",
                 ),
                 b(Yes, vec![c('y')], "go ahead, losing the unsaved work", ""),

@@ -121,19 +121,9 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
     let input = spawn_input();
     let result = event_loop(&mut terminal, &mut app, &worker.tx, &worker.rx, &input, None);
     restore_terminal();
-    // A failed draw (a terminal hung up) ends the loop too: save then.
-    let saved = if (app.interrupted || result.is_err()) && app.unsaved() {
-        Some(autosave_now(&mut app, &worker, true))
-    } else if app.quit && !app.dirty && app.unsaved() {
-        // Quit without edits: the search's progress is kept, in the run's
-        // recovery file (never over the session's own file).
-        Some(
-            autosave_now(&mut app, &worker, false)
-                .map(|m| format!("{m} (the search's progress: fnn-tui --resume that file goes on from it)")),
-        )
-    } else {
-        None
-    };
+    // A failed draw (a terminal hung up) ends the loop too: that is a way
+    // out like any other.
+    let saved = save_on_leaving(&mut app, &worker);
     drop(worker);
     result?;
     match saved {
@@ -178,30 +168,36 @@ fn clean_stale_temps() {
     }
 }
 
-/// Ctrl-C (or SIGTERM, SIGHUP) never loses work: the session is saved
-/// before leaving; when its file cannot be written, to a recovery file in
-/// the data folder (or the temporary folder), and the message says where.
-fn autosave_now(app: &mut App, worker: &Worker, to_session: bool) -> Result<String, String> {
-    // The session's file (when `to_session`), else (or when it cannot be
-    // written) this run's own recovery file, never another run's; last,
-    // the temporary folder.
+/// One rule for every way out (`q`, Ctrl-C, SIGTERM, SIGHUP, a terminal
+/// gone), as an editor's auto-save file: the session's own file is
+/// written only by a save the user asks for; whatever changed since it
+/// was opened or saved goes to the one recovery file of the session's
+/// name (replacing an earlier one), which `--resume` and `o` open. Nothing
+/// is written when nothing changed. `None`: nothing to write; else what
+/// was done, or why nothing could be saved.
+pub fn save_on_leaving(app: &mut App, worker: &Worker) -> Option<Result<String, String>> {
+    app.worth_recovering().then(|| autosave_now(app, worker))
+}
+
+/// Saves the run to its recovery file or, when that cannot be written, to
+/// a private folder made for it, and says where.
+fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
     let recovery = app.recovery_file();
     let file_name = recovery.file_name().map_or("run.toml".into(), |n| n.to_os_string());
-    let mut candidates: Vec<PathBuf> = app.session_path.iter().filter(|_| to_session).cloned().collect();
-    candidates.push(recovery);
-    candidates.dedup();
-    // Last, a private folder made only if the others fail (never a name
-    // in the shared temporary folder someone could have made first).
+    // Last, a private folder made only if the recovery file fails (never
+    // a name in the shared temporary folder someone could have made first).
     let spare = std::iter::once_with(|| crate::atomic::private_dir("fnn-tui-recovery-").map(|d| d.join(&file_name)))
         .filter_map(Result::ok);
     let mut failed: Vec<String> = Vec::new();
-    for path in candidates.into_iter().chain(spare) {
+    for path in std::iter::once(recovery).chain(spare) {
         match save_and_wait(worker, &path, &app.session_name) {
-            Ok(()) if failed.is_empty() => return Ok(format!("unsaved work saved to {}", path.display())),
             Ok(()) => {
+                let not_there = match failed.is_empty() {
+                    true => String::new(),
+                    false => format!("could not write {}; ", failed.join("; ")),
+                };
                 return Ok(format!(
-                    "could not save unsaved work to {}; saved it to the recovery file {} (open it with --resume)",
-                    failed.join("; "),
+                    "{not_there}unsaved work saved to the recovery file {} (fnn-tui --resume that file goes on from it)",
                     path.display()
                 ));
             }
@@ -212,16 +208,18 @@ fn autosave_now(app: &mut App, worker: &Worker, to_session: bool) -> Result<Stri
 }
 
 fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), String> {
+    // An autosave: the run keeps its name, its session file and the design
+    // a rewire plan starts from.
     worker.send(Command::Save {
         path: path.to_path_buf(),
         name: name.to_string(),
-        autosave: false,
+        autosave: true,
     });
     let deadline = Instant::now() + Duration::from_secs(10);
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {
         match ev {
-            Event::Saved(Ok(_)) => return Ok(()),
-            Event::Saved(Err(e)) => return Err(e),
+            Event::Autosaved(Ok(_)) => return Ok(()),
+            Event::Autosaved(Err(e)) => return Err(e),
             _ => {}
         }
     }

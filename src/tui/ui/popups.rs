@@ -96,13 +96,19 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     .map(|(i, e)| {
                         let about = match list.summaries.get(i).cloned().flatten() {
                             Some(s) => format!(
-                                "{:<7} gen {:<7} {:<9} {:<11}",
-                                if s.shipped { "shipped" } else { "yours" },
+                                "{:<8} gen {:<7} {:<9} {:<11}",
+                                if s.shipped {
+                                    "shipped"
+                                } else if crate::session::is_recovery_file(&e.path) {
+                                    "recovery"
+                                } else {
+                                    "yours"
+                                },
                                 s.generation,
                                 if s.valid { "valid" } else { "not valid" },
                                 s.age.map(crate::session::ago).unwrap_or_default()
                             ),
-                            None => format!("{:<37}", "(not a readable session)"),
+                            None => format!("{:<38}", "(not a readable session)"),
                         };
                         let text = format!("{:<20} {about} {}", e.name, e.path.display());
                         if i == list.cursor {
@@ -114,10 +120,23 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     .collect()
             };
             lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                format!("{up} {down} choose · {accept} open · {cancel} cancel"),
-                t.muted,
-            ));
+            match &list.deleting {
+                Some(path) => lines.push(Line::styled(
+                    format!(
+                        "Delete the recovery file {}? {} delete · any other key keeps it",
+                        path.display(),
+                        app.keymap.keys_for(Action::Yes)
+                    ),
+                    t.title,
+                )),
+                None => lines.push(Line::styled(
+                    format!(
+                        "{up} {down} choose · {accept} open · {} delete a recovery file · {cancel} cancel",
+                        app.keymap.keys_for(Action::Delete)
+                    ),
+                    t.muted,
+                )),
+            }
             ("Open a session", lines, 110)
         }
         Mode::Confirm(what) => {

@@ -362,25 +362,7 @@ pub fn text(rows: &[Row], skipped: &[Skipped], width: Option<u16>) -> String {
     let header = [
         "system", "sw", "NICs", "cables", "cost", "hops", "max", "fwd", "pairwise", "bisect", "best", "note",
     ];
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.system.clone(),
-                r.switches.to_string(),
-                r.nics.to_string(),
-                r.cables.to_string(),
-                format!("{:.2}", r.cost),
-                format!("{:.3}", r.avg_switch_hops),
-                r.max_switch_hops.to_string(),
-                r.software_forwarding.to_string(),
-                format!("{:.4}", r.avg_pairwise_links),
-                format!("{:.2}", r.bisection_links),
-                format!("{:.2}", r.bisection_best_links),
-                r.note.clone(),
-            ]
-        })
-        .collect();
+    let cells: Vec<Vec<String>> = rows.iter().map(|r| cells(r, 3)).collect();
     let mut s = crate::table::fitted(&header, &cells, width);
     for k in skipped {
         s.push_str(&crate::table::wrap(
@@ -399,25 +381,29 @@ pub fn text(rows: &[Row], skipped: &[Skipped], width: Option<u16>) -> String {
     s
 }
 
+/// A row's figures as text, the average hops to `hops` decimals (the
+/// table rounds them to fit 80 columns; the CSV keeps more).
+fn cells(r: &Row, hops: usize) -> Vec<String> {
+    vec![
+        r.system.clone(),
+        r.switches.to_string(),
+        r.nics.to_string(),
+        r.cables.to_string(),
+        format!("{:.2}", r.cost),
+        format!("{:.hops$}", r.avg_switch_hops),
+        r.max_switch_hops.to_string(),
+        r.software_forwarding.to_string(),
+        format!("{:.4}", r.avg_pairwise_links),
+        format!("{:.2}", r.bisection_links),
+        format!("{:.2}", r.bisection_best_links),
+        r.note.clone(),
+    ]
+}
+
 pub fn csv(rows: &[Row]) -> String {
     let header = "system,switches,nics,cables,cost,avg_switch_hops,max_switch_hops,software_forwarding,\
                   avg_pairwise_links,bisection_links,bisection_best_links,note";
     let header = std::iter::once(header.split(',').map(String::from).collect::<Vec<_>>());
-    let body = rows.iter().map(|r| {
-        vec![
-            r.system.clone(),
-            r.switches.to_string(),
-            r.nics.to_string(),
-            r.cables.to_string(),
-            format!("{:.2}", r.cost),
-            format!("{:.4}", r.avg_switch_hops),
-            r.max_switch_hops.to_string(),
-            r.software_forwarding.to_string(),
-            format!("{:.4}", r.avg_pairwise_links),
-            format!("{:.2}", r.bisection_links),
-            format!("{:.2}", r.bisection_best_links),
-            r.note.clone(),
-        ]
-    });
+    let body = rows.iter().map(|r| cells(r, 4));
     crate::escape::csv(header.chain(body))
 }

@@ -124,3 +124,33 @@ fn the_designer_page_lists_every_binding_of_the_keymap() {
     let check = &pages["fnn-tui-check.1"];
     assert!(check.contains("fnn-tui(1)"));
 }
+
+/// The page lists what the `?` help lists beyond the keymap: ctrl-c, the
+/// keys that edit a prompt's text, and the mouse.
+#[test]
+fn the_designer_page_lists_ctrl_c_the_editing_keys_and_the_mouse() {
+    use fnn_tui::tui::keymap::{CTRL_C_HELP, MOUSE_HELP, key_name};
+    let pages = pages();
+    let keys = pages["fnn-tui.1"]
+        .split(".SH KEYS")
+        .nth(1)
+        .unwrap()
+        .split(".SH FILES")
+        .next()
+        .unwrap()
+        .to_string();
+    // roff escapes `-` as `\-`.
+    let keys = keys.replace("\\-", "-");
+    assert!(keys.contains("ctrl-c") && keys.contains(CTRL_C_HELP), "{keys}");
+    for (k, what) in fnn_tui::tui::line_edit::editing_keys() {
+        assert!(
+            keys.contains(&key_name(&k)) && keys.contains(what),
+            "{} missing: {keys}",
+            key_name(&k)
+        );
+    }
+    assert!(
+        keys.contains("Mouse") && keys.contains(&MOUSE_HELP.replace("\\-", "-")),
+        "{keys}"
+    );
+}

@@ -117,7 +117,20 @@ fn keys(r: &mut Roff) {
                 italic(format!("[{}]", action_name(b.action))),
             ]);
         }
+        if context == Context::Normal {
+            r.control("TP", []);
+            r.text([bold("ctrl-c")]);
+            r.text([roman(fnn_tui::tui::keymap::CTRL_C_HELP)]);
+        }
     }
+    r.control("SS", ["Typing in prompts and forms"]);
+    for (k, what) in fnn_tui::tui::line_edit::editing_keys() {
+        r.control("TP", []);
+        r.text([bold(key_name(&k))]);
+        r.text([roman(what)]);
+    }
+    r.control("SS", ["Mouse"]);
+    r.text([roman(fnn_tui::tui::keymap::MOUSE_HELP)]);
 }
 
 #[cfg(not(feature = "tui"))]

@@ -330,6 +330,13 @@ fn normalize(k: &KeyEvent) -> (KeyCode, KeyModifiers) {
     (k.code, mods)
 }
 
+/// What ctrl-c does in the designer: not a rebindable action (it is also
+/// the terminal's interrupt), so the help and the man page add it here.
+pub const CTRL_C_HELP: &str = "quit now (unsaved work is autosaved)";
+
+/// What the mouse does, for the help and the man page.
+pub const MOUSE_HELP: &str = "click a cell: pin/unpin · right-click: forbid · wheel: scroll";
+
 pub fn key_name(k: &KeyEvent) -> String {
     let base = match k.code {
         KeyCode::Char(' ') => "space".to_string(),

@@ -245,7 +245,7 @@ fn help(app: &App) -> Vec<Line<'static>> {
         if context == Context::Normal {
             lines.push(Line::from(vec![
                 Span::styled(format!("{:<16}", "ctrl-c"), t.header),
-                Span::raw("quit now (unsaved work is autosaved)"),
+                Span::raw(crate::tui::keymap::CTRL_C_HELP),
             ]));
         }
     }
@@ -281,7 +281,7 @@ fn help(app: &App) -> Vec<Line<'static>> {
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
         Span::styled(format!("{:<16}", "mouse"), t.header),
-        Span::raw("click a cell: pin/unpin · right-click: forbid · wheel: scroll"),
+        Span::raw(crate::tui::keymap::MOUSE_HELP),
     ]));
     lines.push(Line::raw(""));
     lines.push(Line::styled(

@@ -1740,3 +1740,34 @@ fn an_export_names_the_absolute_folder_it_wrote_into() {
     let real = std::fs::canonicalize(&out).unwrap();
     assert_eq!(said, format!("exported 2 files into {}", real.display()));
 }
+
+/// `space` and `n` on a run that has stopped send the worker nothing and
+/// say why, and which key searches on (before: nothing happened at all).
+#[test]
+fn pause_and_step_on_a_stopped_run_say_it_has_stopped() {
+    let (app, engine) = app_after(60);
+    let ui = Loop::start(app);
+    let stopped = snapshot(
+        &engine,
+        0,
+        false,
+        Some(fnn_tui::ga::StopReason::Stalled),
+        0.0,
+        Duration::ZERO,
+    );
+    ui.events.send(Event::Snapshot(Box::new(stopped))).unwrap();
+    ui.key(key(' '));
+    ui.key(key('n'));
+    let commands = ui.commands.clone();
+    let app = ui.quit();
+    let sent = commands
+        .try_iter()
+        .filter(|c| matches!(c, Command::Pause | Command::Resume | Command::Step))
+        .count();
+    assert_eq!(sent, 0, "a stopped run was sent pause, resume or step");
+    let (status, _) = app.status.clone().expect("a status line");
+    assert!(
+        status.contains("the run has stopped") && status.contains("R restarts"),
+        "{status}"
+    );
+}

@@ -526,6 +526,18 @@ impl App {
                     input: String::new().into(),
                 })
             }
+            Action::TogglePause | Action::Step if self.snapshot.as_ref().is_some_and(|s| s.stopped.is_some()) => {
+                // A finished run has nothing to pause or step: say so, and how
+                // to search on, rather than let the key do nothing.
+                let why = self.snapshot.as_ref().and_then(|s| s.stopped).map_or("", |r| r.words());
+                let restart = self.keymap.keys_for(Action::Restart);
+                self.set_status(
+                    format!(
+                        "the run has stopped ({why}): nothing to pause or step; {restart} restarts it with a new seed"
+                    ),
+                    false,
+                );
+            }
             Action::TogglePause => return vec![if running { Command::Pause } else { Command::Resume }],
             Action::Step => return vec![Command::Step],
             Action::NextPane | Action::PrevPane => {

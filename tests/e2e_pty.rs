@@ -391,3 +391,89 @@ fn kill_tstp_and_kill_stop_then_fg_bring_the_designer_back() {
     the_designer_is_back(&shell, &before, "kill -STOP, fg");
     the_designer_goes_on_and_quits(&mut shell);
 }
+
+/// A session `mine` saved in the data folder under `home`, then a pin
+/// left by Ctrl-C in its recovery file: (the session file, the recovery file).
+fn mine_with_a_pin_in_recovery(h: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys(" ");
+    tui.wait_for("paused");
+    tui.keys("S");
+    tui.wait_for("Save session as");
+    tui.keys(&format!("{BACKSPACES}mine\r"));
+    tui.wait_for("saved ");
+    tui.keys("p");
+    tui.wait_for("pinned k00 on switch 0");
+    tui.keys("\x03");
+    assert_eq!(tui.exit_status().exit_code(), 130);
+    let sessions = h.join("data/fnn-tui/sessions");
+    let recovery = sessions.join("recovery/mine.toml");
+    assert!(std::fs::read_to_string(&recovery).unwrap().contains("[[spec.pins]]"));
+    (sessions.join("mine.toml"), recovery)
+}
+
+/// Whether the session file at `path` pins PC k00 on switch 0.
+fn pinned(path: &std::path::Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = fnn_tui::session::Session::from_toml(&text, "mine.toml").unwrap();
+    s.spec.pins.iter().any(|p| p.pc == 0 && p.switch == 0)
+}
+
+/// `s` in a run opened from `recovery/mine.toml` wrote into the recovery
+/// file: it saves to the session's own file and removes the recovery file.
+#[test]
+fn saving_an_opened_recovery_file_writes_the_sessions_own_file() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let (session, recovery) = mine_with_a_pin_in_recovery(h);
+    assert!(!pinned(&session));
+    let mut tui = Tui::start(&["--resume", recovery.to_str().unwrap()], h);
+    let opened = tui.wait_for("Population (200 members)");
+    assert!(
+        opened.contains("unsaved"),
+        "the work is not in mine.toml yet:\n{opened}"
+    );
+    // Saved once the search has stopped: no progress after it to keep.
+    tui.wait_for("stopped: no better design");
+    tui.keys("s");
+    let text = tui.wait_for("saved ");
+    assert!(text.contains(&format!("saved {}", session.display())), "{text}");
+    tui.keys("q");
+    assert!(tui.exit_status().success());
+    assert!(pinned(&session), "the session's own file has the pin");
+    assert!(!recovery.exists(), "a save makes the recovery file moot");
+}
+
+/// `--resume mine` while `recovery/mine.toml` held a pin: `q` (and any
+/// autosave) replaced it and the pin was gone. The run says so and keeps
+/// its own unsaved work in another recovery file.
+#[test]
+fn resuming_a_session_keeps_its_recovery_file_and_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let (_, recovery) = mine_with_a_pin_in_recovery(h);
+    let before = std::fs::read(&recovery).unwrap();
+    let mut tui = Tui::start(&["--resume", "mine"], h);
+    tui.wait_for("mine has a recovery file from just now with unsaved work: o to open it");
+    tui.keys("\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    tui.keys("q");
+    assert!(tui.exit_status().success());
+    assert_eq!(std::fs::read(&recovery).unwrap(), before, "q left it alone");
+
+    // Unsaved work of this run goes to a recovery file of its own.
+    let mut tui = Tui::start(&["--resume", "mine"], h);
+    tui.wait_for("mine has a recovery file");
+    tui.keys("\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    tui.keys("jp");
+    tui.wait_for("pinned k01 on switch 0");
+    tui.keys("\x03");
+    assert_eq!(tui.exit_status().exit_code(), 130);
+    let text = tui.wait_for("recovery file");
+    assert_eq!(std::fs::read(&recovery).unwrap(), before, "Ctrl-C left it alone");
+    let theirs = recovery.display().to_string();
+    let mine = theirs.replace("mine.toml", "mine-");
+    assert!(text.contains(&mine) && !text.contains(&theirs), "another file:\n{text}");
+}

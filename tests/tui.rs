@@ -915,7 +915,7 @@ fn popups_and_questions_use_the_one_keymap() {
     app.on_key(key('q'));
     assert_eq!(app.mode, Mode::Confirm(Discard::Quit));
     let s = screen(&app, 120, 40);
-    assert!(s.contains("Y quit without saving"), "{s}");
+    assert!(s.contains("Y quit, keeping it in the recovery file"), "{s}");
     app.on_key(key('y'));
     assert!(!app.quit, "y is no longer yes");
     app.on_key(KeyEvent::new(KeyCode::Char('Y'), KeyModifiers::SHIFT));

@@ -185,6 +185,12 @@ pub struct App {
     /// first snapshot after): a run whose best has not moved since has
     /// nothing a recovery file would keep.
     pub kept_best: Option<(f64, bool)>,
+    /// Opened from a recovery file: its work is not in the session's own
+    /// file until a save.
+    from_recovery: bool,
+    /// The name's recovery file another run left, found when the session
+    /// was opened: this run neither writes nor removes it (a save does).
+    others_recovery: Option<PathBuf>,
 }
 
 impl App {
@@ -229,6 +235,8 @@ impl App {
             last_autosave: Instant::now(),
             recovery_path: None,
             kept_best: None,
+            from_recovery: false,
+            others_recovery: None,
         }
     }
 
@@ -263,7 +271,7 @@ impl App {
         };
         super::unsaved::Unsaved {
             edits: self.dirty.then_some(self.edits),
-            better_design,
+            better_design: better_design || self.from_recovery,
             never_saved: self.saved_generation.is_none(),
         }
     }
@@ -316,13 +324,17 @@ impl App {
                     .map(best_fitness);
                 self.kept_best = self.snapshot.as_ref().map(best_of);
                 self.dirty = false;
-                // Saved for real: the name's recovery file has done its job
-                // (unless it is the file just saved).
-                if let Some(r) = self.recovery_path.take().or_else(|| self.recovery_file_of_name())
-                    && r != path
-                {
+                // Saved for real: the recovery files of this run and of its
+                // name have done their job (unless one is the file just saved).
+                let moot = [
+                    self.recovery_path.take(),
+                    self.others_recovery.take(),
+                    self.recovery_file_of_name(),
+                ];
+                for r in moot.into_iter().flatten().filter(|r| *r != path) {
                     let _ = crate::fs::remove_file(&r);
                 }
+                self.from_recovery = false;
                 self.session_name = stem(&path);
                 self.set_status(format!("saved {}", path.display()), false);
                 self.session_path = Some(path);
@@ -382,6 +394,7 @@ impl App {
                 self.dirty = false;
                 self.pop_cursor = 0;
                 self.set_status(format!("opened {}", self.session_name), false);
+                self.opened_session();
             }
             Event::Loaded(Err(e)) => {
                 self.pending_open = None;
@@ -1230,13 +1243,62 @@ impl App {
     /// run's.
     pub fn recovery_file(&mut self) -> PathBuf {
         if self.recovery_path.is_none() {
-            self.recovery_path = Some(self.recovery_file_of_name().unwrap_or_else(|| {
+            let mine = self
+                .recovery_file_of_name()
+                .map(|r| match self.others_recovery == Some(r.clone()) {
+                    true => free_beside(&r),
+                    false => r,
+                });
+            self.recovery_path = Some(mine.unwrap_or_else(|| {
                 crate::atomic::private_dir("fnn-tui-recovery-")
                     .unwrap_or_else(|_| PathBuf::from("."))
                     .join(self.recovery_file_name())
             }));
         }
         self.recovery_path.clone().unwrap_or_default()
+    }
+
+    /// After a session is opened (at start or by `o`). A recovery file
+    /// becomes this run's recovery file and a save writes its session's own
+    /// file (`recovery/NAME.toml` saves to `NAME.toml` beside the folder).
+    /// A session whose recovery file another run left says so, as an
+    /// editor's swap-file warning, and this run keeps its work apart.
+    pub fn opened_session(&mut self) {
+        self.from_recovery = false;
+        self.others_recovery = None;
+        let Some(path) = self.session_path.clone() else {
+            return;
+        };
+        if crate::session::is_recovery_file(&path) {
+            self.from_recovery = true;
+            self.recovery_path = Some(path.clone());
+            self.session_path = own_file_of(&path, &self.recovery_file_name());
+            let to = self.session_path.as_deref().unwrap_or(&path).display().to_string();
+            self.set_status(
+                format!("opened the recovery file {}: s saves it to {to}", path.display()),
+                false,
+            );
+            return;
+        }
+        let Some(theirs) = self.recovery_file_of_name().filter(|r| r.exists()) else {
+            return;
+        };
+        let age = std::fs::metadata(&theirs)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .map_or_else(|| "earlier".into(), crate::session::ago);
+        self.popup(
+            format!(
+                "{} has a recovery file from {age} with unsaved work: o to open it.\n\n\
+                 This run leaves it as it is: its own unsaved work goes to another\n\
+                 recovery file, and a save (s) makes both moot.",
+                self.session_name
+            ),
+            false,
+        );
+        self.recovery_path = None;
+        self.others_recovery = Some(theirs);
     }
 
     /// The name's recovery file in the data folder, if there is one.
@@ -1304,6 +1366,25 @@ fn folder_of(files: &[PathBuf]) -> Option<PathBuf> {
 fn best_of(s: &Snapshot) -> (f64, bool) {
     let best = s.members.iter().map(|m| m.fitness).fold(f64::NEG_INFINITY, f64::max);
     (best, s.valid)
+}
+
+/// The session's own file for the recovery file `recovery`: `file_name`
+/// in the folder that holds the recovery folder.
+fn own_file_of(recovery: &std::path::Path, file_name: &str) -> Option<PathBuf> {
+    Some(recovery.parent()?.parent()?.join(file_name))
+}
+
+/// A recovery file name beside `taken` that no file has (`NAME-2.toml`,
+/// `NAME-3.toml`...), so another run's recovery file is never replaced.
+fn free_beside(taken: &std::path::Path) -> PathBuf {
+    let stem = taken
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    (2..u32::MAX)
+        .map(|k| taken.with_file_name(format!("{stem}-{k}.toml")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| taken.with_file_name(format!("{stem}-run.toml")))
 }
 
 fn stem(p: &std::path::Path) -> String {

@@ -216,7 +216,12 @@ impl Default for Keymap {
                     "open list: delete the recovery file under the cursor (asks first)",
                     "",
                 ),
-                b(Yes, vec![c('y')], "go ahead, losing the unsaved work", ""),
+                b(
+                    Yes,
+                    vec![c('y')],
+                    "go ahead: a quit keeps the unsaved work in the recovery file; an open or restart loses it",
+                    "",
+                ),
                 b(SaveFirst, vec![c('s')], "save first, then go ahead", ""),
                 b(No, vec![c('n'), k(KeyCode::Esc)], "stay", ""),
             ],

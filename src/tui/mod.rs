@@ -106,6 +106,9 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         app.saved_generation = Some(u64::MAX);
     }
     offer_recovery(&mut app);
+    if start.opened {
+        app.opened_session();
+    }
     app.suspend_hook = Some(suspend_process);
     app.resume_hook = Some(reenter_terminal);
     let baseline = start.opened.then(|| start.run.best_design());

@@ -150,7 +150,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                     Line::from(vec![
                         Span::styled(key(Action::Yes), t.header),
                         Span::raw(match what {
-                            Discard::Quit => " quit without saving   ",
+                            Discard::Quit => " quit, keeping it in the recovery file   ",
                             Discard::Open => " open without saving   ",
                             Discard::Restart => " restart without saving   ",
                         }),

@@ -362,15 +362,24 @@ impl Run {
         check_feasible(&trial)?;
         let name = c.pc_name(pc);
         // Clearing a pin only widens what the search may do.
-        let unproved = match pin.map(|_| crate::exact::check_pins(&trial, self.pins_budget)) {
-            Some(PinsVerdict::Impossible(why)) => return Err(SpecError::infeasible("edit", why)),
-            Some(PinsVerdict::NotProved(why)) => Some(why),
-            Some(PinsVerdict::Possible) | None => None,
+        let (verdict, obeying) = match pin {
+            Some(_) => crate::exact::check_pins_design(&trial, self.pins_budget),
+            None => (PinsVerdict::Possible, None),
         };
-        if self.engine.set_pins(pins).is_err() {
-            return Err(SpecError::infeasible(
+        let unproved = match verdict {
+            PinsVerdict::Impossible(why) => return Err(SpecError::infeasible("edit", why)),
+            PinsVerdict::NotProved(why) => Some(why),
+            PinsVerdict::Possible => None,
+        };
+        if self.engine.set_pins_from(pins, obeying.as_ref()).is_err() {
+            // Not proved impossible: only the search's repair failed, so
+            // say that rather than "impossible".
+            return Err(SpecError::field(
                 "edit",
-                format!("no wiring obeys the pins of {name} and switch {switch} together with the others"),
+                "pin",
+                format!(
+                    "the search could not rewire its designs to obey the pins of {name} and switch {switch} with the others, and the exact model did not settle them in time; try the pin again, or put the pins in the spec and run `fnn-tui design --exact`"
+                ),
             ));
         }
         let done = match pin {
@@ -533,6 +542,38 @@ mod tests {
         let e = pin(1, 5).unwrap_err().without_file();
         assert!(e.contains("must share a switch"), "{e}");
         assert!(!r.cluster().pins.is_must(1, 5), "refused, not applied");
+    }
+
+    /// A new user pinned n3 and n2 on switches 2, 1, 0 and n0 on 2, 1, then
+    /// n0 on 0: refused as impossible, though the same pins in a spec
+    /// opened valid. The members' repair is greedy and failed from the
+    /// wiring the search had reached; the exact check had found a design.
+    #[test]
+    fn a_pin_the_exact_check_proves_possible_is_never_refused() {
+        let text = "[uplink]\nmode = \"none\"\n[pcs]\ncount = 8\nnics = 3\n[[switches]]\nports = 5\ncount = 6\n";
+        let mut s = Spec::from_toml(text, "base.toml").unwrap();
+        s.ga.seed = 1;
+        let mut r = Run::new(s).unwrap();
+        while r.engine().phase() != crate::ga::Phase::Full {
+            r.step();
+        }
+        let order = [(3, 2), (3, 1), (3, 0), (2, 2), (2, 1), (2, 0), (0, 2), (0, 1), (0, 0)];
+        for (pc, switch) in order {
+            let done = r.apply(Edit::Pin {
+                pc,
+                switch,
+                pin: Some(PinKind::Must),
+            });
+            assert!(done.is_ok(), "n{pc} on switch {switch}: {done:?}");
+            r.step();
+        }
+        for (pc, switch) in order {
+            assert!(r.cluster().pins.is_must(pc, switch));
+            assert!(
+                r.best_design().switches_of(pc).contains(&switch),
+                "the members obey the pins"
+            );
+        }
     }
 
     /// A pin the exact model could not settle in its budget is applied,

@@ -28,6 +28,6 @@ mod types;
 
 pub use cadical::SolverError;
 pub use model::Model;
-pub use pins::{BUDGET as PINS_BUDGET, PinsVerdict, check_pins};
+pub use pins::{BUDGET as PINS_BUDGET, PinsVerdict, check_pins, check_pins_design};
 pub use size::Size;
 pub use solve::{ExactError, Options, Outcome, Verdict, estimates, solve, solve_until};

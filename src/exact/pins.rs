@@ -10,7 +10,7 @@
 use super::model::Model;
 use super::per_pc;
 use super::solve::{Options, Verdict, solve};
-use crate::design::bits;
+use crate::design::{Design, bits};
 use crate::spec::Cluster;
 use std::time::Duration;
 
@@ -38,26 +38,34 @@ const MAX_BYTES: u64 = 256 << 20;
 
 /// Checks `c`'s pins together within `budget`.
 pub fn check_pins(c: &Cluster, budget: Duration) -> PinsVerdict {
+    check_pins_design(c, budget).0
+}
+
+/// Checks `c`'s pins as `check_pins`, with the design that proved them
+/// possible when the exact model found one (the designer re-seeds the
+/// search from it when its own repair cannot obey the pins).
+pub fn check_pins_design(c: &Cluster, budget: Duration) -> (PinsVerdict, Option<Design>) {
     if c.pins.is_empty() {
-        return PinsVerdict::Possible;
+        return (PinsVerdict::Possible, None);
     }
     if let Some(why) = stranded_pair(c) {
-        return PinsVerdict::Impossible(why);
+        return (PinsVerdict::Impossible(why), None);
     }
     settle(c, budget)
 }
 
 /// The exact model with the pins, within the budget and the size limit.
-fn settle(c: &Cluster, budget: Duration) -> PinsVerdict {
+fn settle(c: &Cluster, budget: Duration) -> (PinsVerdict, Option<Design>) {
     let secs = budget.as_secs_f64();
     let size = per_pc::estimate(c);
     if size.bytes() > MAX_BYTES {
-        return PinsVerdict::NotProved(format!(
+        let why = format!(
             "the pins were not proved possible or impossible: the exact model would need about {} ({} clauses), more than the {} a quick check may take",
             crate::budget::human(size.bytes()),
             size.clauses,
             crate::budget::human(MAX_BYTES)
-        ));
+        );
+        return (PinsVerdict::NotProved(why), None);
     }
     let opts = Options {
         time_limit: Some(budget),
@@ -67,16 +75,22 @@ fn settle(c: &Cluster, budget: Duration) -> PinsVerdict {
     };
     match solve(c, &opts) {
         Ok(out) => match out.verdict {
-            Verdict::Found(_) => PinsVerdict::Possible,
-            Verdict::Impossible(why) => PinsVerdict::Impossible(why),
-            Verdict::Unknown => PinsVerdict::NotProved(format!(
-                "the pins were not proved possible or impossible in {secs} s ({})",
-                out.unknown_because.as_deref().unwrap_or("the time limit ran out first")
-            )),
+            Verdict::Found(d) => (PinsVerdict::Possible, Some(d)),
+            Verdict::Impossible(why) => (PinsVerdict::Impossible(why), None),
+            Verdict::Unknown => (
+                PinsVerdict::NotProved(format!(
+                    "the pins were not proved possible or impossible in {secs} s ({})",
+                    out.unknown_because.as_deref().unwrap_or("the time limit ran out first")
+                )),
+                None,
+            ),
         },
-        Err(e) => PinsVerdict::NotProved(format!(
-            "the pins were not proved possible or impossible: the exact model failed: {e}"
-        )),
+        Err(e) => (
+            PinsVerdict::NotProved(format!(
+                "the pins were not proved possible or impossible: the exact model failed: {e}"
+            )),
+            None,
+        ),
     }
 }
 

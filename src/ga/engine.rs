@@ -642,6 +642,14 @@ impl Engine {
     /// changes (pins, population, best design, random stream) and the
     /// cells no repair could satisfy are returned.
     pub fn set_pins(&mut self, pins: Pins) -> Result<(), Vec<(usize, usize)>> {
+        self.set_pins_from(pins, None)
+    }
+
+    /// New pins as `set_pins`, with `obeying`, a design known to obey
+    /// them: a member the greedy repair cannot mend from its own wiring
+    /// is rebuilt from that design instead, so pins the exact model
+    /// proved possible are never refused for the search's current state.
+    pub fn set_pins_from(&mut self, pins: Pins, obeying: Option<&Design>) -> Result<(), Vec<(usize, usize)>> {
         if self.scaled.is_some() {
             // The scale-up construction places must-pins first and avoids
             // forbidden cells, so the scaled phase needs nothing now.
@@ -658,8 +666,13 @@ impl Engine {
                 .par_iter()
                 .zip(&seeds)
                 .map(|(m, &seed)| {
+                    let mut rng = Rng::seed_from_u64(seed);
                     let mut g = m.genome.with_masks(full).into_owned();
-                    let failed = operators::repair(full, &mut g, &mut Rng::seed_from_u64(seed));
+                    let mut failed = operators::repair(full, &mut g, &mut rng);
+                    if let (false, Some(d)) = (failed.is_empty(), obeying) {
+                        g = Genome::from_design(full, d);
+                        failed = operators::repair(full, &mut g, &mut rng);
+                    }
                     (lean(full, lean_above, Member::new(full, g)), failed)
                 })
                 .collect()

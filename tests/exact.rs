@@ -1,6 +1,6 @@
 //! The exact mode: designs found are valid, impossibilities are proved,
 //! and every proof written is accepted by an independent DRAT checker
-//! (`rate`, a crate that the README's test command, scripts/test, builds).
+//! (`rate`, a crate that the README's test command, scripts/setup-tests, builds).
 
 mod common;
 
@@ -39,7 +39,7 @@ fn assert_valid(c: &Cluster, v: &Verdict) {
     assert_eq!(m.uncovered_pairs, 0);
 }
 
-/// The `rate` DRAT checker (a crate, which scripts/test builds), when here.
+/// The `rate` DRAT checker (a crate, which scripts/setup-tests builds), when here.
 fn rate(test: &str) -> Option<PathBuf> {
     common::machine_has(test, &[common::Need::Program("rate", common::Source::Crate("rate"))])
         .then(|| common::program("rate"))

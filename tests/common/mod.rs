@@ -55,7 +55,7 @@ pub enum Need {
 }
 
 /// Where a missing program comes from: the README's test command
-/// (`scripts/test`) installs it from there; the tests never do, so a
+/// (`scripts/setup-tests`) installs it from there; the tests never do, so a
 /// missing one shows.
 #[derive(Clone, Copy, Debug)]
 pub enum Source {
@@ -68,8 +68,8 @@ pub enum Source {
 impl Source {
     fn words(self) -> String {
         match self {
-            Source::Apt(p) => format!("Debian package {p}, which scripts/test installs when run as root"),
-            Source::Crate(c) => format!("crate {c}, which scripts/test builds"),
+            Source::Apt(p) => format!("Debian package {p}, which scripts/setup-tests installs when run as root"),
+            Source::Crate(c) => format!("crate {c}, which scripts/setup-tests builds"),
         }
     }
 }

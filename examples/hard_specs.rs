@@ -73,7 +73,7 @@ fn main() -> Result<(), String> {
     if o.write {
         for h in &specs {
             let path = format!("assets/specs/hard/{}.toml", h.name);
-            std::fs::write(&path, h.toml()).map_err(|e| format!("{path}: {e}"))?;
+            fnn_tui::fs::atomic::write_atomic(&path, h.toml()).map_err(|e| format!("{path}: {e}"))?;
             println!("wrote {path}");
         }
         return Ok(());

@@ -203,7 +203,7 @@ fn peak_kb() -> u64 {
 
 /// Writes each spec as TOML and its certificate as a switch table.
 fn write(dir: &std::path::Path, families: &[Family], args: &Args) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    fnn_tui::fs::make_dirs(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for &family in families {
         for &pcs in &args.sizes {
             for seed in 1..=args.seeds {
@@ -214,10 +214,11 @@ fn write(dir: &std::path::Path, families: &[Family], args: &Args) -> Result<(), 
                     "# {}: {}\n# Planted by the planted example; its certificate is beside it.\n",
                     p.spec.name, p.about
                 );
-                std::fs::write(&path, head + &toml).map_err(|e| format!("{}: {e}", path.display()))?;
+                fnn_tui::fs::atomic::write_atomic(&path, head + &toml)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
                 let table = fnn_tui::design::format_table(&p.certificate);
                 let path = dir.join(format!("{}.switches.txt", p.spec.name));
-                std::fs::write(&path, table).map_err(|e| format!("{}: {e}", path.display()))?;
+                fnn_tui::fs::atomic::write_atomic(&path, table).map_err(|e| format!("{}: {e}", path.display()))?;
                 println!("wrote {}", path.display());
             }
         }

@@ -332,11 +332,11 @@ mod tests {
         assert!(e.contains("/nonexistent/x.toml") && e.contains("no such file"), "{e}");
         let dir = tempfile::tempdir().unwrap();
         let big = dir.path().join("big.txt");
-        std::fs::write(&big, vec![b'a'; 2000]).unwrap();
+        crate::fs::write_in_place(&big, vec![b'a'; 2000]).unwrap();
         let e = read_text_limited(&big, 1000).unwrap_err().to_string();
         assert!(e.contains("2000 bytes"), "{e}");
         let bad = dir.path().join("bad.txt");
-        std::fs::write(&bad, b"ok\n\xff\xfe\n").unwrap();
+        crate::fs::write_in_place(&bad, b"ok\n\xff\xfe\n").unwrap();
         let e = read_text(&bad).unwrap_err().to_string();
         assert!(e.contains("line 2 is not valid UTF-8"), "{e}");
     }
@@ -345,10 +345,10 @@ mod tests {
     /// (absolute and by `..`), and a private file outside.
     fn links() -> (tempfile::TempDir, Folder) {
         let top = tempfile::tempdir().unwrap();
-        std::fs::write(top.path().join("secret"), "root:x\n").unwrap();
+        crate::fs::write_in_place(top.path().join("secret"), "root:x\n").unwrap();
         let dir = top.path().join("spec");
-        std::fs::create_dir_all(dir.join("sub")).unwrap();
-        std::fs::write(dir.join("in.txt"), "0 1\n").unwrap();
+        crate::fs::make_dirs(dir.join("sub")).unwrap();
+        crate::fs::write_in_place(dir.join("in.txt"), "0 1\n").unwrap();
         std::os::unix::fs::symlink("in.txt", dir.join("inside")).unwrap();
         std::os::unix::fs::symlink(top.path().join("secret"), dir.join("absolute")).unwrap();
         std::os::unix::fs::symlink("../secret", dir.join("up")).unwrap();
@@ -392,8 +392,8 @@ mod tests {
         // Swap the folder for another after it was opened: reads still
         // come from the folder that was opened.
         std::fs::rename(top.path().join("spec"), top.path().join("moved")).unwrap();
-        std::fs::create_dir(top.path().join("spec")).unwrap();
-        std::fs::write(top.path().join("spec/in.txt"), "planted\n").unwrap();
+        crate::fs::make_dirs(top.path().join("spec")).unwrap();
+        crate::fs::write_in_place(top.path().join("spec/in.txt"), "planted\n").unwrap();
         let file = open_beneath(&f, Path::new("in.txt"), 1 << 20).unwrap();
         assert_eq!(read_opened(file, "in.txt", 1 << 20).unwrap(), "0 1\n");
     }
@@ -424,7 +424,7 @@ mod tests {
     fn streams_lines_and_caps_their_length() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("p.txt");
-        std::fs::write(&p, "0 1\r\n1 2\n").unwrap();
+        crate::fs::write_in_place(&p, "0 1\r\n1 2\n").unwrap();
         let mut seen = Vec::new();
         for_each_line(&p, 1 << 20, |n, l| {
             seen.push((n, l.to_string()));
@@ -432,7 +432,7 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, vec![(1, "0 1".to_string()), (2, "1 2".to_string())]);
-        std::fs::write(&p, vec![b'7'; MAX_LINE_BYTES + 10]).unwrap();
+        crate::fs::write_in_place(&p, vec![b'7'; MAX_LINE_BYTES + 10]).unwrap();
         let e = for_each_line(&p, 1 << 20, |_, _| Ok(())).unwrap_err().to_string();
         assert!(e.contains("line 1 is longer"), "{e}");
     }

@@ -204,7 +204,7 @@ impl Staged {
         }
         let shown = self.target.join(rel);
         let (dir, file) = split_rel(rel);
-        let sub = self.staging.create_dir_all(dir).map_err(io(&shown))?;
+        let sub = self.staging.make_dirs(dir).map_err(io(&shown))?;
         let f = sub.create_or_truncate(file, 0o666).map_err(io(&shown))?;
         self.written.insert(rel.to_string());
         Ok(BufWriter::with_capacity(1 << 16, f))
@@ -297,7 +297,7 @@ impl Staged {
             }
             let shown = self.target.join(&rel);
             let (dir, file) = split_rel(&rel);
-            let to = self.staging.create_dir_all(dir).map_err(io(&shown))?;
+            let to = self.staging.make_dirs(dir).map_err(io(&shown))?;
             if to.entry(file).map_err(io(&shown))?.is_some() {
                 continue;
             }
@@ -516,7 +516,7 @@ mod tests {
         s.write("a.txt", b"1").unwrap();
         s.write("routing/k40.sh", b"old").unwrap();
         s.commit().unwrap();
-        std::fs::write(out.join("NOTES.md"), "mine").unwrap();
+        crate::fs::write_in_place(out.join("NOTES.md"), "mine").unwrap();
         let mut s = Staged::new(&out, "compare").unwrap();
         s.write("compare.txt", b"c").unwrap();
         s.commit().unwrap();
@@ -581,9 +581,9 @@ mod tests {
     fn a_link_or_a_file_at_the_target_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let elsewhere = d.path().join("elsewhere");
-        std::fs::create_dir(&elsewhere).unwrap();
+        crate::fs::make_dirs(&elsewhere).unwrap();
         std::os::unix::fs::symlink(&elsewhere, d.path().join("link")).unwrap();
-        std::fs::write(d.path().join("file"), "x").unwrap();
+        crate::fs::write_in_place(d.path().join("file"), "x").unwrap();
         for name in ["link", "file"] {
             assert!(Staged::new(&d.path().join(name), "export").is_err(), "{name}");
         }

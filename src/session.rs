@@ -215,12 +215,10 @@ impl Session {
                 })?;
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            crate::fs::create_dir_all(dir)
-                .map(drop)
-                .map_err(|e| SessionError::Write {
-                    path: shown.clone(),
-                    message: e.to_string(),
-                })?;
+            crate::fs::make_dirs(dir).map(drop).map_err(|e| SessionError::Write {
+                path: shown.clone(),
+                message: e.to_string(),
+            })?;
         }
         let text = self
             .fitting_toml(MAX_SESSION_BYTES)
@@ -557,7 +555,7 @@ mod tests {
         let dirs = vec![d.path().to_path_buf()];
         assert_eq!(fresh_name("klat2", &dirs), "klat2-2");
         assert_eq!(fresh_name("my cluster", &dirs), "my-cluster");
-        std::fs::write(d.path().join("klat2-2.toml"), "x").unwrap();
+        crate::fs::write_in_place(d.path().join("klat2-2.toml"), "x").unwrap();
         assert_eq!(fresh_name("klat2", &dirs), "klat2-3");
         assert!(save_target("klat2", d.path()).unwrap_err().contains("shipped example"));
         assert_eq!(
@@ -572,7 +570,7 @@ mod tests {
         let (example, _) = open_session("klat2", &dirs).unwrap();
         let mut mine = example.clone();
         mine.name = "mine".into();
-        std::fs::write(d.path().join("klat2.toml"), mine.to_toml()).unwrap();
+        crate::fs::write_in_place(d.path().join("klat2.toml"), mine.to_toml()).unwrap();
         let (opened, writable) = open_session("klat2", &dirs).unwrap();
         assert_eq!((opened.name.as_str(), writable), (example.name.as_str(), None));
         let by_path = d.path().join("klat2.toml");

@@ -511,7 +511,7 @@ fn a_long_session_name_still_gets_a_recovery_file_that_can_be_written() {
     let name = path.file_name().unwrap().to_string_lossy().into_owned();
     assert!(name.len() <= 255, "{} bytes: {name}", name.len());
     let dir = tempfile::tempdir().unwrap();
-    fnn_tui::atomic::write_atomic(&dir.path().join(&name), b"saved").expect("the recovery file can be written");
+    fnn_tui::atomic::write_atomic(dir.path().join(&name), b"saved").expect("the recovery file can be written");
 }
 
 /// Messages quoting an input (an export's error naming a file, a

@@ -39,7 +39,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
             e.into()
         }
     })?;
-    fnn_tui::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    fnn_tui::fs::make_dirs(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let report = Report::new(
         &best.cluster,
         best.metrics.clone(),

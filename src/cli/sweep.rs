@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     let pcs = sweep::parse_range(&args.pcs, "--pcs", 3)?;
     let nics = sweep::parse_range(&args.nics, "--nics", 1)?;
-    fnn_tui::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    fnn_tui::fs::make_dirs(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     let csv_path = args.out.join("sweep.csv");
     let done = previous(&csv_path)?;
     let have: HashSet<(usize, u32)> = done.iter().map(|p| (p.pcs, p.nics)).collect();

@@ -230,7 +230,7 @@ pub fn collect(
     }
     // The user's folder, maybe shared: opened once, never through a link
     // another user could change, and written into by its handle.
-    let results = crate::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let results = crate::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
     for (pc, json) in heard.into_iter().enumerate() {
         let file = format!("fnn-lldp-{}.json", c.pc_name(pc));
         crate::atomic::write_atomic_in(&results, &file, json.unwrap_or_default().as_bytes())

@@ -424,7 +424,7 @@ fn boot(
         let ns = tb.namespace(c, pc);
         // `ip netns exec` shows /etc/netns/NS/hosts as the PC's /etc/hosts.
         let etc = tb.etc_dir(&ns);
-        crate::fs::create_dir_all(&etc).map_err(|e| io(&etc, e))?;
+        crate::fs::make_dirs(&etc).map_err(|e| io(&etc, e))?;
         write(&etc.join("hosts"), &scripts::hosts(c, d, r, pc))?;
         if o.boot == Boot::Networkd {
             return boot_networkd(c, d, r, macs, work, &ns, pc, o).map(|_| {
@@ -457,7 +457,7 @@ fn boot_networkd(
 ) -> Result<(), EmulateError> {
     use crate::routing::networkd as files;
     let dir = work.join(format!("networkd-{pc}"));
-    crate::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
+    crate::fs::make_dirs(&dir).map_err(|e| io(&dir, e))?;
     let switches = d.switches_of(pc);
     let mut addresses: Vec<Ipv4Addr> = switches.iter().map(|&sw| crate::routing::switch_ip(sw, pc)).collect();
     if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
@@ -620,7 +620,7 @@ fn probe_all(
     // The results folder is the user's and may be shared: opened once,
     // never through a link another user could change, and written into
     // by its handle.
-    let results = crate::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let results = crate::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
     let done = AtomicUsize::new(0);
     parallel(d.pcs(), o, |pc| {
         let name = c.pc_name(pc);

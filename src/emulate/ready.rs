@@ -184,7 +184,7 @@ mod tests {
             e.contains("does not exist") && e.contains(&missing.display().to_string()),
             "{e}"
         );
-        std::fs::write(&missing, "127.0.0.1 localhost\n").unwrap();
+        crate::fs::write_in_place(&missing, "127.0.0.1 localhost\n").unwrap();
         assert!(hosts_file(&missing).is_ok());
     }
 

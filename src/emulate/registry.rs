@@ -270,7 +270,7 @@ fn try_lock(f: &File) -> bool {
 /// Makes the registry folder, or checks the one there is ours: a real
 /// folder (not a link), owned by this user, writable by nobody else.
 fn own_dir(dir: &Path) -> Result<(), EmulateError> {
-    let made = crate::fs::parent_and_name(dir).and_then(|(parent, name)| parent.create_dir(&name, 0o700));
+    let made = crate::fs::parent_and_name(dir).and_then(|(parent, name)| parent.make_dir(&name, 0o700));
     match made {
         Ok(()) => return Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -323,9 +323,9 @@ mod tests {
         let reg = d.path().join("reg");
         own_dir(&reg).unwrap();
         // Records no process holds: a killed run, a kept testbed.
-        std::fs::write(reg.join("fezz01.run"), "pid 1\n").unwrap();
-        std::fs::write(reg.join("fezz02.kept"), "pid 2\n").unwrap();
-        std::fs::write(reg.join("notours.run"), "").unwrap();
+        crate::fs::write_in_place(reg.join("fezz01.run"), "pid 1\n").unwrap();
+        crate::fs::write_in_place(reg.join("fezz02.kept"), "pid 2\n").unwrap();
+        crate::fs::write_in_place(reg.join("notours.run"), "").unwrap();
         assert_eq!(sweep_in(&reg, Sweep::Dead).unwrap().runs, ["fezz01"]);
         assert!(reg.join("fezz02.kept").exists());
         assert_eq!(sweep_in(&reg, Sweep::DeadAndKept).unwrap().runs, ["fezz02"]);
@@ -336,7 +336,7 @@ mod tests {
     fn a_registry_folder_others_may_write_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let reg = d.path().join("reg");
-        std::fs::create_dir(&reg).unwrap();
+        crate::fs::make_dirs(&reg).unwrap();
         std::fs::set_permissions(&reg, std::fs::Permissions::from_mode(0o777)).unwrap();
         let e = Registration::new_in(&reg).unwrap_err().to_string();
         assert!(e.contains("will not trust it"), "{e}");

@@ -292,7 +292,8 @@ mod tests {
     fn pigeons_do_not_fit_and_the_proof_is_written() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("p.drat");
-        let file = std::fs::File::create(&path).expect("proof file");
+        let (folder, name) = crate::fs::parent_and_name(&path).expect("temp dir");
+        let file = folder.create_new(&name, 0o600).expect("proof file");
         let (cnf, n) = pigeons(5);
         let answer = solve(cnf, n, Some((&file, &path)), None, CALM).expect("starts");
         assert!(matches!(answer, Answer::Unsat));
@@ -320,7 +321,7 @@ mod tests {
     fn a_proof_file_that_cannot_be_written_is_an_error_with_the_reason() {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("p.drat");
-        std::fs::write(&path, "").expect("file");
+        crate::fs::write_in_place(&path, "").expect("file");
         let read_only = std::fs::File::open(&path).expect("opens");
         let (cnf, n) = pigeons(2);
         let err = solve(cnf, n, Some((&read_only, &path)), None, CALM)

@@ -31,9 +31,9 @@ fn temp_pid(file_name: &str) -> Option<u32> {
 
 /// Writes `bytes` to a [`temp_beside`] file, syncs it, renames it over
 /// `path`, then syncs the directory.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let (dir, name) = super::parent_and_name(path)?;
-    write_atomic_in(&dir, &name, bytes)
+pub fn write_atomic(path: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
+    let (dir, name) = super::parent_and_name(path.as_ref())?;
+    write_atomic_in(&dir, &name, bytes.as_ref())
 }
 
 /// [`write_atomic`] of the file `name` in the open folder `dir`.

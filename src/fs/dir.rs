@@ -69,16 +69,16 @@ impl Dir {
     }
 
     /// Creates the sub-folder `name` with `mode` (less the umask).
-    pub fn create_dir(&self, name: &str, mode: u32) -> io::Result<()> {
+    pub fn make_dir(&self, name: &str, mode: u32) -> io::Result<()> {
         Ok(rustix::fs::mkdirat(self, plain(name)?, Mode::from_raw_mode(mode))?)
     }
 
     /// The folder at `rel` (plain names joined by `/`) below this one,
     /// creating what is missing; a link on the way is an error.
-    pub fn create_dir_all(&self, rel: &str) -> io::Result<Dir> {
+    pub fn make_dirs(&self, rel: &str) -> io::Result<Dir> {
         let mut d = self.clone();
         for c in rel.split('/').filter(|c| !c.is_empty()) {
-            match d.create_dir(c, 0o777) {
+            match d.make_dir(c, 0o777) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(e),

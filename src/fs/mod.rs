@@ -39,8 +39,8 @@ pub use dir::Dir;
 use std::path::Path;
 
 /// Creates `path` and the folders above it that are missing.
-pub fn create_dir_all(path: &Path) -> std::io::Result<Dir> {
-    Dir::create_all(path)
+pub fn make_dirs(path: impl AsRef<Path>) -> std::io::Result<Dir> {
+    Dir::create_all(path.as_ref())
 }
 
 /// The folder holding `path` (opened, not created) and its last name.
@@ -76,10 +76,10 @@ pub fn file_name(path: &Path) -> std::io::Result<String> {
 /// Writes a whole file in place (created or truncated, never through a
 /// link): for folders only root writes, such as a run's private scratch
 /// folder or `/etc/netns`, where no one can watch a half-written file.
-pub fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_in_place(path: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
     use std::io::Write;
-    let (dir, name) = parent_and_name(path)?;
-    dir.create_or_truncate(&name, 0o666)?.write_all(bytes)
+    let (dir, name) = parent_and_name(path.as_ref())?;
+    dir.create_or_truncate(&name, 0o666)?.write_all(bytes.as_ref())
 }
 
 /// Sets the mode of the folder `path` (opened without following a link).

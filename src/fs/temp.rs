@@ -107,7 +107,7 @@ impl Drop for TempFile {
 /// A new folder in `dir` named `prefix` and random characters, mode
 /// `mode` (less the umask), and its handle.
 pub fn temp_dir_in(dir: &Dir, prefix: &str, mode: u32) -> io::Result<(String, Dir)> {
-    let (name, ()) = fresh(prefix, |n| dir.create_dir(n, mode))?;
+    let (name, ()) = fresh(prefix, |n| dir.make_dir(n, mode))?;
     let handle = dir.open_dir(&name)?;
     Ok((name, handle))
 }

@@ -580,18 +580,18 @@ mod tests {
             {"ifindex":2,"ifname":"enp2s0","link_type":"ether","address":"52:54:00:00:00:02"},
             {"ifindex":3,"ifname":"enp1s0","link_type":"ether","address":"52:54:00:00:00:01"},
             {"ifindex":4,"ifname":"br0","link_type":"ether","address":"52:54:00:00:00:09","linkinfo":{"info_kind":"bridge"}}]"#;
-        std::fs::write(dir.path().join("k3.json"), k3).unwrap();
-        std::fs::write(dir.path().join("notes.txt"), "ignored").unwrap();
+        crate::fs::write_in_place(dir.path().join("k3.json"), k3).unwrap();
+        crate::fs::write_in_place(dir.path().join("notes.txt"), "ignored").unwrap();
         let ifaces = Interfaces::parse("1,2").unwrap();
         let t = MacTable::read(dir.path(), &names, &ifaces).unwrap();
         assert_eq!(t.iface(3, 0, &ifaces), "enp1s0");
         assert_eq!(t.mac(3, 1).0, "52:54:00:00:00:02");
         assert_eq!(t.known_mac(3, 2), None, "the bridge is not a NIC");
-        std::fs::write(dir.path().join("k4.json"), "[{\"ifname\": 3}]").unwrap();
+        crate::fs::write_in_place(dir.path().join("k4.json"), "[{\"ifname\": 3}]").unwrap();
         let e = MacTable::read(dir.path(), &names, &ifaces).unwrap_err().to_string();
         assert!(e.contains("k4.json:1:") && e.contains("ip -j link"), "{e}");
         std::fs::remove_file(dir.path().join("k4.json")).unwrap();
-        std::fs::write(dir.path().join("nobody.json"), "[]").unwrap();
+        crate::fs::write_in_place(dir.path().join("nobody.json"), "[]").unwrap();
         let e = MacTable::read(dir.path(), &names, &ifaces).unwrap_err().to_string();
         assert!(e.contains("nobody.json") && e.contains("not a PC"), "{e}");
     }

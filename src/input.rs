@@ -311,14 +311,9 @@ fn lines_of(
     }
 }
 
-/// The OS reason without Rust's "(os error 2)" suffix.
-pub fn os_reason(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_lowercase(),
-        None => s,
-    }
-}
+/// The OS reason without Rust's "(os error 2)" suffix (kept beside the
+/// writing module, which reads nothing of this one's).
+pub use crate::fs::os_reason;
 
 #[cfg(test)]
 mod tests {

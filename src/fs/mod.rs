@@ -38,6 +38,15 @@ pub mod walk;
 pub use dir::Dir;
 use std::path::Path;
 
+/// The OS reason without Rust's "(os error 2)" suffix.
+pub fn os_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_lowercase(),
+        None => s,
+    }
+}
+
 /// Creates `path` and the folders above it that are missing.
 pub fn make_dirs(path: impl AsRef<Path>) -> std::io::Result<Dir> {
     Dir::create_all(path.as_ref())

@@ -122,7 +122,7 @@ fn named(shown: &Path, e: io::Error) -> io::Error {
         format!(
             "{}: {}",
             crate::escape::terminal(&shown.display().to_string()),
-            crate::input::os_reason(&e)
+            super::os_reason(&e)
         ),
     )
 }

@@ -1,38 +1,18 @@
 //! fnn-tui: design Flat Neighborhood Networks (Dietz and Mattox, KLAT2).
 //!
-//! The core (spec, design, GA, evaluation, reports, sessions) never imports
-//! a terminal library; `tui` is the live designer, a thin layer over it and
-//! the only module that uses ratatui. It is the `tui` feature (on by
-//! default): `cargo check --no-default-features` builds the core alone.
+//! This package is the front ends: the command line (the binary) and the
+//! live designer (`tui`, the `tui` feature, on by default, the only module
+//! that uses ratatui). What they drive lives in the crates below, which
+//! this library re-exports under one name for the front ends, the tests,
+//! the examples and the benchmarks: `fnn-core` (spec, design, search,
+//! exact mode, runs, sessions), `fnn-export` (exports, routing,
+//! topologies) and `fnn-lab` (rehearsal, verify, LLDP).
 
-pub use fs::atomic;
-pub mod bandwidth;
-pub mod budget;
-pub mod design;
-pub mod emulate;
-pub mod escape;
-pub mod exact;
-pub mod export;
-#[cfg(test)]
-mod fixtures;
-pub mod fs;
-pub mod ga;
-pub mod hardware;
-pub mod input;
-pub mod lldp;
-pub mod metrics;
-pub mod output;
-pub mod patterns;
-pub mod planted;
-pub mod report;
-pub mod routing;
-pub mod run;
-pub mod session;
-pub mod spec;
-pub mod sweep;
-pub mod table;
-pub mod topology;
+pub use fnn_core::{
+    atomic, budget, design, escape, exact, fs, ga, hardware, input, metrics, output, patterns, planted, report, run,
+    session, spec, sweep, table, words,
+};
+pub use fnn_export::{bandwidth, export, routing, topology};
+pub use fnn_lab::{emulate, lldp, verify};
 #[cfg(feature = "tui")]
 pub mod tui;
-pub mod verify;
-pub mod words;

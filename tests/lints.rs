@@ -44,7 +44,7 @@ fn the_code_is_formatted() {
     if !subcommand("lints::the_code_is_formatted", "fmt", "rustfmt") {
         return;
     }
-    cargo(&["fmt", "--check", "--manifest-path", MANIFEST]).unwrap_or_else(|e| panic!("{e}"));
+    cargo(&["fmt", "--all", "--check", "--manifest-path", MANIFEST]).unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
@@ -55,6 +55,7 @@ fn clippy_finds_nothing_on_any_target() {
     cargo(&[
         "clippy",
         "--locked",
+        "--workspace",
         "--all-targets",
         "--manifest-path",
         MANIFEST,
@@ -65,77 +66,154 @@ fn clippy_finds_nothing_on_any_target() {
     .unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// The core builds without the designer: no terminal library among its
-/// dependencies, and the library and the command line (every command but
-/// the designer) compile with `--no-default-features`.
+/// The crates of the workspace, bottom up, each with the workspace crates
+/// it may depend on: the core knows neither the builder's outputs nor the
+/// lab, and nothing below the front ends knows a terminal.
+const LAYERS: [(&str, &[&str]); 5] = [
+    ("fnn-sat", &[]),
+    ("fnn-core", &["fnn-sat"]),
+    ("fnn-export", &["fnn-core"]),
+    ("fnn-lab", &["fnn-core", "fnn-export"]),
+    ("fnn-tui", &["fnn-core", "fnn-export", "fnn-lab"]),
+];
+
+/// The manifest of a workspace crate (the front ends are the root package).
+fn manifest_of(krate: &str) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    match krate {
+        "fnn-tui" => root.join("Cargo.toml"),
+        _ => root.join("crates").join(krate).join("Cargo.toml"),
+    }
+}
+
+/// The workspace crates a crate's manifest names, in any of its
+/// dependency tables (build and dev dependencies too).
+fn workspace_dependencies(krate: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(manifest_of(krate)).unwrap();
+    let manifest: toml::Table = text.parse().unwrap();
+    let tables = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let names = tables
+        .iter()
+        .filter_map(|t| manifest.get(*t).and_then(|d| d.as_table()))
+        .flat_map(|d| d.keys().cloned());
+    let ours: Vec<&str> = LAYERS.iter().map(|(name, _)| *name).collect();
+    names.filter(|n| ours.contains(&n.as_str())).collect()
+}
+
+/// Each crate depends only on the crates below it, as the README's
+/// Layout section draws them; a new crate must be placed here too.
 #[test]
-fn the_core_builds_without_the_terminal_libraries() {
+fn the_crates_depend_only_downwards() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut members: Vec<String> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    members.sort();
+    let mut placed: Vec<&str> = LAYERS.iter().map(|(n, _)| *n).filter(|n| *n != "fnn-tui").collect();
+    placed.sort();
+    assert_eq!(members, placed, "crates/ holds crates the layers do not place");
+    let mut wrong = Vec::new();
+    for (krate, allowed) in LAYERS {
+        for dep in workspace_dependencies(krate) {
+            if !allowed.contains(&dep.as_str()) {
+                wrong.push(format!("{krate} depends on {dep}, which is not below it"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The core builds alone: no terminal library and neither the builder's
+/// outputs nor the lab among its dependencies, and it compiles by itself;
+/// the command line (every command but the designer) compiles with
+/// `--no-default-features`.
+#[test]
+fn the_core_builds_without_the_terminal_libraries_or_the_lab() {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "tree",
-            "--locked",
-            "--no-default-features",
-            "-e",
-            "normal",
-            "--prefix",
-            "none",
-        ])
+        .args(["tree", "--locked", "-p", "fnn-core", "-e", "normal", "--prefix", "none"])
         .args(["--manifest-path", MANIFEST])
         .output()
         .expect("cargo runs");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let tree = String::from_utf8_lossy(&out.stdout);
     assert!(tree.contains("rayon "), "not a dependency tree:\n{tree}");
-    for terminal in ["ratatui ", "crossterm ", "tui-input "] {
+    for other in [
+        "ratatui ",
+        "crossterm ",
+        "tui-input ",
+        "fnn-lab ",
+        "fnn-export ",
+        "fnn-tui ",
+    ] {
         assert!(
-            !tree.lines().any(|l| l.starts_with(terminal)),
-            "the core depends on {terminal}:\n{tree}"
+            !tree.lines().any(|l| l.starts_with(other)),
+            "the core depends on {other}:\n{tree}"
         );
     }
     let target = concat!(env!("CARGO_TARGET_TMPDIR"), "/core");
-    cargo(&[
+    let alone = ["check", "--locked", "-p", "fnn-core", "--lib"];
+    cargo(&[&alone[..], &["--manifest-path", MANIFEST, "--target-dir", target]].concat())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let no_designer = [
         "check",
         "--locked",
+        "-p",
+        "fnn-tui",
         "--no-default-features",
         "--lib",
         "--bins",
-        "--manifest-path",
-        MANIFEST,
-        "--target-dir",
-        target,
-    ])
-    .unwrap_or_else(|e| panic!("{e}"));
+    ];
+    cargo(&[&no_designer[..], &["--manifest-path", MANIFEST, "--target-dir", target]].concat())
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// The library's modules form layers: no module uses, even indirectly, a
-/// module that uses it. Read from the `crate::NAME` paths in each module's
-/// files (comments left out), so a new cycle fails here, named.
+/// Every `src` folder of the workspace: the front ends' and each crate's.
+fn source_folders() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![root.join("src")];
+    out.extend(
+        LAYERS
+            .iter()
+            .filter(|(n, _)| *n != "fnn-tui")
+            .map(|(n, _)| root.join("crates").join(n).join("src")),
+    );
+    out
+}
+
+/// Within each crate the modules form layers: no module uses, even
+/// indirectly, a module that uses it. Read from the `crate::NAME` paths in
+/// each module's files (comments left out), so a new cycle fails here,
+/// named.
 #[test]
 fn the_library_modules_import_each_other_in_no_cycle() {
-    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut uses = Uses::default();
-    for (module, file) in rust_files(&src) {
-        let text = std::fs::read_to_string(&file).unwrap();
-        let code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
-        let used = uses.entry(module.clone()).or_default();
-        for line in code {
-            for part in line.split("crate::").skip(1) {
-                let name: String = part
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() && name != module {
-                    used.insert(name);
+    for src in source_folders() {
+        let mut uses = Uses::default();
+        for (module, file) in rust_files(&src) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code = text.lines().filter(|l| !l.trim_start().starts_with("//"));
+            let used = uses.entry(module.clone()).or_default();
+            for line in code {
+                for part in line.split("crate::").skip(1) {
+                    let name: String = part
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && name != module {
+                        used.insert(name);
+                    }
                 }
             }
         }
+        let cycle = find_cycle(&uses);
+        assert!(
+            cycle.is_none(),
+            "modules of {} that use each other: {}",
+            src.display(),
+            cycle.unwrap().join(" -> ")
+        );
     }
-    let cycle = find_cycle(&uses);
-    assert!(
-        cycle.is_none(),
-        "modules that use each other: {}",
-        cycle.unwrap().join(" -> ")
-    );
 }
 
 /// Which modules each module uses.
@@ -195,7 +273,7 @@ fn find_cycle(uses: &Uses) -> Option<Vec<String>> {
 }
 
 /// What creates, writes, renames or removes a file or folder. Only the
-/// writing module (`src/fs/`) may: everywhere else a write by full path
+/// writing module (`crates/fnn-core/src/fs/`) may: everywhere else a write by full path
 /// could follow a link another user planted.
 const WRITES: [&str; 16] = [
     "File::create",
@@ -220,15 +298,16 @@ const WRITES: [&str; 16] = [
 fn only_the_writing_module_writes_files() {
     // Read at run time, so the same test binary can check another tree.
     let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let src = root.join("src");
+    let writer = root.join("crates/fnn-core/src/fs");
     let mut offences = Vec::new();
     // The examples run as root too (the benchmarks' spec writers).
-    let mut todo = vec![src.clone(), root.join("examples")];
+    let mut todo = source_folders();
+    todo.push(root.join("examples"));
     let mut files = Vec::new();
     while let Some(dir) = todo.pop() {
         for e in std::fs::read_dir(&dir).unwrap().flatten() {
             let path = e.path();
-            if path == src.join("fs") {
+            if path == writer {
                 continue;
             }
             if path.is_dir() {
@@ -264,7 +343,7 @@ fn only_the_writing_module_writes_files() {
     }
     assert!(
         offences.is_empty(),
-        "writes outside src/fs/ in src/ or examples/ (use fnn_tui::fs, which never follows a link):\n{}",
+        "writes outside the writing module (fnn-core's src/fs/) in the sources or examples (use fnn_tui::fs, which never follows a link):\n{}",
         offences.join("\n")
     );
 }
@@ -274,7 +353,9 @@ fn only_the_writing_module_writes_files() {
 fn calls(line: &str, what: &str) -> bool {
     line.match_indices(what).any(|(i, _)| {
         let before = &line[..i];
-        !["crate::", "fnn_tui::", "super::"].iter().any(|m| before.ends_with(m))
+        !["crate::", "fnn_tui::", "fnn_core::", "super::"]
+            .iter()
+            .any(|m| before.ends_with(m))
     })
 }
 

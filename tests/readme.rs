@@ -325,6 +325,18 @@ fn the_walk_reads_blocks_continuations_and_promised_exits() {
     assert_eq!(promised_exit("fnn-tui x  # exits fine"), 0);
 }
 
+/// Where a library module's file may be, in whichever crate holds it.
+fn module_files(module: &str) -> Vec<String> {
+    let mut folders = vec!["src".to_string()];
+    for krate in std::fs::read_dir("crates").unwrap().flatten() {
+        folders.push(format!("crates/{}/src", krate.file_name().to_string_lossy()));
+    }
+    folders
+        .iter()
+        .flat_map(|f| [format!("{f}/{module}.rs"), format!("{f}/{module}/mod.rs")])
+        .collect()
+}
+
 /// Every test the README names as holding a promise (a `file::test` or
 /// `module::tests[::test]` in a table's last column) exists: a renamed or
 /// deleted test cannot leave a promise unproved and still cited.
@@ -337,15 +349,15 @@ fn every_test_the_readme_cites_for_a_promise_exists() {
         for name in last.split('`').skip(1).step_by(2) {
             cited += 1;
             let parts: Vec<&str> = name.split("::").collect();
-            let (file, test) = match parts.iter().position(|p| *p == "tests") {
-                Some(i) => (format!("src/{}.rs", parts[..i].join("/")), parts.get(i + 1).copied()),
-                None => (format!("tests/{}.rs", parts[0]), parts.get(1).copied()),
+            let (candidates, test) = match parts.iter().position(|p| *p == "tests") {
+                Some(i) => (module_files(&parts[..i].join("/")), parts.get(i + 1).copied()),
+                None => (vec![format!("tests/{}.rs", parts[0])], parts.get(1).copied()),
             };
-            let file = if Path::new(&file).exists() {
-                file
-            } else {
-                file.replace(".rs", "/mod.rs")
-            };
+            let file = candidates
+                .iter()
+                .find(|f| Path::new(f).exists())
+                .unwrap_or(&candidates[0])
+                .clone();
             let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("`{name}`: no file {file}"));
             let wanted = match test {
                 Some(t) => format!("fn {t}("),

@@ -380,7 +380,7 @@ fn mac_address(text: &str) -> Result<String, String> {
 }
 
 /// Digits only, as a number (`str::parse` would take a leading `+`).
-pub(crate) fn whole_number(text: &str) -> Option<usize> {
+pub fn whole_number(text: &str) -> Option<usize> {
     if text.is_empty() || text.len() > 9 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -559,7 +559,7 @@ mod tests {
     /// take NIC numbers in natural order of their names.
     #[test]
     fn a_real_ip_link_output_is_read() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ip-link");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/ip-link");
         let names = |s: &str| s.strip_prefix('n').and_then(|n| n.parse().ok());
         let ifaces = Interfaces::parse("1,2,3,4").unwrap();
         let t = MacTable::read(Path::new(dir), &names, &ifaces).unwrap();

@@ -410,8 +410,8 @@ pub fn list_sessions(dirs: &[PathBuf]) -> Vec<SessionEntry> {
 /// The example sessions shipped in `saves/`, embedded so `--resume klat2`
 /// works from any directory.
 pub const EXAMPLES: &[(&str, &str)] = &[
-    ("klat2", include_str!("../saves/klat2.toml")),
-    ("kasy0-sparse", include_str!("../saves/kasy0-sparse.toml")),
+    ("klat2", include_str!("../../../saves/klat2.toml")),
+    ("kasy0-sparse", include_str!("../../../saves/kasy0-sparse.toml")),
 ];
 
 /// Whether `text` is a shipped example, unmodified: such a file is opened

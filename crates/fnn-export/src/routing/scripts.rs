@@ -140,7 +140,7 @@ pub fn announce_script(
 const NEIGHBOURS_END: &str = "END_OF_NEIGHBOURS";
 
 /// A permanent neighbour entry a PC installs.
-pub(crate) struct Neighbour {
+pub struct Neighbour {
     /// Our NIC that reaches it.
     pub nic: usize,
     pub ip: std::net::Ipv4Addr,
@@ -157,7 +157,7 @@ pub(crate) struct Neighbour {
 /// entry would be ARPed for, a broadcast), and the uplink alias of each PC
 /// it shares none with when there is an uplink. Returns how many PCs it
 /// cannot reach in one hop.
-pub(crate) fn for_each_neighbour(
+pub fn for_each_neighbour(
     c: &Cluster,
     d: &Design,
     r: &BasicRouting,

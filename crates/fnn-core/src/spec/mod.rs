@@ -28,7 +28,7 @@ pub use quick::{QUICK_SOURCE, QuickFlags, hardware_name, parse_switch_groups, qu
 use std::path::Path;
 
 /// The built-in default: KLAT2 as the papers describe it.
-pub const KLAT2_TOML: &str = include_str!("../../assets/specs/klat2.toml");
+pub const KLAT2_TOML: &str = include_str!("../../../../assets/specs/klat2.toml");
 
 impl Spec {
     /// Parses a spec; `source` names the file in every error.
@@ -107,7 +107,7 @@ fn pattern_error(text: &str) -> Option<String> {
 }
 
 /// `line L, column C: message`, so a bad spec gets a one-line reason.
-pub(crate) fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
+pub fn one_line_toml_error(text: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim().replace('\n', " ");
     match e.span() {
         Some(span) => {

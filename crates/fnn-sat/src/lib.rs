@@ -1,9 +1,9 @@
 //! CaDiCaL, the SAT solver behind both models: its C API, wrapped.
 //!
-//! The solver's source is in `vendor/cadical` and `build.rs` compiles it
-//! with the `cc` crate, so a build needs a C++ compiler and nothing else
-//! (no libclang, no bindgen, no download). This file is the one place
-//! that knows its API: the models build a `rustsat` CNF, and this adapter
+//! The solver's source is in this crate's `vendor/cadical`, and its
+//! `build.rs` compiles it with the `cc` crate, so a build needs a C++
+//! compiler and nothing else (no libclang, no bindgen, no download). This
+//! crate is the one place that knows its API: the models build a `rustsat` CNF, and this adapter
 //! feeds it to the solver, stops it when asked, writes its DRAT proof and
 //! reads the assignment back.
 
@@ -38,7 +38,7 @@ unsafe extern "C" {
 }
 
 /// What one solver call ended with.
-pub(super) enum Answer {
+pub enum Answer {
     Sat(Assignment),
     Unsat,
     /// Stopped by the deadline or a raised flag.
@@ -186,7 +186,7 @@ const CLAUSES_PER_CHECK: usize = 1 << 16;
 /// once either flag is raised (also while the clauses are still being
 /// loaded). With `proof`, the solver writes a text DRAT proof into that
 /// file (complete once this returns).
-pub(super) fn solve(
+pub fn solve(
     cnf: Cnf,
     variables: u32,
     proof: Option<(&std::fs::File, &Path)>,
@@ -237,7 +237,7 @@ const LARGE: usize = 1 << 18;
 /// its own: tens of millions of small allocations take a second or more
 /// to free, and a stopped answer is due now. A command that exits at once
 /// leaves the freeing to the kernel.
-pub(super) fn dispose<T: Send + 'static>(what: T) {
+pub fn dispose<T: Send + 'static>(what: T) {
     // Without a thread to be had, the closure (and `what` with it) is
     // dropped by `spawn` itself: freed here after all.
     let _ = std::thread::Builder::new().spawn(move || drop(what));
@@ -290,12 +290,10 @@ mod tests {
 
     #[test]
     fn pigeons_do_not_fit_and_the_proof_is_written() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("p.drat");
-        let (folder, name) = crate::fs::parent_and_name(&path).expect("temp dir");
-        let file = folder.create_new(&name, 0o600).expect("proof file");
+        let proof = tempfile::NamedTempFile::new().expect("proof file");
+        let path = proof.path().to_path_buf();
         let (cnf, n) = pigeons(5);
-        let answer = solve(cnf, n, Some((&file, &path)), None, CALM).expect("starts");
+        let answer = solve(cnf, n, Some((proof.as_file(), &path)), None, CALM).expect("starts");
         assert!(matches!(answer, Answer::Unsat));
         let text = std::fs::read_to_string(&path).expect("proof written");
         // A DRAT refutation ends by deriving the empty clause.
@@ -319,9 +317,11 @@ mod tests {
 
     #[test]
     fn a_proof_file_that_cannot_be_written_is_an_error_with_the_reason() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("p.drat");
-        crate::fs::write_in_place(&path, "").expect("file");
+        let proof = tempfile::Builder::new()
+            .suffix("p.drat")
+            .tempfile()
+            .expect("proof file");
+        let path = proof.path().to_path_buf();
         let read_only = std::fs::File::open(&path).expect("opens");
         let (cnf, n) = pigeons(2);
         let err = solve(cnf, n, Some((&read_only, &path)), None, CALM)

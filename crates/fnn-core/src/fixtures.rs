@@ -3,7 +3,7 @@
 /// Seed 000's worked example for tests: eight PCs, three NICs each, six
 /// 4-port switches, wired as the paper draws it (pairs share three
 /// switches or one).
-pub(crate) fn paper_eight() -> (crate::spec::Cluster, crate::design::Design) {
+pub fn paper_eight() -> (crate::spec::Cluster, crate::design::Design) {
     let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
     let d = crate::design::parse_table(
         "0: 0 1 2 3\n1: 0 1 4 5\n2: 0 1 6 7\n3: 2 3 4 5\n4: 2 3 6 7\n5: 4 5 6 7\n",

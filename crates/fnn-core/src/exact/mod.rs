@@ -3,7 +3,7 @@
 //! "one port over the bound" can become "the bound is impossible".
 //!
 //! Two models, both encoded with `rustsat` and solved by CaDiCaL
-//! ([`cadical`], built from source by cargo):
+//! (the `fnn-sat` crate, built from source by cargo):
 //! * [`types`]: universal coverage with one NIC count and no pins — the PCs
 //!   are interchangeable, so the model counts PCs per NIC set (binary
 //!   counts, pseudo-Boolean port limits) and never branches over which PC
@@ -17,7 +17,7 @@
 //! solver was given ([`Options::proof`]), which an independent checker
 //! (`rate`, `drat-trim`) accepts without trusting fnn-tui.
 
-mod cadical;
+use fnn_sat as cadical;
 mod encode;
 mod model;
 mod per_pc;

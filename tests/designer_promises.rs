@@ -185,7 +185,8 @@ fn help_rows_at_80x24(app: &mut App) -> Vec<String> {
     let inside = |screen: &str| -> Vec<String> {
         let rows = rows(screen);
         let top = rows.iter().position(|r| r.contains("┌ Help ")).expect("the help is open");
-        let col = rows[top].chars().position(|c| c == '┌').unwrap();
+        let at = rows[top].find("┌ Help ").unwrap();
+        let col = rows[top][..at].chars().count();
         rows[top + 1..]
             .iter()
             .take_while(|r| r.chars().nth(col) != Some('└'))
@@ -220,7 +221,9 @@ fn the_help_hangs_wrapped_descriptions_under_their_column_at_80x24() {
         let first_word = b.help.split(' ').next().unwrap();
         let at = rows.iter().position(|r| {
             let (k, rest): (String, String) = (r.chars().take(16).collect(), r.chars().skip(16).collect());
-            k.trim() == keys && rest.starts_with(first_word)
+            // The row's description is the start of this binding's (the
+            // same key may mean something else in another context).
+            k.trim() == keys && rest.starts_with(first_word) && b.help.starts_with(rest.trim_end())
         });
         let Some(at) = at else { continue };
         if b.help.chars().count() <= rows[at].trim_end().chars().count() - 16 {

@@ -40,6 +40,7 @@ impl Tui {
         let p = self.screen.lock().unwrap();
         let s = p.screen();
         let (rows, cols) = s.size();
+        let (rows, cols) = (u16::from(rows), u16::from(cols));
         (0..rows).any(|r| {
             (0..cols).any(|c| {
                 s.cell(r, c)

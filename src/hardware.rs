@@ -512,13 +512,7 @@ type Plan = (Vec<u32>, Option<(u32, String)>);
 
 /// The counts of `model` to try with `nics` NICs per PC (`own`: the
 /// spec's own count of it, tried too).
-fn plan(
-    base: &Spec,
-    prices: &PriceList,
-    nics: u32,
-    model: &SwitchModel,
-    attempts: u32,
-) -> Result<Plan, String> {
+fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Plan, String> {
     let most = most_switches(base, nics);
     let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
     // Doubling to the first feasible count, then bisection below it. Not

@@ -483,9 +483,17 @@ pub fn file_stem_of(name: &str) -> String {
     let s: String = name
         .trim()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
-    let s = crate::atomic::cut_to_bytes(s.trim_matches('-'), 200).trim_matches('-').to_string();
+    let s = crate::atomic::cut_to_bytes(s.trim_matches('-'), 200)
+        .trim_matches('-')
+        .to_string();
     if s.is_empty() { "session".into() } else { s }
 }
 

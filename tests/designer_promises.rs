@@ -184,7 +184,10 @@ fn help_rows_at_80x24(app: &mut App) -> Vec<String> {
     app.mode = Mode::Help;
     let inside = |screen: &str| -> Vec<String> {
         let rows = rows(screen);
-        let top = rows.iter().position(|r| r.contains("┌ Help ")).expect("the help is open");
+        let top = rows
+            .iter()
+            .position(|r| r.contains("┌ Help "))
+            .expect("the help is open");
         let at = rows[top].find("┌ Help ").unwrap();
         let col = rows[top][..at].chars().count();
         rows[top + 1..]
@@ -238,7 +241,11 @@ fn the_help_hangs_wrapped_descriptions_under_their_column_at_80x24() {
             rows[at]
         );
     }
-    assert!(wrapped > 0, "no description wrapped at 80 columns:\n{}", rows.join("\n"));
+    assert!(
+        wrapped > 0,
+        "no description wrapped at 80 columns:\n{}",
+        rows.join("\n")
+    );
 }
 
 /// Every key the designer obeys, named as the help names them: the

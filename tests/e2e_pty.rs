@@ -490,7 +490,10 @@ fn the_open_list_offers_the_shipped_examples_outside_the_repository() {
     tui.wait_for("full │ gen");
     tui.keys("o");
     let list = tui.wait_for("kasy0-sparse");
-    assert!(list.contains("klat2") && list.contains("(built into fnn-tui)"), "{list}");
+    assert!(
+        list.contains("klat2") && list.contains("(built into fnn-tui)"),
+        "{list}"
+    );
     // No sessions of the user's: klat2 then kasy0-sparse; down and enter
     // open the second.
     tui.keys("\x1b[B\r");
@@ -502,14 +505,28 @@ fn the_open_list_offers_the_shipped_examples_outside_the_repository() {
 
 /// The FILES and ENVIRONMENT entries of fnn-tui(1), each as it is named.
 fn man_entries(section: &str) -> Vec<String> {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fnn-tui")).arg("man").output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fnn-tui"))
+        .arg("man")
+        .output()
+        .unwrap();
     let page = String::from_utf8(out.stdout).unwrap().replace("\\-", "-");
-    let body = page.split(&format!(".SH {section}\n")).nth(1).expect("the section").split("\n.SH").next().unwrap();
+    let body = page
+        .split(&format!(".SH {section}\n"))
+        .nth(1)
+        .expect("the section")
+        .split("\n.SH")
+        .next()
+        .unwrap();
     let lines: Vec<&str> = body.lines().collect();
     lines
         .windows(2)
         .filter(|w| w[0] == ".TP")
-        .map(|w| w[1].replace("\\fI", "").replace("\\fB", "").replace("\\fR", "").replace("\\fP", ""))
+        .map(|w| {
+            w[1].replace("\\fI", "")
+                .replace("\\fB", "")
+                .replace("\\fR", "")
+                .replace("\\fP", "")
+        })
         .collect()
 }
 
@@ -525,7 +542,10 @@ fn resume_finds(cwd: &std::path::Path, env: &[(&str, &std::path::Path)], unset: 
         cmd.env_remove(k);
     }
     let err = String::from_utf8(cmd.output().unwrap().stderr).unwrap();
-    assert!(err.contains("needs a terminal") || err.contains("no session `placed`"), "{err}");
+    assert!(
+        err.contains("needs a terminal") || err.contains("no session `placed`"),
+        "{err}"
+    );
     err.contains("needs a terminal")
 }
 
@@ -571,13 +591,20 @@ fn the_man_pages_files_and_environment_are_real() {
         assert!(!resume_finds(h, &env, unset), "{folder}: found before it was placed");
         fnn_tui::fs::make_dirs(h.join(folder)).unwrap();
         fnn_tui::fs::write_in_place(h.join(folder).join("placed.toml"), session).unwrap();
-        assert!(resume_finds(h, &env, unset), "{folder}: a session placed there is not found");
+        assert!(
+            resume_finds(h, &env, unset),
+            "{folder}: a session placed there is not found"
+        );
     }
     // config.toml in $XDG_CONFIG_HOME/fnn-tui (the PTY sets it to home/config).
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     fnn_tui::fs::make_dirs(h.join("config/fnn-tui")).unwrap();
-    fnn_tui::fs::write_in_place(h.join("config/fnn-tui/config.toml"), "[keys]\nno-such-action = [\"x\"]\n").unwrap();
+    fnn_tui::fs::write_in_place(
+        h.join("config/fnn-tui/config.toml"),
+        "[keys]\nno-such-action = [\"x\"]\n",
+    )
+    .unwrap();
     let mut tui = Tui::start(&[], h);
     let text = tui.wait_for("no-such-action");
     assert!(text.contains("config.toml"), "{text}");
@@ -595,7 +622,20 @@ fn the_man_pages_files_and_environment_are_real() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_fnn-tui"))
         .current_dir(home.path())
         .env("FNN_TUI_MEMORY_BUDGET", "64M")
-        .args(["design", "--exact", "--time-limit", "5", "-o", "out", "--pcs", "256", "--nics", "6", "--switches", "60x32"])
+        .args([
+            "design",
+            "--exact",
+            "--time-limit",
+            "5",
+            "-o",
+            "out",
+            "--pcs",
+            "256",
+            "--nics",
+            "6",
+            "--switches",
+            "60x32",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -445,7 +445,10 @@ fn the_first_save_offers_the_stem_its_recovery_file_has() {
         assert_eq!(p.input.value(), offered, "{name}");
         let recovery = app.recovery_file();
         let stem = recovery.file_stem().unwrap().to_str().unwrap();
-        assert!(offered.starts_with(stem), "{name}: offers {offered}, recovery file {stem}.toml");
+        assert!(
+            offered.starts_with(stem),
+            "{name}: offers {offered}, recovery file {stem}.toml"
+        );
     }
 }
 

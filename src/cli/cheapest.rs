@@ -75,13 +75,16 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         out::outln!("{}", json(&spec, &best))?;
     } else if !args.quiet {
-        let source = args
-            .prices
-            .as_deref()
-            .map_or_else(|| "the built-in price list".to_string(), |p| fnn_tui::input::shown(p).to_string());
+        let source = args.prices.as_deref().map_or_else(
+            || "the built-in price list".to_string(),
+            |p| fnn_tui::input::shown(p).to_string(),
+        );
         out::out!("{}", summary(&spec, &best))?;
         if let Some(own) = &best.own {
-            out::out!("{}", own_hardware_lines(&spec, &prices, &source, own, best.metrics.cost.total))?;
+            out::out!(
+                "{}",
+                own_hardware_lines(&spec, &prices, &source, own, best.metrics.cost.total)
+            )?;
         }
         out::outln!(
             "wrote spec.toml, switches.txt, report.json and candidates.csv into {}",
@@ -187,7 +190,13 @@ fn own_hardware_lines(
 /// gives, falling back to the spec's own where the list has none (tagged
 /// so when `tag`).
 fn parts_priced(spec: &fnn_tui::spec::Spec, prices: &PriceList, tag: bool) -> String {
-    let from = |listed: bool| if tag && !listed { " (the spec's: not on the list)" } else { "" };
+    let from = |listed: bool| {
+        if tag && !listed {
+            " (the spec's: not on the list)"
+        } else {
+            ""
+        }
+    };
     let mut parts: Vec<String> = spec
         .switches
         .iter()

@@ -257,7 +257,10 @@ mod tests {
         // n0 is neither forbidden anywhere nor pinned on every NIC: only
         // the full switch limits it.
         let n0 = c.pc_name(0);
-        assert!(why.contains(&format!("{n0} may use any switch the pins leave room on")), "{why}");
+        assert!(
+            why.contains(&format!("{n0} may use any switch the pins leave room on")),
+            "{why}"
+        );
     }
 
     /// What no single pair shows, the exact model proves: seven PCs of

@@ -89,3 +89,82 @@ fn a_spec_mixing_models_off_the_list_is_a_candidate_at_its_own_prices() {
         "{text}"
     );
 }
+
+/// `design` prices KASY0's own switches at the spec's `price = 95`;
+/// `cheapest` compares at the list's 290. The text names both figures and
+/// which prices each used, so the two commands do not seem to disagree.
+#[test]
+fn the_summary_says_which_prices_the_spec_own_hardware_was_compared_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = Command::cargo_bin("fnn-tui")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["cheapest", "assets/specs/kasy0-sparse.toml", "--min-nics", "4", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(run.status.success(), "{text}{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        text.contains(
+            "spec's own hardware  11884.00 at the built-in price list's prices, as every candidate: \
+             24-port Fast Ethernet 290.00, NIC 8.50, cable 2.25"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("11050.00 at the spec's own prices, as `design` reports it: 24-port Fast Ethernet 95.00"),
+        "{text}"
+    );
+}
+
+/// A one-model spec's own hardware is the first candidate; the same model
+/// at the same count is not searched a second time when the first search
+/// finds nothing.
+#[test]
+fn the_spec_own_hardware_is_searched_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.toml");
+    std::fs::write(
+        &prices,
+        "cable_price = 0.0\n[nic]\nmodel = \"nic\"\nprice = 1.0\nspeed_mbps = 100\n\
+         [[switches]]\nmodel = \"twelve\"\nports = 12\nprice = 1.0\n\
+         [[switches]]\nmodel = \"big\"\nports = 32\nprice = 10000.0\n",
+    )
+    .unwrap();
+    let spec = dir.path().join("own.toml");
+    std::fs::write(
+        &spec,
+        "name = \"own\"\n[pcs]\ncount = 24\nnics = 3\n[uplink]\nmode = \"none\"\n\
+         [[switches]]\nmodel = \"twelve\"\nports = 12\nprice = 1.0\n[ga]\nseed = 7\n",
+    )
+    .unwrap();
+    // One generation finds nothing on the twelve-port switches; the
+    // single big switch (one NIC per PC) is the answer.
+    let v = cheapest(
+        &[
+            spec.to_str().unwrap(),
+            "--prices",
+            prices.to_str().unwrap(),
+            "--generations",
+            "1",
+            "--attempts",
+            "1",
+        ],
+        &dir.path().join("out"),
+    );
+    let tried = v["candidates"].as_array().unwrap();
+    let own = tried
+        .iter()
+        .find(|t| t["model"].as_str().unwrap().starts_with("the spec's own"))
+        .expect("the own hardware is a candidate");
+    assert!(
+        own["outcome"].as_str().unwrap().starts_with("no valid design"),
+        "the own hardware must fail for a second search to show: {own}"
+    );
+    let again: Vec<&Value> = tried
+        .iter()
+        .filter(|t| t["model"] == "twelve" && t["nics"] == own["nics"] && t["count"] == own["count"])
+        .collect();
+    assert!(again.is_empty(), "searched again: {again:?}\nall: {tried:#?}");
+}

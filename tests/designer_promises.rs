@@ -178,6 +178,76 @@ fn help_keys(app: &mut App) -> BTreeSet<String> {
     keys
 }
 
+/// The help as it reads at 80x24, row by row inside its frame: scrolled a
+/// row at a time until the scroll stops moving.
+fn help_rows_at_80x24(app: &mut App) -> Vec<String> {
+    app.mode = Mode::Help;
+    let inside = |screen: &str| -> Vec<String> {
+        let rows = rows(screen);
+        let top = rows
+            .iter()
+            .position(|r| r.contains("┌ Help "))
+            .expect("the help is open");
+        let at = rows[top].find("┌ Help ").unwrap();
+        let col = rows[top][..at].chars().count();
+        rows[top + 1..]
+            .iter()
+            .take_while(|r| r.chars().nth(col) != Some('└'))
+            .map(|r| r.chars().skip(col + 1).take_while(|&c| c != '│').collect())
+            .collect()
+    };
+    let mut all = Vec::new();
+    let mut last = Vec::new();
+    for scroll in 0..1000 {
+        app.help_scroll = scroll;
+        let now = inside(&screen(app, 80, 24));
+        if now == last {
+            break;
+        }
+        all.push(now[0].clone());
+        last = now;
+    }
+    all.extend(last.into_iter().skip(1));
+    all
+}
+
+/// At 80 columns a description longer than its column wraps, and its
+/// later lines hang under the description, never at the key column.
+#[test]
+fn the_help_hangs_wrapped_descriptions_under_their_column_at_80x24() {
+    let (mut app, _) = app_after(3, 80, 24);
+    let rows = help_rows_at_80x24(&mut app);
+    let mut wrapped = 0;
+    for b in &app.keymap.bindings {
+        let keys: Vec<String> = b.keys.iter().map(key_name).collect();
+        let keys = keys.join(" ");
+        let first_word = b.help.split(' ').next().unwrap();
+        let at = rows.iter().position(|r| {
+            let (k, rest): (String, String) = (r.chars().take(16).collect(), r.chars().skip(16).collect());
+            // The row's description is the start of this binding's (the
+            // same key may mean something else in another context).
+            k.trim() == keys && rest.starts_with(first_word) && b.help.starts_with(rest.trim_end())
+        });
+        let Some(at) = at else { continue };
+        if b.help.chars().count() <= rows[at].trim_end().chars().count() - 16 {
+            continue;
+        }
+        wrapped += 1;
+        let next = &rows[at + 1];
+        let lead: String = next.chars().take(16).collect();
+        assert!(
+            lead.trim().is_empty() && next.chars().nth(16).is_some_and(|c| c != ' '),
+            "{keys}: the wrapped line is not under the description:\n{}\n{next}",
+            rows[at]
+        );
+    }
+    assert!(
+        wrapped > 0,
+        "no description wrapped at 80 columns:\n{}",
+        rows.join("\n")
+    );
+}
+
 /// Every key the designer obeys, named as the help names them: the
 /// keymap's, ctrl-c (quit now) and the line editor's.
 fn bound_keys(km: &Keymap) -> BTreeSet<String> {
@@ -248,6 +318,28 @@ fn v_toggles_the_watch_pace_through_the_event_loop() {
     let (_, last) = ui.quit();
     let bar = status_bar(&last);
     assert!(bar.contains("full speed") && bar.contains("watch pace"), "{last}");
+}
+
+/// The pause key's hint reads "pause" while the run goes on and "resume"
+/// once it is paused, through the real event loop.
+#[test]
+fn the_pause_hint_reads_resume_while_paused() {
+    let (app, engine) = app_after(3, 200, 60);
+    let ui = Loop::start(app, 200, 60);
+    ui.event(Event::Snapshot(Box::new(shot(&engine, true))));
+    ui.settle();
+    ui.key(key(' '));
+    assert!(matches!(ui.command(), Command::Pause), "space did not pause");
+    ui.event(Event::Snapshot(Box::new(shot(&engine, false))));
+    let (_, last) = ui.quit();
+    let bar = status_bar(&last);
+    assert!(bar.contains("space resume") && !bar.contains("space pause"), "{bar}");
+    let (app, engine) = app_after(3, 200, 60);
+    let ui = Loop::start(app, 200, 60);
+    ui.event(Event::Snapshot(Box::new(shot(&engine, true))));
+    let (_, last) = ui.quit();
+    let bar = status_bar(&last);
+    assert!(bar.contains("space pause") && !bar.contains("space resume"), "{bar}");
 }
 
 /// `[keys] watch = [...]` in config.toml rebinds the watch pace (it was

@@ -477,3 +477,167 @@ fn resuming_a_session_keeps_its_recovery_file_and_says_so() {
     let mine = theirs.replace("mine.toml", "mine-");
     assert!(text.contains(&mine) && !text.contains(&theirs), "another file:\n{text}");
 }
+
+/// Run from a folder outside the repository (the PTY's working folder is a
+/// fresh temporary one, with no `./saves`), the `o` list still offers the
+/// shipped examples, built into the binary, and enter opens one.
+#[test]
+fn the_open_list_offers_the_shipped_examples_outside_the_repository() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    assert!(!h.join("saves").exists());
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys("o");
+    let list = tui.wait_for("kasy0-sparse");
+    assert!(
+        list.contains("klat2") && list.contains("(built into fnn-tui)"),
+        "{list}"
+    );
+    // No sessions of the user's: klat2 then kasy0-sparse; down and enter
+    // open the second.
+    tui.keys("\x1b[B\r");
+    let opened = tui.wait_for("KASY0");
+    assert!(!opened.contains("Not opened"), "{opened}");
+    tui.keys("q");
+    let _ = tui.exit_status();
+}
+
+/// The FILES and ENVIRONMENT entries of fnn-tui(1), each as it is named.
+fn man_entries(section: &str) -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fnn-tui"))
+        .arg("man")
+        .output()
+        .unwrap();
+    let page = String::from_utf8(out.stdout).unwrap().replace("\\-", "-");
+    let body = page
+        .split(&format!(".SH {section}\n"))
+        .nth(1)
+        .expect("the section")
+        .split("\n.SH")
+        .next()
+        .unwrap();
+    let lines: Vec<&str> = body.lines().collect();
+    lines
+        .windows(2)
+        .filter(|w| w[0] == ".TP")
+        .map(|w| {
+            w[1].replace("\\fI", "")
+                .replace("\\fB", "")
+                .replace("\\fR", "")
+                .replace("\\fP", "")
+        })
+        .collect()
+}
+
+/// Whether `--resume NAME` run in `cwd` with `env` finds the session: a
+/// found one goes on to want a terminal, a missing one is "no session".
+fn resume_finds(cwd: &std::path::Path, env: &[(&str, &std::path::Path)], unset: &[&str]) -> bool {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_fnn-tui"));
+    cmd.current_dir(cwd).args(["--resume", "placed"]);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    for k in unset {
+        cmd.env_remove(k);
+    }
+    let err = String::from_utf8(cmd.output().unwrap().stderr).unwrap();
+    assert!(
+        err.contains("needs a terminal") || err.contains("no session `placed`"),
+        "{err}"
+    );
+    err.contains("needs a terminal")
+}
+
+/// Every file and variable the designer's man page names is where and
+/// what it says: a session placed in each folder FILES names is found,
+/// the config file there is read, NO_COLOR takes the colour away and the
+/// memory budget variable bounds a search.
+#[test]
+fn the_man_pages_files_and_environment_are_real() {
+    let files = man_entries("FILES");
+    assert_eq!(
+        files,
+        [
+            "$XDG_CONFIG_HOME/fnn-tui/config.toml",
+            "$XDG_DATA_HOME/fnn-tui/sessions/",
+            "$XDG_DATA_HOME/fnn-tui/sessions/recovery/",
+            "./saves/"
+        ],
+        "a FILES entry this test does not check"
+    );
+    let env = man_entries("ENVIRONMENT");
+    assert_eq!(
+        env,
+        ["NO_COLOR", "XDG_CONFIG_HOME, XDG_DATA_HOME", "FNN_TUI_MEMORY_BUDGET"],
+        "an ENVIRONMENT entry this test does not check"
+    );
+    let session = fnn_tui::session::EXAMPLES[0].1;
+    // The session folders, with XDG_DATA_HOME set and (HOME's) without.
+    for (folder, data_home) in [
+        ("data/fnn-tui/sessions", true),
+        ("data/fnn-tui/sessions/recovery", true),
+        ("saves", true),
+        (".local/share/fnn-tui/sessions", false),
+    ] {
+        let home = tempfile::tempdir().unwrap();
+        let h = home.path();
+        let data = h.join("data");
+        let env: Vec<(&str, &std::path::Path)> = match data_home {
+            true => vec![("HOME", h), ("XDG_DATA_HOME", &data)],
+            false => vec![("HOME", h)],
+        };
+        let unset: &[&str] = if data_home { &[] } else { &["XDG_DATA_HOME"] };
+        assert!(!resume_finds(h, &env, unset), "{folder}: found before it was placed");
+        fnn_tui::fs::make_dirs(h.join(folder)).unwrap();
+        fnn_tui::fs::write_in_place(h.join(folder).join("placed.toml"), session).unwrap();
+        assert!(
+            resume_finds(h, &env, unset),
+            "{folder}: a session placed there is not found"
+        );
+    }
+    // config.toml in $XDG_CONFIG_HOME/fnn-tui (the PTY sets it to home/config).
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    fnn_tui::fs::make_dirs(h.join("config/fnn-tui")).unwrap();
+    fnn_tui::fs::write_in_place(
+        h.join("config/fnn-tui/config.toml"),
+        "[keys]\nno-such-action = [\"x\"]\n",
+    )
+    .unwrap();
+    let mut tui = Tui::start(&[], h);
+    let text = tui.wait_for("no-such-action");
+    assert!(text.contains("config.toml"), "{text}");
+    let _ = tui.exit_status();
+    // NO_COLOR: set and not empty, the designer draws without colour.
+    let home = tempfile::tempdir().unwrap();
+    for (no_color, coloured) in [("", true), ("1", false)] {
+        let mut tui = Tui::start_env(&[], home.path(), &[("NO_COLOR", no_color)]);
+        tui.wait_for("full │ gen");
+        assert_eq!(tui.coloured(), coloured, "NO_COLOR={no_color:?}");
+        tui.keys("q");
+        let _ = tui.exit_status();
+    }
+    // FNN_TUI_MEMORY_BUDGET bounds the memory a search may plan to use.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fnn-tui"))
+        .current_dir(home.path())
+        .env("FNN_TUI_MEMORY_BUDGET", "64M")
+        .args([
+            "design",
+            "--exact",
+            "--time-limit",
+            "5",
+            "-o",
+            "out",
+            "--pcs",
+            "256",
+            "--nics",
+            "6",
+            "--switches",
+            "60x32",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("would need about"), "{text}");
+}

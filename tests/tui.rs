@@ -431,6 +431,27 @@ fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
     assert_ne!(third.recovery_file(), path, "another name, another file");
 }
 
+/// The first save offered "KLAT2" while the recovery file was `klat2.toml`:
+/// the offer and the file names come from one naming function.
+#[test]
+fn the_first_save_offers_the_stem_its_recovery_file_has() {
+    for (name, offered) in [("Big Cluster_A", "big-cluster-a"), ("KLAT2", "klat2-2")] {
+        let (mut app, _) = app_after(10);
+        app.session_name = name.into();
+        app.on_key(key('s'));
+        let Mode::Prompt(p) = &app.mode else {
+            panic!("{:?}", app.mode)
+        };
+        assert_eq!(p.input.value(), offered, "{name}");
+        let recovery = app.recovery_file();
+        let stem = recovery.file_stem().unwrap().to_str().unwrap();
+        assert!(
+            offered.starts_with(stem),
+            "{name}: offers {offered}, recovery file {stem}.toml"
+        );
+    }
+}
+
 /// Every quit wrote a recovery file, even right after opening with no
 /// change: generations that found nothing better are not worth one.
 #[test]

@@ -75,7 +75,17 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         out::outln!("{}", json(&spec, &best))?;
     } else if !args.quiet {
+        let source = args.prices.as_deref().map_or_else(
+            || "the built-in price list".to_string(),
+            |p| fnn_tui::input::shown(p).to_string(),
+        );
         out::out!("{}", summary(&spec, &best))?;
+        if let Some(own) = &best.own {
+            out::out!(
+                "{}",
+                own_hardware_lines(&spec, &prices, &source, own, best.metrics.cost.total)
+            )?;
+        }
         out::outln!(
             "wrote spec.toml, switches.txt, report.json and candidates.csv into {}",
             args.out.display()
@@ -103,6 +113,7 @@ fn json(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
         "cost": best.metrics.cost,
         "proved_cheapest": best.proved_cheapest,
         "spec_own_hardware_cost": own,
+        "spec_own_hardware_cost_at_spec_prices": spec.resolve().ok().map(|c| hardware::priced(&c)),
         "candidates": best.tried,
     });
     serde_json::to_string_pretty(&json).expect("JSON values serialize")
@@ -133,16 +144,21 @@ fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
         c.total, c.switches, c.uplink_switch, c.nics, c.cables
     ));
     out.push_str(&below(best));
-    if let Some(own) = &best.own {
-        out.push_str(&own_hardware_line(own, c.total));
-    }
     out
 }
 
 /// The spec's own hardware, priced as the answer is (the list's prices for
-/// the models it has, with the NICs and cables), and why it may be cheaper:
-/// it was tried first, so only when no valid design was found on it.
-fn own_hardware_line(own: &hardware::Tried, answer: f64) -> String {
+/// the models it has, with the list's NICs and cables), which prices those
+/// are, and its cost at the spec's own prices (what `design` reports) when
+/// that differs. It may be cheaper than the answer only when no valid
+/// design was found on it, since it was tried first.
+fn own_hardware_lines(
+    spec: &fnn_tui::spec::Spec,
+    prices: &PriceList,
+    source: &str,
+    own: &hardware::Tried,
+    answer: f64,
+) -> String {
     if !own.cost_bound.is_finite() {
         return format!("  spec's own hardware  not a candidate: {}\n", own.outcome);
     }
@@ -155,7 +171,47 @@ fn own_hardware_line(own: &hardware::Tried, answer: f64) -> String {
             own.outcome
         )
     };
-    format!("  spec's own hardware  {cost:.2}, priced the same way{why}\n")
+    let mut out = format!(
+        "  spec's own hardware  {cost:.2} at {source}'s prices, as every candidate{why}: {}\n",
+        parts_priced(spec, prices, true)
+    );
+    let at_own = spec.resolve().map(|c| hardware::priced(&c)).ok();
+    if let Some(at_own) = at_own.filter(|c| (c - cost).abs() > 0.005) {
+        out.push_str(&format!(
+            "                       {at_own:.2} at the spec's own prices, as `design` reports it: {}; \
+             cheapest compares every candidate at one price list, so it uses the list's\n",
+            parts_priced(spec, &PriceList::default(), false)
+        ));
+    }
+    out
+}
+
+/// Each of the spec's switch models, its NIC and cable at the prices `prices`
+/// gives, falling back to the spec's own where the list has none (tagged
+/// so when `tag`).
+fn parts_priced(spec: &fnn_tui::spec::Spec, prices: &PriceList, tag: bool) -> String {
+    let from = |listed: bool| {
+        if tag && !listed {
+            " (the spec's: not on the list)"
+        } else {
+            ""
+        }
+    };
+    let mut parts: Vec<String> = spec
+        .switches
+        .iter()
+        .filter(|m| m.count != Some(0))
+        .map(|m| {
+            let listed = prices.switches.iter().find(|o| o.model == m.model);
+            let price = listed.map_or(m.price, |o| o.price);
+            format!("{} {price:.2}{}", m.model, from(listed.is_some()))
+        })
+        .collect();
+    let nic = prices.nic.as_ref().map_or(spec.nic.price, |n| n.price);
+    parts.push(format!("NIC {nic:.2}{}", from(prices.nic.is_some())));
+    let cable = prices.cable_price.unwrap_or(spec.cables.price);
+    parts.push(format!("cable {cable:.2}{}", from(prices.cable_price.is_some())));
+    parts.join(", ")
 }
 
 /// Whether `t` is the hardware chosen (listed among those tried, never

@@ -5,7 +5,7 @@
 use super::keymap::{Action, Context, Keymap};
 use super::theme::Theme;
 use super::worker::{Command, Event, Snapshot};
-use crate::session::{SessionEntry, data_dir, list_sessions};
+use crate::session::{SessionEntry, data_dir};
 use crate::spec::{GaParams, PinKind, Spec, Weights};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
@@ -1137,7 +1137,11 @@ impl App {
                     return Vec::new();
                 };
                 self.mode = Mode::Normal;
-                let arg = entry.path.display().to_string();
+                // A built-in example is opened by its name.
+                let arg = match entry.example {
+                    true => entry.name.clone(),
+                    false => entry.path.display().to_string(),
+                };
                 return match crate::session::open_session(&arg, &self.session_dirs) {
                     Ok((session, writable)) => {
                         // A shipped example opens read-only, as an untitled copy.
@@ -1195,8 +1199,8 @@ impl App {
         match what {
             Discard::Quit => self.quit = true,
             Discard::Open => {
-                let entries = list_sessions(&self.session_dirs);
-                let summaries = entries.iter().map(|e| crate::session::summary(&e.path)).collect();
+                let entries = crate::session::list_with_examples(&self.session_dirs);
+                let summaries = entries.iter().map(crate::session::entry_summary).collect();
                 self.mode = Mode::Open(OpenList {
                     entries,
                     summaries,
@@ -1307,9 +1311,9 @@ impl App {
     }
 
     fn recovery_file_name(&self) -> String {
-        // Cut, so the file name fits 255 bytes whatever the session is
-        // called (a 300-character name lost its work).
-        format!("{}.toml", crate::atomic::cut_to_bytes(&slug(&self.session_name), 200))
+        // The same stem a first save offers (a 300-character name lost its
+        // work before the stem was cut to fit).
+        format!("{}.toml", crate::session::file_stem_of(&self.session_name))
     }
 
     /// A save when unsaved work has waited long enough: to this run's
@@ -1391,13 +1395,4 @@ fn stem(p: &std::path::Path) -> String {
     p.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "session".into())
-}
-
-fn slug(name: &str) -> String {
-    // A session's file stem, lower case and with `-` only.
-    let s = crate::session::file_stem_of(name)
-        .replace('_', "-")
-        .to_ascii_lowercase();
-    let s = s.trim_matches('-');
-    if s.is_empty() { "session".into() } else { s.to_string() }
 }

@@ -23,6 +23,32 @@ impl Tui {
         Tui::start_program(Path::new(env!("CARGO_BIN_EXE_fnn-tui")), args, home)
     }
 
+    /// `fnn-tui ARGS`, as [`Tui::start`], with `env` set as well.
+    #[allow(dead_code)]
+    pub fn start_env(args: &[&str], home: &Path, env: &[(&str, &str)]) -> Tui {
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_fnn-tui"));
+        cmd.args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        Tui::spawn(cmd, home)
+    }
+
+    /// Whether any cell on screen has a colour of its own.
+    #[allow(dead_code)]
+    pub fn coloured(&self) -> bool {
+        let p = self.screen.lock().unwrap();
+        let s = p.screen();
+        let (rows, cols) = s.size();
+        let (rows, cols) = (u16::from(rows), u16::from(cols));
+        (0..rows).any(|r| {
+            (0..cols).any(|c| {
+                s.cell(r, c)
+                    .is_some_and(|x| x.fgcolor() != vt100::Color::Default || x.bgcolor() != vt100::Color::Default)
+            })
+        })
+    }
+
     /// `program ARGS`, as [`Tui::start`].
     pub fn start_program(program: &Path, args: &[&str], home: &Path) -> Tui {
         let mut cmd = CommandBuilder::new(program);

@@ -183,11 +183,14 @@ pub fn cheapest(
     let mut plans: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); prices.switches.len()]; most_nics + 1];
     for nics in nic_counts(&base, budget) {
         for (m, model) in prices.switches.iter().enumerate() {
+            // The spec's own count of this model is the own-hardware
+            // candidate, searched first: searching it again would cost a
+            // second search for the same answer.
             let own = own
                 .as_ref()
-                .filter(|(n, name, _)| *n == nics && *name == model.model)
-                .map(|o| o.2);
-            match plan(&base, prices, nics, model, budget.attempts, own) {
+                .filter(|(n, name, ports, _)| *n == nics && *name == model.model && *ports == model.ports)
+                .map(|o| o.3);
+            match plan(&base, prices, nics, model, budget.attempts) {
                 Ok((mut counts, refused)) => {
                     // The count below the first is ruled out by counting,
                     // and with it every smaller one.
@@ -200,6 +203,10 @@ pub fn cheapest(
                             outcome: reason,
                             impossible: true,
                         });
+                    }
+                    counts.retain(|&n| Some(n) != own);
+                    if counts.is_empty() {
+                        continue;
                     }
                     let first = counts.remove(0);
                     heap.push(Candidate {
@@ -505,14 +512,7 @@ type Plan = (Vec<u32>, Option<(u32, String)>);
 
 /// The counts of `model` to try with `nics` NICs per PC (`own`: the
 /// spec's own count of it, tried too).
-fn plan(
-    base: &Spec,
-    prices: &PriceList,
-    nics: u32,
-    model: &SwitchModel,
-    attempts: u32,
-    own: Option<u32>,
-) -> Result<Plan, String> {
+fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Plan, String> {
     let most = most_switches(base, nics);
     let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
     // Doubling to the first feasible count, then bisection below it. Not
@@ -567,28 +567,20 @@ fn plan(
             counts.push(b.switches() as u32);
         }
     }
-    // The spec's own hardware, when it is this model: the answer is never
-    // worse than what the user already has for want of trying it.
-    if let Some(own) = own.filter(|&n| (lo..=most).contains(&n))
-        && !counts.contains(&own)
-    {
-        counts.push(own);
-        counts.sort_unstable();
-    }
     Ok((counts, refused))
 }
 
 /// The spec's own FNN switches when they are of one model: NICs per PC,
-/// the model's name and how many (as resolved: a count left open is the
-/// number the spec needs).
-fn own_hardware(base: &Spec) -> Option<(u32, String, u32)> {
+/// the model's name, its ports and how many (as resolved: a count left
+/// open is the number the spec needs).
+fn own_hardware(base: &Spec) -> Option<(u32, String, u32, u32)> {
     let listed: Vec<&SwitchModel> = base.switches.iter().filter(|m| m.count != Some(0)).collect();
     let [only] = listed.as_slice() else { return None };
     let count = match only.count {
         Some(n) => n,
         None => base.resolve().ok()?.switch_count() as u32,
     };
-    Some((base.pcs.nics, only.model.clone(), count))
+    Some((base.pcs.nics, only.model.clone(), only.ports, count))
 }
 
 /// The NICs per PC to consider: the budget's fewest up to the spec's.

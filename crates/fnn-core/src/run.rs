@@ -576,6 +576,38 @@ mod tests {
         }
     }
 
+    /// A pin neither proved impossible (no time for the exact model) nor
+    /// obeyed by the search's repair is refused as exactly that: not
+    /// "impossible", and with the way to settle it (`design --exact`).
+    #[test]
+    fn a_pin_neither_proved_nor_repaired_is_refused_honestly() {
+        let text = "[uplink]\nmode = \"none\"\n[pcs]\ncount = 8\nnics = 3\n[[switches]]\nports = 5\ncount = 6\n";
+        let mut s = Spec::from_toml(text, "base.toml").unwrap();
+        s.ga.seed = 1;
+        let mut r = Run::new(s).unwrap().with_pins_budget(Duration::ZERO);
+        while r.engine().phase() != crate::ga::Phase::Full {
+            r.step();
+        }
+        let order = [(3, 2), (3, 1), (3, 0), (2, 2), (2, 1), (2, 0), (0, 2), (0, 1), (0, 0)];
+        let refused = order.into_iter().find_map(|(pc, switch)| {
+            let done = r.apply(Edit::Pin {
+                pc,
+                switch,
+                pin: Some(PinKind::Must),
+            });
+            r.step();
+            done.err().map(|e| (pc, switch, e.to_string()))
+        });
+        let Some((pc, switch, why)) = refused else {
+            panic!("every pin was repaired: the refusal was not reached")
+        };
+        assert!(
+            why.contains("could not rewire") && why.contains("fnn-tui design --exact") && !why.contains("impossible"),
+            "{why}"
+        );
+        assert!(!r.cluster().pins.is_must(pc, switch), "the refused pin stays out");
+    }
+
     /// A pin the exact model could not settle in its budget is applied,
     /// and the message says it was not proved.
     #[test]

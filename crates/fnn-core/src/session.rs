@@ -324,6 +324,8 @@ pub fn data_dir() -> Option<PathBuf> {
 pub struct SessionEntry {
     pub name: String,
     pub path: PathBuf,
+    /// A shipped example built into the binary (no file: `path` is empty).
+    pub example: bool,
 }
 
 /// What the open list shows of a session file: its generation, whether
@@ -340,6 +342,26 @@ pub struct SessionSummary {
 /// Reads a session file's summary (`None` if it is not a readable session).
 pub fn summary(path: &Path) -> Option<SessionSummary> {
     let text = crate::input::read_text_limited(path, MAX_SESSION_BYTES).ok()?;
+    let age = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    summary_of(&text, age)
+}
+
+/// What the open list shows of an entry: a file's summary, or a built-in
+/// example's (which has no age).
+pub fn entry_summary(e: &SessionEntry) -> Option<SessionSummary> {
+    match e.example {
+        true => EXAMPLES
+            .iter()
+            .find(|(n, _)| *n == e.name)
+            .and_then(|(_, text)| summary_of(text, None)),
+        false => summary(&e.path),
+    }
+}
+
+fn summary_of(text: &str, age: Option<std::time::Duration>) -> Option<SessionSummary> {
     let value: toml::Table = text.parse().ok()?;
     let engine = value.get("engine")?.as_table()?;
     let generation = engine.get("generation")?.as_integer()? as u64;
@@ -353,15 +375,11 @@ pub fn summary(path: &Path) -> Option<SessionSummary> {
         }
         None => engine.get("first_valid").is_some_and(|v| v.as_integer().is_some()),
     };
-    let age = std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.elapsed().ok());
     Some(SessionSummary {
         generation,
         valid,
         age,
-        shipped: is_example(&text),
+        shipped: is_example(text),
     })
 }
 
@@ -399,9 +417,27 @@ pub fn list_sessions(dirs: &[PathBuf]) -> Vec<SessionEntry> {
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
             path,
+            example: false,
         })
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name).then(a.path.cmp(&b.path)));
+    out
+}
+
+/// What the open list offers: the sessions in `dirs`, and every shipped
+/// example, built in, wherever the binary runs (`./saves` is there only
+/// inside the repository).
+pub fn list_with_examples(dirs: &[PathBuf]) -> Vec<SessionEntry> {
+    let mut out = list_sessions(dirs);
+    for (name, _) in EXAMPLES {
+        if !out.iter().any(|e| e.name == *name) {
+            out.push(SessionEntry {
+                name: name.to_string(),
+                path: PathBuf::new(),
+                example: true,
+            });
+        }
+    }
     out
 }
 
@@ -439,21 +475,32 @@ pub fn fresh_name(base: &str, dirs: &[PathBuf]) -> String {
         .unwrap_or(base)
 }
 
-/// `name` as a file name: letters, digits, `-` and `_`, the rest as `-`.
+/// `name` as a file name, the one naming every file of a session (its
+/// save, its recovery file, the first save's offer): lower-case letters,
+/// digits and `-`, the rest as `-`; cut so the name fits 255 bytes
+/// whatever the session is called.
 pub fn file_stem_of(name: &str) -> String {
     let s: String = name
         .trim()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
-    let s = s.trim_matches('-').to_string();
+    let s = crate::atomic::cut_to_bytes(s.trim_matches('-'), 200)
+        .trim_matches('-')
+        .to_string();
     if s.is_empty() { "session".into() } else { s }
 }
 
 /// Where save-as writes what the user typed: a bare name is `NAME.toml`
-/// in `sessions` (characters other than letters, digits, `-` and `_` as
-/// `-`); anything with a `/` is a path (`.toml` added when it has no
-/// extension). A shipped example's name is refused.
+/// in `sessions` (as `file_stem_of` writes it); anything with a `/` is a
+/// path (`.toml` added when it has no extension). A shipped example's
+/// name is refused.
 pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, String> {
     let typed = typed.trim();
     if typed.contains('/') {
@@ -464,15 +511,15 @@ pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, String> {
             p
         });
     }
-    let name = typed.strip_suffix(".toml").unwrap_or(typed);
-    if is_example_name(name) {
+    let name = file_stem_of(typed.strip_suffix(".toml").unwrap_or(typed));
+    if is_example_name(&name) {
         return Err(format!(
             "`{name}` is a shipped example's name, which always opens the example: choose another name"
         ));
     }
     // Spaces and marks become `-`: the name stays one a shell and the
     // open list show plainly.
-    Ok(sessions.join(format!("{}.toml", file_stem_of(name))))
+    Ok(sessions.join(format!("{name}.toml")))
 }
 
 /// A `--resume` or open-list argument: the session and the file its saves

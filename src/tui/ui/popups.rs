@@ -21,7 +21,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
     let (title, lines, w) = match &app.mode {
         Mode::Normal => return,
-        Mode::Help => ("Help", help(app), 70),
+        // Rows wrap within the popup, hung under the description column.
+        Mode::Help => ("Help", help(app, 70u16.min(area.width).saturating_sub(2) as usize), 70),
         Mode::Form(form) => {
             let mut lines = form_lines(app, form);
             let field = form.fields.get(form.cursor).map_or("", |f| f.label);
@@ -110,7 +111,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                             ),
                             None => format!("{:<38}", "(not a readable session)"),
                         };
-                        let text = format!("{:<20} {about} {}", e.name, e.path.display());
+                        let place = match e.example {
+                            true => "(built into fnn-tui)".to_string(),
+                            false => e.path.display().to_string(),
+                        };
+                        let text = format!("{:<20} {about} {place}", e.name);
                         if i == list.cursor {
                             Line::styled(text, t.selected)
                         } else {
@@ -217,8 +222,46 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// Generated from the keymap, so it can never disagree with the status bar.
-fn help(app: &App) -> Vec<Line<'static>> {
+/// The help's key column: descriptions start after it.
+const KEY_COLUMN: usize = 16;
+
+/// One help row: `key` in the key column and `what` wrapped to the rest
+/// of `width`, its later lines hung under the description (a wrapped line
+/// starting at the left edge reads as another key).
+fn keyed(key: String, style: ratatui::style::Style, what: &str, width: usize) -> Vec<Line<'static>> {
+    let room = width.saturating_sub(KEY_COLUMN).max(12);
+    let mut lead = Some(Span::styled(format!("{key:<KEY_COLUMN$}"), style));
+    words_within(what, room)
+        .into_iter()
+        .map(|text| {
+            let first = lead.take().unwrap_or_else(|| Span::raw(" ".repeat(KEY_COLUMN)));
+            Line::from(vec![first, Span::raw(text)])
+        })
+        .collect()
+}
+
+/// `text` broken at spaces into lines of at most `room` characters (a
+/// longer word keeps a line of its own).
+fn words_within(text: &str, room: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for word in text.split(' ') {
+        let line = out.last_mut().expect("one line at least");
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > room {
+            out.push(word.to_string());
+        } else {
+            if len > 0 {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    out
+}
+
+/// Generated from the keymap, so it can never disagree with the status bar;
+/// `width` is the room inside the popup.
+fn help(app: &App, width: usize) -> Vec<Line<'static>> {
     use crate::tui::keymap::Context;
     let t = &app.theme;
     let mut lines: Vec<Line> = Vec::new();
@@ -237,25 +280,16 @@ fn help(app: &App) -> Vec<Line<'static>> {
         lines.push(Line::styled(title, t.title));
         for b in app.keymap.bindings.iter().filter(|b| b.context == context) {
             let keys: Vec<String> = b.keys.iter().map(key_name).collect();
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:<16}", keys.join(" ")), t.header),
-                Span::raw(b.help),
-            ]));
+            lines.extend(keyed(keys.join(" "), t.header, b.help, width));
         }
         if context == Context::Normal {
-            lines.push(Line::from(vec![
-                Span::styled(format!("{:<16}", "ctrl-c"), t.header),
-                Span::raw(crate::tui::keymap::CTRL_C_HELP),
-            ]));
+            lines.extend(keyed("ctrl-c".into(), t.header, crate::tui::keymap::CTRL_C_HELP, width));
         }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("Typing in prompts and forms", t.title));
     for (k, what) in crate::tui::line_edit::editing_keys() {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{:<16}", key_name(&k)), t.header),
-            Span::raw(what),
-        ]));
+        lines.extend(keyed(key_name(&k), t.header, what, width));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("The population's columns", t.title));
@@ -273,16 +307,10 @@ fn help(app: &App) -> Vec<Line<'static>> {
         ("xrack", "share of cables that leave their PC's rack"),
         ("age", "generations the member has survived"),
     ] {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{name:<16}"), t.header),
-            Span::raw(what),
-        ]));
+        lines.extend(keyed(name.into(), t.header, what, width));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::from(vec![
-        Span::styled(format!("{:<16}", "mouse"), t.header),
-        Span::raw(crate::tui::keymap::MOUSE_HELP),
-    ]));
+    lines.extend(keyed("mouse".into(), t.header, crate::tui::keymap::MOUSE_HELP, width));
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         "◆ pinned  ◇ pinned, not yet cabled  × forbidden  ■ NIC in cable colour  red name: lacks a partner",

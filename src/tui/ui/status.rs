@@ -30,9 +30,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     };
     // Whole hints only: one cut in half reads as another key. Help and
     // quit always stay, last; the others fill the room before them.
+    // While paused, the pause key's hint says what it does now.
+    let paused = app.snapshot.as_ref().is_some_and(|s| !s.running && s.stopped.is_none());
     let hint = |b: &crate::tui::keymap::Binding| {
         let keys = app.keymap.keys_for(b.action);
-        let label = format!(" {}  ", b.hint);
+        let label = match b.action {
+            crate::tui::keymap::Action::TogglePause if paused => " resume  ".to_string(),
+            _ => format!(" {}  ", b.hint),
+        };
         let w = keys.chars().count() + label.chars().count();
         (w, [Span::styled(keys, t.header), Span::styled(label, t.muted)])
     };

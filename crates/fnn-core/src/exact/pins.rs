@@ -179,7 +179,7 @@ fn limit(c: &Cluster, pc: usize, full: &[usize]) -> String {
     let forbidden: Vec<usize> = bits::ones(c.pins.forbid(pc)).collect();
     match (forbidden.is_empty(), full.is_empty()) {
         (false, _) => format!("{name} is forbidden on {}", switches(&forbidden)),
-        (true, false) => format!("{name} is pinned nowhere full"),
+        (true, false) => format!("{name} may use any switch the pins leave room on"),
         (true, true) => format!("{name} may use any switch"),
     }
 }
@@ -254,6 +254,13 @@ mod tests {
             panic!("not refused")
         };
         assert!(why.contains("switch 0 full with the PCs pinned to them"), "{why}");
+        // n0 is neither forbidden anywhere nor pinned on every NIC: only
+        // the full switch limits it.
+        let n0 = c.pc_name(0);
+        assert!(
+            why.contains(&format!("{n0} may use any switch the pins leave room on")),
+            "{why}"
+        );
     }
 
     /// What no single pair shows, the exact model proves: seven PCs of

@@ -329,6 +329,29 @@ fn the_clock_counts_wall_time_at_the_watch_pace() {
     );
 }
 
+/// A resumed session read "257.8k evals, 0/s ... 00:00:00": its count
+/// carried the runs before it, the clock and the rate did not. The
+/// evaluations, the rate and the clock all count this run.
+#[test]
+fn a_resumed_session_counts_evaluations_as_its_clock_does() {
+    let spec = Spec::klat2();
+    let mut run = fnn_tui::run::Run::new(spec).unwrap();
+    for _ in 0..30 {
+        run.step();
+    }
+    assert!(run.engine().evaluations() > 0);
+    let session = run.session("kept");
+    let resumed = fnn_tui::run::Run::resume(&session).unwrap();
+    let worker = Worker::spawn(resumed, "kept".into(), false, None);
+    let s = next_snapshot(&worker, |s| !s.running);
+    assert_eq!((s.evaluations, s.elapsed_s), (0, 0.0), "evaluations without time");
+    let mut app = App::new(Spec::klat2(), "kept".into(), None, Keymap::default(), Theme::plain());
+    app.size = Rect::new(0, 0, 200, 60);
+    let _ = app.on_event(Event::Snapshot(Box::new(s)));
+    let bar = status_bar(&screen(&app, 200, 60));
+    assert!(bar.contains("│ 0 evals, 0/s │") && bar.contains("00:00:00"), "{bar}");
+}
+
 /// Once the run is paused its clock and evals/s stand still, however
 /// long it stays paused, and the rate is the run's own (it kept falling:
 /// evaluations over a clock still counting).

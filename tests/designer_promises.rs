@@ -421,6 +421,29 @@ fn the_clock_counts_wall_time_at_the_watch_pace() {
     );
 }
 
+/// A resumed session read "257.8k evals, 0/s ... 00:00:00": its count
+/// carried the runs before it, the clock and the rate did not. The
+/// evaluations, the rate and the clock all count this run.
+#[test]
+fn a_resumed_session_counts_evaluations_as_its_clock_does() {
+    let spec = Spec::klat2();
+    let mut run = fnn_tui::run::Run::new(spec).unwrap();
+    for _ in 0..30 {
+        run.step();
+    }
+    assert!(run.engine().evaluations() > 0);
+    let session = run.session("kept");
+    let resumed = fnn_tui::run::Run::resume(&session).unwrap();
+    let worker = Worker::spawn(resumed, "kept".into(), false, None);
+    let s = next_snapshot(&worker, |s| !s.running);
+    assert_eq!((s.evaluations, s.elapsed_s), (0, 0.0), "evaluations without time");
+    let mut app = App::new(Spec::klat2(), "kept".into(), None, Keymap::default(), Theme::plain());
+    app.size = Rect::new(0, 0, 200, 60);
+    let _ = app.on_event(Event::Snapshot(Box::new(s)));
+    let bar = status_bar(&screen(&app, 200, 60));
+    assert!(bar.contains("│ 0 evals, 0/s │") && bar.contains("00:00:00"), "{bar}");
+}
+
 /// Once the run is paused its clock and evals/s stand still, however
 /// long it stays paused, and the rate is the run's own (it kept falling:
 /// evaluations over a clock still counting).
@@ -479,6 +502,7 @@ fn the_status_bar_at_80x24_keeps_state_validity_generation_help_and_quit() {
         ui.settle();
         ui.key(key('p'));
         assert!(matches!(ui.command(), Command::Pin { .. }));
+        ui.event(Event::Applied(Ok("pinned k00 on switch 0".into())));
         ui.key(key('v'));
         assert!(matches!(ui.command(), Command::Watch(false)));
         let (_, last) = ui.quit();
@@ -562,8 +586,30 @@ fn the_unsaved_marker_goes_out_on_save_and_returns_only_with_something_unsaved()
     let (_, edited) = frame(app, &|ui| {
         ui.key(key('x'));
         assert!(matches!(ui.command(), Command::Pin { .. }));
+        ui.event(Event::Applied(Ok("forbade k00 on switch 0".into())));
     });
     assert!(status_bar(&edited).contains("● unsaved edits, design"), "{edited}");
+}
+
+/// A pin the worker refused changed nothing, yet it was counted as an
+/// unsaved edit (the marker lit, `q` asked, a recovery file was written):
+/// an edit counts once the worker has applied it.
+#[test]
+fn a_pin_the_worker_refuses_leaves_nothing_unsaved() {
+    let (mut app, engine) = app_after(60, 80, 24);
+    let _ = app.on_event(Event::Saved(Ok(("/tmp/kept.toml".into(), 60))));
+    let _ = app.on_event(Event::Snapshot(Box::new(shot(&engine, true))));
+    let ui = Loop::start(app, 80, 24);
+    ui.key(key('p'));
+    assert!(matches!(ui.command(), Command::Pin { .. }));
+    ui.event(Event::Applied(Err("n0 and n1 must share a switch".into())));
+    ui.settle();
+    ui.key(key('q'));
+    let (app, last) = ui.quit();
+    assert_eq!(app.unsaved_parts().edits, None, "a refused pin counted as an edit");
+    assert!(!app.worth_recovering(), "a refused pin is worth a recovery file");
+    assert!(!status_bar(&last).contains("unsaved"), "{last}");
+    assert!(!matches!(app.mode, Mode::Confirm(_)), "q asked about a refused pin");
 }
 
 /// The question before quitting names what is unsaved: the user's pins
@@ -576,9 +622,12 @@ fn the_quit_question_names_the_users_unsaved_edits() {
     let ui = Loop::start(app, 80, 24);
     ui.key(key('p'));
     assert!(matches!(ui.command(), Command::Pin { .. }));
+    ui.event(Event::Applied(Ok("pinned k00 on switch 0".into())));
     ui.key(key('l'));
     ui.key(key('x'));
     assert!(matches!(ui.command(), Command::Pin { .. }));
+    ui.event(Event::Applied(Ok("forbade k00 on switch 1".into())));
+    ui.settle();
     ui.key(key('q'));
     let (app, last) = ui.quit();
     assert!(matches!(app.mode, Mode::Confirm(_)), "q asked nothing");

@@ -644,4 +644,27 @@ fn the_man_pages_files_and_environment_are_real() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("would need about"), "{text}");
+/// Whether the session file at `path` pins PC `pc` on switch `switch`.
+fn pins_in(path: &std::path::Path, pc: usize, switch: usize) -> bool {
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = fnn_tui::session::Session::from_toml(&text, "recovery.toml").unwrap();
+    s.spec.pins.iter().any(|p| p.pc == pc && p.switch == switch)
+}
+
+/// A pin made after the search had stopped was reported applied, but the
+/// recovery file Ctrl-C wrote was said to hold no pins: what the user was
+/// told is applied is in the recovery file.
+#[test]
+fn a_pin_made_after_the_search_stopped_is_in_the_recovery_file() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("stopped: no better design");
+    tui.keys("jp");
+    tui.wait_for("pinned k01 on switch 0");
+    tui.keys("\x03");
+    assert_eq!(tui.exit_status().exit_code(), 130);
+    let text = tui.wait_for("recovery file");
+    let (path, _) = the_recovery_session(h, &text);
+    assert!(pins_in(&path, 1, 0), "the pin is not in {}", path.display());
 }

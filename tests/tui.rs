@@ -625,8 +625,9 @@ fn quit_asks_when_unsaved_and_ctrl_c_always_leaves() {
     assert!(app.quit, "no edits: q quits at once");
     // An edit of the user's is worth a question.
     let (mut app, _) = app_after(10);
-    app.on_key(key('p'));
-    assert!(app.dirty, "a pin is an edit");
+    let _ = app.on_key(key('p'));
+    let _ = app.on_event(Event::Applied(Ok("pinned k00 on switch 0".into())));
+    assert!(app.dirty, "a pin the worker applied is an edit");
     app.on_key(key('q'));
     assert_eq!(app.mode, Mode::Confirm(Discard::Quit));
     app.on_key(key('n'));

@@ -142,6 +142,9 @@ pub struct App {
     pub dirty: bool,
     /// Which kinds of change, to name them (meaningful while `dirty`).
     edits: super::unsaved::Edits,
+    /// The kinds of the edits sent to the worker and not answered yet,
+    /// oldest first.
+    sent_edits: std::collections::VecDeque<super::unsaved::Edits>,
     pub status: Option<(String, bool)>,
     /// When the status message was set (it expires).
     pub status_at: Option<Instant>,
@@ -211,6 +214,7 @@ impl App {
             saved_best: None,
             dirty: false,
             edits: Default::default(),
+            sent_edits: Default::default(),
             status: None,
             quit: false,
             interrupted: false,
@@ -276,13 +280,28 @@ impl App {
         }
     }
 
-    /// An edit of the user's: unsaved until the next save.
+    /// An edit of the user's, sent to the worker: unsaved once the worker
+    /// applies it (`Event::Applied`), in the order sent.
     fn edited(&mut self, mark: impl FnOnce(&mut super::unsaved::Edits)) {
+        let mut kind = super::unsaved::Edits::default();
+        mark(&mut kind);
+        self.sent_edits.push_back(kind);
+    }
+
+    /// The worker's answer to the oldest edit sent: one it refused changed
+    /// nothing, so it leaves nothing unsaved.
+    fn answered(&mut self, applied: bool) {
+        let Some(kind) = self.sent_edits.pop_front() else {
+            return;
+        };
+        if !applied {
+            return;
+        }
         if !self.dirty {
             self.edits = Default::default();
         }
         self.dirty = true;
-        mark(&mut self.edits);
+        self.edits = self.edits.and(kind);
     }
 
     #[must_use = "the commands are the worker's to carry out"]
@@ -363,8 +382,14 @@ impl App {
                     self.view = View::Racks(placed, generation);
                 }
             }
-            Event::Applied(Ok(done)) => self.set_status(done, false),
-            Event::Applied(Err(why)) => self.set_status(format!("refused: {why}"), true),
+            Event::Applied(Ok(done)) => {
+                self.answered(true);
+                self.set_status(done, false);
+            }
+            Event::Applied(Err(why)) => {
+                self.answered(false);
+                self.set_status(format!("refused: {why}"), true);
+            }
             Event::Saved(Err(e)) => {
                 self.after_save = None;
                 self.popup(format!("Not saved: {e}"), true);

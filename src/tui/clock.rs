@@ -46,11 +46,17 @@ impl RunClock {
         self.banked + self.since.map_or(Duration::ZERO, |t| now.saturating_duration_since(t))
     }
 
+    /// This run's evaluations out of the engine's `evaluations` (a resumed
+    /// session's count carries the runs before it, which the clock does not).
+    pub fn evaluations(&self, evaluations: u64) -> u64 {
+        evaluations.saturating_sub(self.evals_at_start)
+    }
+
     /// Evaluations per second over the running time so far.
     pub fn rate(&self, evaluations: u64, now: Instant) -> f64 {
         let secs = self.elapsed(now).as_secs_f64();
         if secs > 0.0 {
-            evaluations.saturating_sub(self.evals_at_start) as f64 / secs
+            self.evaluations(evaluations) as f64 / secs
         } else {
             0.0
         }

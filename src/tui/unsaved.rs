@@ -14,6 +14,16 @@ pub struct Edits {
 }
 
 impl Edits {
+    /// The kinds of both.
+    pub fn and(self, other: Edits) -> Edits {
+        Edits {
+            pins: self.pins || other.pins,
+            forbids: self.forbids || other.forbids,
+            weights: self.weights || other.weights,
+            restart: self.restart || other.restart,
+        }
+    }
+
     /// "pins and weights"; `None` when no kind was recorded.
     pub fn words(&self) -> Option<String> {
         let kinds: Vec<&str> = [

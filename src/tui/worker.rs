@@ -109,6 +109,9 @@ pub struct MemberRow {
 pub struct Snapshot {
     pub cluster: Arc<Cluster>,
     pub generation: u64,
+    /// This run's evaluations (since the designer started, opened a
+    /// session or restarted), as the clock and the rate count: a resumed
+    /// session's earlier runs took time this clock never saw.
     pub evaluations: u64,
     /// Recent evaluations per second while running; the run's own
     /// (its evaluations over `elapsed_s`) once paused or stopped.
@@ -506,6 +509,7 @@ impl State {
             self.clock.elapsed(now),
         );
         snapshot.watch = self.watch;
+        snapshot.evaluations = self.clock.evaluations(evals);
         self.last_send = now;
         let _ = self.tx.send(Event::Snapshot(Box::new(snapshot)));
     }

@@ -644,6 +644,8 @@ fn the_man_pages_files_and_environment_are_real() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("would need about"), "{text}");
+}
+
 /// Whether the session file at `path` pins PC `pc` on switch `switch`.
 fn pins_in(path: &std::path::Path, pc: usize, switch: usize) -> bool {
     let text = std::fs::read_to_string(path).unwrap();

@@ -73,28 +73,27 @@ fn watched() -> &'static Watched {
     })
 }
 
-/// Whether `signal` is ignored now (inherited from the parent).
+/// Whether `signal` is ignored now (inherited from the parent): the
+/// kernel's mask of ignored signals, bit n - 1 for signal n, read without
+/// touching any signal's disposition.
 fn ignored(signal: libc::c_int) -> bool {
-    // SAFETY: with a null new action, sigaction only writes the current
-    // one into `old`, a plain struct for which zeroes are valid.
-    unsafe {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN
-    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| (mask >> (signal - 1)) & 1 == 1)
 }
 
 /// Lets `signal` through if a parent left it blocked (the mask is
 /// inherited across exec), so one sent before the handlers were in place
 /// arrives now and stops the command, as one sent later would.
 fn unblock(signal: libc::c_int) {
-    // SAFETY: the set is initialised by sigemptyset before use, and
-    // pthread_sigmask only reads it.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, signal);
-        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
-    }
+    use nix::sys::signal::{SigSet, SigmaskHow, Signal, pthread_sigmask};
+    let Ok(signal) = Signal::try_from(signal) else { return };
+    let mut set = SigSet::empty();
+    set.add(signal);
+    let _ = pthread_sigmask(SigmaskHow::SIG_UNBLOCK, Some(&set), None);
 }
 
 /// Starts watching for SIGINT, SIGTERM and SIGHUP: from here on they

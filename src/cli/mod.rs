@@ -478,10 +478,8 @@ pub fn terminal_width() -> Option<u16> {
     if !std::io::stdout().is_terminal() {
         return None;
     }
-    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-    // SAFETY: TIOCGWINSZ fills the winsize it is given, and only that.
-    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
-    (ok && size.ws_col > 0).then_some(size.ws_col)
+    let size = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    (size.ws_col > 0).then_some(size.ws_col)
 }
 
 /// When the command started: time limits count from here, so reading a

@@ -92,12 +92,10 @@ pub(crate) fn umask() -> u32 {
             .find_map(|l| l.strip_prefix("Umask:"))
             .and_then(|v| u32::from_str_radix(v.trim(), 8).ok());
         from_proc.unwrap_or_else(|| {
-            // SAFETY: umask has no preconditions; the value is put back at once.
-            unsafe {
-                let old = libc::umask(0o022);
-                libc::umask(old);
-                old as u32
-            }
+            // Put back at once.
+            let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o022));
+            rustix::process::umask(old);
+            old.as_raw_mode()
         })
     })
 }

@@ -7,8 +7,9 @@
 
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
+use std::os::fd::AsRawFd;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread::JoinHandle;
 
 /// What a bridge port is attached to.
@@ -145,17 +146,6 @@ const SNAPLEN: u32 = 96;
 
 const TPACKET_V3: libc::c_int = 2;
 const TP_STATUS_USER: u32 = 1;
-/// `PACKET_RX_RING`'s request for version 3 (linux/if_packet.h).
-#[repr(C)]
-struct RingRequest {
-    block_size: u32,
-    block_nr: u32,
-    frame_size: u32,
-    frame_nr: u32,
-    retire_blk_tov: u32,
-    sizeof_priv: u32,
-    feature_req_word: u32,
-}
 
 /// The classic BPF program the capture socket runs on every frame of
 /// this machine: keep the first [`SNAPLEN`] bytes of frames on this run's
@@ -205,135 +195,107 @@ fn index_ranges(ports: &[i32]) -> Vec<(u32, u32)> {
 
 /// The socket and its mapped ring; both go when the last holder drops.
 struct Ring {
-    fd: i32,
-    map: *mut u8,
+    /// Unmapped when dropped, before the socket closes.
+    map: memmap2::MmapRaw,
+    socket: socket2::Socket,
     blocks: usize,
     block_size: usize,
 }
 
-// SAFETY: the mapping is only read by the capture thread, block by block
-// under the kernel's status handshake; the other holder only closes it.
-unsafe impl Send for Ring {}
-unsafe impl Sync for Ring {}
-
-impl Drop for Ring {
-    fn drop(&mut self) {
-        // SAFETY: the mapping and descriptor were made in `Ring::open` and
-        // nobody uses them after the last reference goes.
-        unsafe {
-            libc::munmap(self.map.cast(), self.block_size * self.blocks);
-            libc::close(self.fd);
-        }
-    }
+/// `PACKET_RX_RING`'s request for version 3 (linux/if_packet.h: seven
+/// `u32`s): block size and count, frame size and count, the block
+/// timeout, no private area, no features.
+fn ring_request(blocks: usize, block_size: usize) -> Vec<u8> {
+    let frame_size = 2048;
+    [
+        block_size,
+        blocks,
+        frame_size,
+        block_size * blocks / frame_size,
+        BLOCK_TIMEOUT_MS as usize,
+        0,
+        0,
+    ]
+    .iter()
+    .flat_map(|&v| (v as u32).to_ne_bytes())
+    .collect()
 }
 
 impl Ring {
     fn open(ports: &[i32], blocks: usize, block_size: usize) -> std::io::Result<Ring> {
-        let err = std::io::Error::last_os_error;
-        // SAFETY: plain socket calls with option values that live across
-        // the calls and have the sizes given; the mapping is checked.
-        unsafe {
-            let fd = libc::socket(
-                libc::AF_PACKET,
-                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
-                i32::from((libc::ETH_P_ALL as u16).to_be()),
-            );
-            if fd < 0 {
-                return Err(err());
-            }
-            let fail = |fd: i32| {
-                let e = err();
-                libc::close(fd);
-                Err(e)
-            };
-            let filter = port_filter(ports);
-            let prog = libc::sock_fprog {
-                len: filter.len() as u16,
-                filter: filter.as_ptr().cast_mut(),
-            };
-            let req = RingRequest {
-                block_size: block_size as u32,
-                block_nr: blocks as u32,
-                frame_size: 2048,
-                frame_nr: (block_size * blocks / 2048) as u32,
-                retire_blk_tov: BLOCK_TIMEOUT_MS,
-                sizeof_priv: 0,
-                feature_req_word: 0,
-            };
-            let set =
-                |level, name, v: *const libc::c_void, len: usize| libc::setsockopt(fd, level, name, v, len as u32);
-            if set(
-                libc::SOL_SOCKET,
-                libc::SO_ATTACH_FILTER,
-                (&prog as *const libc::sock_fprog).cast(),
-                size_of::<libc::sock_fprog>(),
-            ) != 0
-                || set(
-                    libc::SOL_PACKET,
-                    libc::PACKET_VERSION,
-                    (&TPACKET_V3 as *const libc::c_int).cast(),
-                    size_of::<libc::c_int>(),
-                ) != 0
-                || set(
-                    libc::SOL_PACKET,
-                    libc::PACKET_RX_RING,
-                    (&req as *const RingRequest).cast(),
-                    size_of::<RingRequest>(),
-                ) != 0
-            {
-                return fail(fd);
-            }
-            let map = libc::mmap(
-                std::ptr::null_mut(),
-                block_size * blocks,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED,
-                fd,
-                0,
-            );
-            if map == libc::MAP_FAILED {
-                return fail(fd);
-            }
-            Ok(Ring {
-                fd,
-                map: map.cast(),
-                blocks,
-                block_size,
-            })
-        }
+        use socket2::{Domain, Protocol, SockFilter, Socket, Type};
+        let all = Protocol::from(i32::from((libc::ETH_P_ALL as u16).to_be()));
+        let socket = Socket::new(Domain::PACKET, Type::RAW, Some(all))?;
+        let filter: Vec<SockFilter> = port_filter(ports)
+            .into_iter()
+            .map(|o| SockFilter::new(o.code, o.jt, o.jf, o.k))
+            .collect();
+        socket.attach_filter(&filter)?;
+        let raw = super::raw_socket::set_option;
+        raw(
+            &socket,
+            libc::SOL_PACKET,
+            libc::PACKET_VERSION,
+            &TPACKET_V3.to_ne_bytes(),
+        )?;
+        raw(
+            &socket,
+            libc::SOL_PACKET,
+            libc::PACKET_RX_RING,
+            &ring_request(blocks, block_size),
+        )?;
+        let map = memmap2::MmapOptions::new()
+            .len(block_size * blocks)
+            .map_raw(socket.as_raw_fd())?;
+        Ok(Ring {
+            map,
+            socket,
+            blocks,
+            block_size,
+        })
     }
 
-    /// Waits up to `ms` for the block at `i` to be handed over; its
-    /// frames as (interface index, packet type, bytes) when it is.
-    fn block(&self, i: usize, ms: i32) -> Option<Vec<(i32, u8, &[u8])>> {
-        // SAFETY: `i < self.blocks`, so the block lies in the mapping; the kernel
-        // writes a block only while its status says it owns it, and every
-        // offset read from it is checked against the block's size.
-        unsafe {
-            let base = self.map.add(i * self.block_size);
-            let status = base.add(8).cast::<u32>();
-            if std::ptr::read_volatile(status) & TP_STATUS_USER == 0 {
-                let mut p = libc::pollfd {
-                    fd: self.fd,
-                    events: libc::POLLIN | libc::POLLERR,
-                    revents: 0,
-                };
-                libc::poll(&mut p, 1, ms);
-                if std::ptr::read_volatile(status) & TP_STATUS_USER == 0 {
-                    return None;
-                }
+    /// The ring as the kernel shares it: it writes the memory while this
+    /// process reads it, so it is seen as atomics, never as plain bytes.
+    fn shared(&self) -> &[AtomicU32] {
+        // SAFETY: the mapping is page-aligned, `len` bytes long and lives
+        // as long as `self`; no reference of another type to it exists,
+        // and atomics allow the kernel's concurrent writes.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU32>(), self.map.len() / 4) }
+    }
+
+    /// Waits up to `ms` for the block at `i` to be handed over; a copy of
+    /// its frames' bytes when it is.
+    fn block(&self, i: usize, ms: i32) -> Option<Vec<u8>> {
+        let words = &self.shared()[i * self.block_size / 4..(i + 1) * self.block_size / 4];
+        // The block descriptor's status word (offset 8): the kernel's
+        // release of the block, which this acquires.
+        let handed_over = || words[2].load(Ordering::Acquire) & TP_STATUS_USER != 0;
+        if !handed_over() {
+            let timeout = rustix::event::Timespec {
+                tv_sec: i64::from(ms / 1000),
+                tv_nsec: i64::from(ms % 1000) * 1_000_000,
+            };
+            let flags = rustix::event::PollFlags::IN | rustix::event::PollFlags::ERR;
+            let mut p = [rustix::event::PollFd::new(&self.socket, flags)];
+            let _ = rustix::event::poll(&mut p, Some(&timeout));
+            if !handed_over() {
+                return None;
             }
-            std::sync::atomic::fence(Ordering::Acquire);
-            let block = std::slice::from_raw_parts(base, self.block_size);
-            Some(frames_in(block))
         }
+        // The bytes in use (offset 20: the descriptor, then the frames).
+        let used = (words[5].load(Ordering::Relaxed) as usize).div_ceil(4).min(words.len());
+        Some(
+            words[..used]
+                .iter()
+                .flat_map(|w| w.load(Ordering::Relaxed).to_ne_bytes())
+                .collect(),
+        )
     }
 
     /// Gives block `i` back to the kernel.
     fn release(&self, i: usize) {
-        std::sync::atomic::fence(Ordering::Release);
-        // SAFETY: as in `block`; writing the status hands the block back.
-        unsafe { std::ptr::write_volatile(self.map.add(i * self.block_size + 8).cast::<u32>(), 0) };
+        self.shared()[i * self.block_size / 4 + 2].store(0, Ordering::Release);
     }
 }
 
@@ -341,10 +303,7 @@ impl Ring {
 /// descriptor, then packets each with a `tpacket3_hdr` and the
 /// `sockaddr_ll` saying where it was seen).
 fn frames_in(block: &[u8]) -> Vec<(i32, u8, &[u8])> {
-    let u32_at = |b: &[u8], at: usize| {
-        b.get(at..at + 4)
-            .map_or(0, |w| u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))
-    };
+    let u32_at = super::raw_socket::u32_at;
     let count = u32_at(block, 12);
     let mut at = u32_at(block, 16) as usize;
     let mut out = Vec::with_capacity(count as usize);
@@ -400,7 +359,7 @@ impl Capture {
         // the first quiet wait after the flag is set.
         self.stop.store(true, Ordering::Relaxed);
         let mut seen = self.thread.join().unwrap_or_default();
-        seen.dropped = dropped(self.ring.fd);
+        seen.dropped = dropped(&self.ring.socket);
         seen
     }
 }
@@ -414,23 +373,14 @@ fn first_in_line() {
     let _ = rustix::process::setpriority_process(Some(me), -20);
 }
 
-fn dropped(fd: i32) -> u64 {
-    let mut st = libc::tpacket_stats {
-        tp_packets: 0,
-        tp_drops: 0,
-    };
-    let mut len = size_of::<libc::tpacket_stats>() as u32;
-    // SAFETY: `st` has the size the kernel is told.
-    let r = unsafe {
-        libc::getsockopt(
-            fd,
-            libc::SOL_PACKET,
-            libc::PACKET_STATISTICS,
-            (&mut st as *mut libc::tpacket_stats).cast(),
-            &mut len,
-        )
-    };
-    if r == 0 { u64::from(st.tp_drops) } else { 0 }
+/// Frames the kernel dropped for want of room in the ring (the second
+/// `u32` of `tpacket_stats`); 0 when it cannot say.
+fn dropped(socket: &socket2::Socket) -> u64 {
+    let mut stats = [0u8; 8];
+    match super::raw_socket::get_option(socket, libc::SOL_PACKET, libc::PACKET_STATISTICS, &mut stats) {
+        Ok(8) => u64::from(super::raw_socket::u32_at(&stats, 4)),
+        _ => 0,
+    }
 }
 
 fn read_frames(ring: &Ring, ports: &HashMap<i32, Port>, bridges: usize, stop: &AtomicBool) -> Seen {
@@ -445,8 +395,8 @@ fn read_frames(ring: &Ring, ports: &HashMap<i32, Port>, bridges: usize, stop: &A
         // nothing means every frame sent has been read.
         let wait = if stopping { 4 * BLOCK_TIMEOUT_MS as i32 } else { 50 };
         match ring.block(i, wait) {
-            Some(frames) => {
-                for (ifindex, pkttype, f) in frames {
+            Some(block) => {
+                for (ifindex, pkttype, f) in frames_in(&block) {
                     if let Some(port) = ports.get(&ifindex) {
                         count(&mut seen, port, pkttype == PACKET_OUTGOING, f);
                     }

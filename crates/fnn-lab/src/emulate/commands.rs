@@ -62,8 +62,11 @@ pub(super) fn run_with(
             break status;
         }
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            // SAFETY: kill has no memory preconditions; the group is the child's own.
-            unsafe { libc::kill(-(child.id() as i32), libc::SIGKILL) };
+            // The child leads a group of its own: its children go with it.
+            let _ = rustix::process::kill_process_group(
+                rustix::process::Pid::from_child(&child),
+                rustix::process::Signal::KILL,
+            );
             let _ = child.wait();
             return Err(EmulateError::Interrupted);
         }
@@ -133,13 +136,17 @@ pub(super) fn kill_processes_in(namespaces: &[String]) {
     }
     let Ok(procs) = std::fs::read_dir("/proc") else { return };
     for p in procs.flatten() {
-        let Some(pid) = p.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(pid) = p
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw)
+        else {
             continue;
         };
         let inside = std::fs::metadata(p.path().join("ns/net")).is_ok_and(|m| inodes.contains(&m.ino()));
-        if inside && pid != std::process::id() as i32 {
-            // SAFETY: kill has no memory preconditions; the pid was just read.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+        if inside && pid != rustix::process::getpid() {
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
         }
     }
 }

@@ -6,10 +6,13 @@
 //! request crossed are checked as before; it only stops paying a process
 //! and a round trip per pair.
 
+use rustix::event::{PollFd, PollFlags};
+use rustix::io::Errno;
+use rustix::net::{RecvFlags, SendFlags};
 use std::collections::VecDeque;
 use std::io;
-use std::net::Ipv4Addr;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::net::{Ipv4Addr, SocketAddrV4};
+use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -78,26 +81,17 @@ pub fn echo_all(targets: &[Ipv4Addr], id: u16, cancel: Option<&AtomicBool>) -> i
 }
 
 fn open() -> io::Result<OwnedFd> {
-    // SAFETY: plain socket call; the descriptor is owned from here on.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_RAW | libc::SOCK_CLOEXEC, libc::IPPROTO_ICMP) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: fd was just returned by socket and is owned by nothing else.
-    let socket = unsafe { OwnedFd::from_raw_fd(fd) };
+    use rustix::net::{AddressFamily, SocketFlags, SocketType, ipproto, sockopt};
+    let socket = rustix::net::socket_with(
+        AddressFamily::INET,
+        SocketType::RAW,
+        SocketFlags::CLOEXEC,
+        Some(ipproto::ICMP),
+    )?;
     let filter: u32 = !(1 << ICMP_ECHOREPLY);
-    let rcvbuf: libc::c_int = 1 << 20;
-    // SAFETY: the option values live across the calls and have the sizes given.
-    unsafe {
-        libc::setsockopt(fd, SOL_RAW, ICMP_FILTER, (&filter as *const u32).cast(), 4);
-        libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_RCVBUF,
-            (&rcvbuf as *const libc::c_int).cast(),
-            size_of::<libc::c_int>() as u32,
-        );
-    }
+    super::raw_socket::set_option(&socket, SOL_RAW, ICMP_FILTER, &filter.to_ne_bytes())?;
+    // A larger buffer is a help, not a need: the kernel's cap is kept.
+    let _ = sockopt::set_socket_recv_buffer_size(&socket, 1 << 20);
     Ok(socket)
 }
 
@@ -125,49 +119,26 @@ fn checksum(p: &[u8]) -> u16 {
 
 fn send(socket: &OwnedFd, to: Ipv4Addr, id: u16, seq: u16) -> io::Result<()> {
     let p = request(id, seq);
-    let addr = libc::sockaddr_in {
-        sin_family: libc::AF_INET as libc::sa_family_t,
-        sin_port: 0,
-        sin_addr: libc::in_addr {
-            s_addr: u32::from(to).to_be(),
-        },
-        sin_zero: [0; 8],
-    };
-    // SAFETY: the packet and address outlive the call and have the sizes given.
-    let n = unsafe {
-        libc::sendto(
-            socket.as_raw_fd(),
-            p.as_ptr().cast(),
-            p.len(),
-            0,
-            (&addr as *const libc::sockaddr_in).cast(),
-            size_of::<libc::sockaddr_in>() as u32,
-        )
-    };
-    if n >= 0 {
-        return Ok(());
-    }
-    let e = io::Error::last_os_error();
-    // No route, or a neighbour that cannot be reached: that target does
-    // not answer, which the caller reports; it is not the prober failing.
-    match e.raw_os_error() {
-        Some(libc::ENETUNREACH | libc::EHOSTUNREACH | libc::ENOBUFS) => Ok(()),
-        _ => Err(e),
+    let sent = rustix::net::sendto(socket, &p, SendFlags::empty(), &SocketAddrV4::new(to, 0));
+    match sent {
+        Ok(_) => Ok(()),
+        // No route, or a neighbour that cannot be reached: that target does
+        // not answer, which the caller reports; it is not the prober failing.
+        Err(Errno::NETUNREACH | Errno::HOSTUNREACH | Errno::NOBUFS) => Ok(()),
+        Err(e) => Err(e.into()),
     }
 }
 
 fn readable(socket: &OwnedFd, wait: Duration) -> io::Result<bool> {
-    let mut p = libc::pollfd {
-        fd: socket.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
+    let mut p = [PollFd::new(socket, PollFlags::IN)];
+    let timeout = rustix::event::Timespec {
+        tv_sec: wait.as_secs() as i64,
+        tv_nsec: i64::from(wait.subsec_nanos()),
     };
-    // SAFETY: one pollfd, valid for the call.
-    let n = unsafe { libc::poll(&mut p, 1, wait.as_millis() as i32) };
-    match n {
-        n if n >= 0 => Ok(n > 0),
-        _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => Ok(false),
-        _ => Err(io::Error::last_os_error()),
+    match rustix::event::poll(&mut p, Some(&timeout)) {
+        Ok(n) => Ok(n > 0),
+        Err(Errno::INTR) => Ok(false),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -175,23 +146,12 @@ fn readable(socket: &OwnedFd, wait: Duration) -> io::Result<bool> {
 /// anything else; None when nothing more is queued.
 fn receive(socket: &OwnedFd, id: u16, buf: &mut [u8]) -> io::Result<Option<(Ipv4Addr, u16)>> {
     loop {
-        // SAFETY: buf is valid for writes of its length.
-        let n = unsafe {
-            libc::recv(
-                socket.as_raw_fd(),
-                buf.as_mut_ptr().cast(),
-                buf.len(),
-                libc::MSG_DONTWAIT,
-            )
+        let n = match rustix::net::recv(socket, &mut *buf, RecvFlags::DONTWAIT) {
+            Ok((n, _)) => n,
+            Err(Errno::AGAIN | Errno::INTR) => return Ok(None),
+            Err(e) => return Err(e.into()),
         };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            return match e.kind() {
-                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
-                _ => Err(e),
-            };
-        }
-        if let Some(reply) = parse_reply(&buf[..n as usize], id) {
+        if let Some(reply) = parse_reply(&buf[..n], id) {
             return Ok(Some(reply));
         }
     }

@@ -61,47 +61,17 @@ pub fn lldpdu(switch: usize, port: usize, src: [u8; 6]) -> Vec<u8> {
 }
 
 /// A raw socket that sends whole frames out of a given link.
-struct Sender(i32);
+struct Sender(socket2::Socket);
 
 impl Sender {
     fn open() -> std::io::Result<Sender> {
-        // SAFETY: plain socket call; the descriptor is owned by the Sender.
-        let fd = unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, 0) };
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(Sender(fd))
+        // Protocol 0: the socket sends only, it receives nothing.
+        let socket = socket2::Socket::new(socket2::Domain::PACKET, socket2::Type::RAW, None)?;
+        Ok(Sender(socket))
     }
 
     fn send(&self, ifindex: i32, frame: &[u8]) -> std::io::Result<()> {
-        // SAFETY: zeroed sockaddr_ll is valid; the fields set are its own.
-        let mut to: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-        to.sll_family = libc::AF_PACKET as u16;
-        to.sll_ifindex = ifindex;
-        to.sll_halen = 6;
-        to.sll_addr[..6].copy_from_slice(&NEAREST_BRIDGE);
-        // SAFETY: the frame and address outlive the call; lengths are theirs.
-        let sent = unsafe {
-            libc::sendto(
-                self.0,
-                frame.as_ptr().cast(),
-                frame.len(),
-                0,
-                (&to as *const libc::sockaddr_ll).cast(),
-                std::mem::size_of::<libc::sockaddr_ll>() as u32,
-            )
-        };
-        if sent < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Sender {
-    fn drop(&mut self) {
-        // SAFETY: the descriptor is ours and closed once.
-        unsafe { libc::close(self.0) };
+        super::raw_socket::send_frame(&self.0, ifindex, NEAREST_BRIDGE, frame)
     }
 }
 
@@ -113,8 +83,7 @@ impl Drop for Daemons {
     /// child; killed when it has not within a second.
     fn drop(&mut self) {
         for c in &self.0 {
-            // SAFETY: kill has no memory preconditions; the pid is our child's.
-            unsafe { libc::kill(c.id() as i32, libc::SIGTERM) };
+            let _ = rustix::process::kill_process(rustix::process::Pid::from_child(c), rustix::process::Signal::TERM);
         }
         let deadline = Instant::now() + Duration::from_secs(1);
         for c in &mut self.0 {

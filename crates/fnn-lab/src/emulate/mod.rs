@@ -30,6 +30,7 @@ mod netns;
 mod networkd;
 pub mod plot;
 mod pump;
+mod raw_socket;
 mod ready;
 mod registry;
 mod summary;

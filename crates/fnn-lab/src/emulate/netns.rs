@@ -4,9 +4,10 @@
 //! in the host's. Thousands of PCs are set up and probed this way without
 //! starting a process for each.
 
+use rustix::thread::LinkNameSpaceType;
 use std::fs::File;
 use std::io;
-use std::os::fd::AsRawFd;
+use std::os::fd::AsFd;
 use std::path::Path;
 
 /// Where `ip netns add` pins a namespace by name.
@@ -18,11 +19,8 @@ pub fn within<T: Send>(ns: &str, f: impl FnOnce() -> io::Result<T> + Send) -> io
     let target = File::open(Path::new(NETNS_DIR).join(ns))?;
     std::thread::scope(|s| {
         let thread = s.spawn(|| {
-            // SAFETY: the descriptor is open for the call; CLONE_NEWNET only
-            // moves this thread, which nothing else runs on.
-            if unsafe { libc::setns(target.as_raw_fd(), libc::CLONE_NEWNET) } != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            // Only this thread moves, and nothing else runs on it.
+            rustix::thread::move_into_link_name_space(target.as_fd(), Some(LinkNameSpaceType::Network))?;
             f()
         });
         thread.join().unwrap_or_else(|p| std::panic::resume_unwind(p))

@@ -5,9 +5,10 @@
 //! per socket: an all-to-all of thousands of flows costs a descriptor per
 //! socket, not a stack.
 
+use rustix::event::epoll;
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -59,55 +60,34 @@ pub fn pump(
 }
 
 /// An epoll instance, closed when dropped.
-struct Epoll(i32);
+struct Epoll(OwnedFd);
 
 impl Epoll {
     fn new() -> io::Result<Epoll> {
-        // SAFETY: plain call; the descriptor is owned by the value.
-        let fd = unsafe { libc::epoll_create1(libc::EPOLL_CLOEXEC) };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(Epoll(fd))
+        Ok(Epoll(epoll::create(epoll::CreateFlags::CLOEXEC)?))
     }
 
     /// Watches `fd` for `events`, reporting `token`.
-    fn add(&self, fd: i32, events: u32, token: u64) -> io::Result<()> {
-        let mut e = libc::epoll_event { events, u64: token };
-        // SAFETY: the event lives across the call.
-        if unsafe { libc::epoll_ctl(self.0, libc::EPOLL_CTL_ADD, fd, &mut e) } != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(())
+    fn add(&self, fd: impl AsFd, events: epoll::EventFlags, token: u64) -> io::Result<()> {
+        Ok(epoll::add(&self.0, fd, epoll::EventData::new_u64(token), events)?)
     }
 
     /// Stops watching `fd` (already closed or finished with).
-    fn remove(&self, fd: i32) {
-        // SAFETY: a null event is allowed for EPOLL_CTL_DEL.
-        unsafe { libc::epoll_ctl(self.0, libc::EPOLL_CTL_DEL, fd, std::ptr::null_mut()) };
+    fn remove(&self, fd: impl AsFd) {
+        let _ = epoll::delete(&self.0, fd);
     }
 
     /// Waits up to `timeout` for ready sockets; fills `events`, returns how many.
-    fn wait(&self, events: &mut [libc::epoll_event], timeout: Duration) -> io::Result<usize> {
-        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: the buffer and its length are the slice's.
-        let n = unsafe { libc::epoll_wait(self.0, events.as_mut_ptr(), events.len() as i32, ms) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            return if e.kind() == io::ErrorKind::Interrupted {
-                Ok(0)
-            } else {
-                Err(e)
-            };
+    fn wait(&self, events: &mut [epoll::Event], timeout: Duration) -> io::Result<usize> {
+        let timeout = rustix::event::Timespec::try_from(timeout).unwrap_or(rustix::event::Timespec {
+            tv_sec: i64::MAX,
+            tv_nsec: 0,
+        });
+        match epoll::wait(&self.0, events, Some(&timeout)) {
+            Ok(n) => Ok(n),
+            Err(rustix::io::Errno::INTR) => Ok(0),
+            Err(e) => Err(e.into()),
         }
-        Ok(n as usize)
-    }
-}
-
-impl Drop for Epoll {
-    fn drop(&mut self) {
-        // SAFETY: the descriptor is this value's own.
-        unsafe { libc::close(self.0) };
     }
 }
 
@@ -127,13 +107,19 @@ fn worker(
     for (i, (client, server)) in share.iter().enumerate() {
         client.set_nonblocking(true)?;
         server.set_nonblocking(true)?;
-        epoll.add(client.as_raw_fd(), libc::EPOLLOUT as u32, 2 * i as u64)?;
-        epoll.add(server.as_raw_fd(), libc::EPOLLIN as u32, 2 * i as u64 + 1)?;
+        epoll.add(client, epoll::EventFlags::OUT, 2 * i as u64)?;
+        epoll.add(server, epoll::EventFlags::IN, 2 * i as u64 + 1)?;
     }
     let mut counted = vec![0u64; share.len()];
     let data = vec![0u8; CHUNK];
     let mut buf = vec![0u8; CHUNK];
-    let mut events = vec![libc::epoll_event { events: 0, u64: 0 }; 1024];
+    let mut events = vec![
+        epoll::Event {
+            flags: epoll::EventFlags::empty(),
+            data: epoll::EventData::new_u64(0),
+        };
+        1024
+    ];
     loop {
         let now = Instant::now();
         if now >= stop || cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -141,13 +127,14 @@ fn worker(
         }
         let ready = epoll.wait(&mut events, (stop - now).min(Duration::from_millis(50)))?;
         for e in &events[..ready] {
-            let (i, receiver) = ((e.u64 / 2) as usize, e.u64 % 2 == 1);
+            let token = e.data.u64();
+            let (i, receiver) = ((token / 2) as usize, token % 2 == 1);
             let (client, server) = &mut share[i];
             if receiver {
                 for _ in 0..BURST {
                     match server.read(&mut buf) {
                         Ok(0) => {
-                            epoll.remove(server.as_raw_fd());
+                            epoll.remove(&*server);
                             break;
                         }
                         Ok(n) => {
@@ -167,7 +154,7 @@ fn worker(
                         // A sender whose connection failed stops; its
                         // receiver's count shows it.
                         Err(_) => {
-                            epoll.remove(client.as_raw_fd());
+                            epoll.remove(&*client);
                             break;
                         }
                     }
@@ -191,20 +178,7 @@ fn worker(
 /// a plain close would go on sending the send buffer's megabytes, onto
 /// the links the next run measures.
 fn abort_on_close(s: &TcpStream) {
-    let l = libc::linger {
-        l_onoff: 1,
-        l_linger: 0,
-    };
-    // SAFETY: the struct lives across the call; its size is its own.
-    unsafe {
-        libc::setsockopt(
-            s.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_LINGER,
-            (&l as *const libc::linger).cast(),
-            std::mem::size_of::<libc::linger>() as u32,
-        )
-    };
+    let _ = rustix::net::sockopt::set_socket_linger(s, Some(Duration::ZERO));
 }
 
 #[cfg(test)]

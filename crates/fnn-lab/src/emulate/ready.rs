@@ -115,8 +115,7 @@ impl Uses {
 /// person fixes it: root first, then every missing program at once, then
 /// the hosts file.
 pub fn ready(uses: &Uses) -> Result<(), Unavailable> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !rustix::process::geteuid().is_root() {
         return Err(Unavailable::NotRoot);
     }
     have(&uses.programs())?;

@@ -283,8 +283,7 @@ fn own_dir(dir: &Path) -> Result<(), EmulateError> {
         Err(e) => return Err(super::io(dir, e)),
     }
     let m = std::fs::symlink_metadata(dir).map_err(|e| super::io(dir, e))?;
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
+    let me = rustix::process::geteuid().as_raw();
     if !m.file_type().is_dir() || m.uid() != me || m.permissions().mode() & 0o022 != 0 {
         return Err(EmulateError::Io {
             path: dir.display().to_string(),

@@ -416,47 +416,30 @@ const MPTCP_INFO: i32 = 1;
 /// How many subflows an MPTCP connection has open (the first included),
 /// from the kernel's `mptcp_info`, whose first byte counts the extra ones.
 fn subflows(stream: &std::net::TcpStream) -> Option<u32> {
-    use std::os::fd::AsRawFd;
     let mut info = [0u8; 128];
-    let mut len = info.len() as u32;
-    // SAFETY: the buffer and its length live across the call.
-    let ok = unsafe {
-        libc::getsockopt(
-            stream.as_raw_fd(),
-            SOL_MPTCP,
-            MPTCP_INFO,
-            info.as_mut_ptr().cast(),
-            &mut len,
-        ) == 0
-    };
-    (ok && len > 0).then(|| 1 + u32::from(info[0]))
+    let len = super::raw_socket::get_option(stream, SOL_MPTCP, MPTCP_INFO, &mut info).ok()?;
+    (len > 0).then(|| 1 + u32::from(info[0]))
 }
 
 /// Raises this process's open-file limit to hold `sockets` more, up to
 /// its hard limit: a shell's usual 1024 is short of an all-to-all.
 fn descriptors_for(sockets: usize) -> Result<(), String> {
-    let want = (sockets + 256) as libc::rlim_t;
-    let mut l = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: the struct lives across both calls.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) != 0 || l.rlim_cur >= want {
-            return Ok(());
-        }
-        if l.rlim_max < want {
-            return Err(format!(
-                "{sockets} sockets need more open files than the hard limit {} allows (raise it: ulimit -Hn)",
-                l.rlim_max
-            ));
-        }
-        l.rlim_cur = want;
-        if libc::setrlimit(libc::RLIMIT_NOFILE, &l) != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
-        }
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let want = (sockets + 256) as u64;
+    let mut l = getrlimit(Resource::Nofile);
+    // None is unlimited.
+    if l.current.is_none_or(|c| c >= want) {
+        return Ok(());
     }
-    Ok(())
+    if let Some(hard) = l.maximum
+        && hard < want
+    {
+        return Err(format!(
+            "{sockets} sockets need more open files than the hard limit {hard} allows (raise it: ulimit -Hn)"
+        ));
+    }
+    l.current = Some(want);
+    setrlimit(Resource::Nofile, l).map_err(|e| std::io::Error::from(e).to_string())
 }
 
 /// How long MPTCP may take to open a connection's extra subflows (the

@@ -99,7 +99,7 @@ pub fn parse_results(
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
             ["nic", nic, iface] => {
-                let nic = crate::routing::macs::whole_number(nic)
+                let nic = crate::routing::whole_number(nic)
                     .filter(|&k| k < own.len())
                     .ok_or_else(|| {
                         err(

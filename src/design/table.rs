@@ -111,7 +111,11 @@ fn parse_number(tok: &str, what: &'static str, hint: usize) -> Result<usize, Num
     let number = tok.to_string();
     match hint {
         0 if n >= MAX_IMPLIED => Err(NumberError::Implied { what, number }),
-        h if h > 0 && n >= h => Err(NumberError::OutOfRange { what, number, last: h - 1 }),
+        h if h > 0 && n >= h => Err(NumberError::OutOfRange {
+            what,
+            number,
+            last: h - 1,
+        }),
         _ => Ok(n),
     }
 }

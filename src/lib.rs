@@ -29,6 +29,7 @@ pub mod routing;
 pub mod run;
 pub mod session;
 pub mod spec;
+pub mod svg;
 pub mod sweep;
 pub mod table;
 pub mod topology;

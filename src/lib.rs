@@ -19,7 +19,6 @@ pub mod fs;
 pub mod ga;
 pub mod hardware;
 pub mod input;
-pub mod lldp;
 pub mod metrics;
 pub mod output;
 pub mod patterns;

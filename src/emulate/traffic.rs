@@ -71,7 +71,7 @@ pub enum TrafficError {
     #[error("--congestion: {0}")]
     Congestion(Box<TrafficError>),
     #[error("{sockets} sockets need more open files than the hard limit {hard} allows (raise it: ulimit -Hn)")]
-    HardLimit { sockets: usize, hard: u64 },
+    HardLimit { sockets: usize, hard: libc::rlim_t },
     #[error("{0}")]
     Rlimit(String),
 }
@@ -441,7 +441,7 @@ fn descriptors_for(sockets: usize) -> Result<(), TrafficError> {
             return Ok(());
         }
         if l.rlim_max < want {
-            let hard = l.rlim_max as u64;
+            let hard = l.rlim_max;
             return Err(TrafficError::HardLimit { sockets, hard });
         }
         l.rlim_cur = want;

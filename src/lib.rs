@@ -10,9 +10,9 @@
 
 pub use fnn_core::{
     atomic, budget, design, escape, exact, fs, ga, hardware, input, metrics, output, patterns, planted, report, run,
-    session, spec, sweep, table, words,
+    session, spec, svg, sweep, table, words,
 };
 pub use fnn_export::{bandwidth, export, routing, topology};
-pub use fnn_lab::{emulate, lldp, verify};
+pub use fnn_lab::{emulate, verify};
 #[cfg(feature = "tui")]
 pub mod tui;

@@ -359,7 +359,7 @@ fn the_config_file_rebinds_the_watch_pace_and_refuses_unknown_actions() {
     assert!(matches!(app.on_key(key('V')).as_slice(), [Command::Watch(true)]));
     assert!(help_keys(&mut app).contains("V"), "the help shows the key in force");
     std::fs::write(&path, "[keys]\nwach = [\"v\"]\n").unwrap();
-    let e = config::load(Some(&path), false).unwrap_err();
+    let e = config::load(Some(&path), false).unwrap_err().to_string();
     assert!(
         e.contains("config.toml") && e.contains("wach") && e.contains("watch"),
         "{e}"

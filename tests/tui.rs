@@ -718,12 +718,22 @@ fn config_file_overrides_keys_and_no_color_turns_colour_off() {
     let (_, plain) = config::load(Some(&path), true).unwrap();
     assert!(!plain.color);
     std::fs::write(&path, "[keys]\nfly = [\"f\"]\n").unwrap();
-    assert!(config::load(Some(&path), false).unwrap_err().contains("config.toml"));
+    assert!(
+        config::load(Some(&path), false)
+            .unwrap_err()
+            .to_string()
+            .contains("config.toml")
+    );
     std::fs::write(&path, "[keys]\nquit = [\"banana\"]\n").unwrap();
-    assert!(config::load(Some(&path), false).unwrap_err().contains("banana"));
+    assert!(
+        config::load(Some(&path), false)
+            .unwrap_err()
+            .to_string()
+            .contains("banana")
+    );
     // A remapped key that collides would make forbid unreachable.
     std::fs::write(&path, "[keys]\ntoggle-pause = [\"x\"]\n").unwrap();
-    let e = config::load(Some(&path), false).unwrap_err();
+    let e = config::load(Some(&path), false).unwrap_err().to_string();
     assert!(
         e.contains("config.toml") && e.contains("toggle-pause") && e.contains("forbid"),
         "{e}"

@@ -384,9 +384,14 @@ pub struct ExportArgs {
     pub max_size: Option<u64>,
 }
 
+/// A `--max-size` that does not read.
+#[derive(Debug, thiserror::Error)]
+#[error("use a size such as 500M or 20G")]
+pub struct NotASize;
+
 /// `--max-size`: `123`, `512K`, `4M`, `2G`.
-fn parse_max_size(text: &str) -> Result<u64, String> {
-    fnn_tui::budget::parse_size(text).ok_or_else(|| "use a size such as 500M or 20G".to_string())
+fn parse_max_size(text: &str) -> Result<u64, NotASize> {
+    fnn_tui::budget::parse_size(text).ok_or(NotASize)
 }
 
 /// Hardware and search flags shared by `design` and `check`.

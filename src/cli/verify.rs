@@ -4,8 +4,8 @@
 use super::VerifyArgs;
 use super::out;
 use anyhow::anyhow;
-use fnn_tui::lldp::audit_dir;
 use fnn_tui::routing::MacTable;
+use fnn_tui::verify::lldp::audit_dir;
 use fnn_tui::verify::verify_dir;
 use std::process::ExitCode;
 

@@ -10,10 +10,29 @@ pub struct Found {
     pub switch: Option<usize>,
 }
 
+/// What a find names that is not there, with what is.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum NotFound {
+    #[error("no PC or switch called {word:?}: {pcs}; {switches}")]
+    Stranger {
+        word: String,
+        pcs: String,
+        switches: String,
+    },
+    #[error("type a PC or a switch: {pcs}; {switches}")]
+    Empty { pcs: String, switches: String },
+    #[error("there is no {what} {number}: {range}")]
+    Number {
+        what: &'static str,
+        number: String,
+        range: String,
+    },
+}
+
 /// Reads `query`: a PC's name (`k10`), a switch as `s3`, `sw3` or
 /// `switch 3`, a bare number as a PC's number, or a PC and a switch
 /// together (`k10 s3`). The error says what was not found and what is.
-pub fn find(c: &Cluster, query: &str) -> Result<Found, String> {
+pub fn find(c: &Cluster, query: &str) -> Result<Found, NotFound> {
     let mut found = Found { pc: None, switch: None };
     let words: Vec<&str> = query.split_whitespace().collect();
     let mut i = 0;
@@ -39,12 +58,19 @@ pub fn find(c: &Cluster, query: &str) -> Result<Found, String> {
         } else if is_number(w) {
             found.pc = Some(number(w, c.pcs(), "PC", || pcs(c))?);
         } else {
-            return Err(format!("no PC or switch called {w:?}: {}; {}", pcs(c), switches(c)));
+            return Err(NotFound::Stranger {
+                word: w.to_string(),
+                pcs: pcs(c),
+                switches: switches(c),
+            });
         }
         i += 1;
     }
     if found == (Found { pc: None, switch: None }) {
-        return Err(format!("type a PC or a switch: {}; {}", pcs(c), switches(c)));
+        return Err(NotFound::Empty {
+            pcs: pcs(c),
+            switches: switches(c),
+        });
     }
     Ok(found)
 }
@@ -53,10 +79,14 @@ fn is_number(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn number(s: &str, count: usize, what: &str, range: impl Fn() -> String) -> Result<usize, String> {
+fn number(s: &str, count: usize, what: &'static str, range: impl Fn() -> String) -> Result<usize, NotFound> {
     match s.parse::<usize>() {
         Ok(n) if n < count => Ok(n),
-        _ => Err(format!("there is no {what} {s}: {}", range())),
+        _ => Err(NotFound::Number {
+            what,
+            number: s.to_string(),
+            range: range(),
+        }),
     }
 }
 
@@ -85,9 +115,9 @@ mod tests {
         assert_eq!(find(&c, "s3"), at(None, Some(3)));
         assert_eq!(find(&c, "switch 3"), at(None, Some(3)));
         assert_eq!(find(&c, "Sw3 k63"), at(Some(63), Some(3)));
-        let e = find(&c, "k64").unwrap_err();
+        let e = find(&c, "k64").unwrap_err().to_string();
         assert!(e.contains("\"k64\"") && e.contains("k00..k63"), "{e}");
-        let e = find(&c, "s99").unwrap_err();
+        let e = find(&c, "s99").unwrap_err().to_string();
         assert!(e.contains("no switch 99") && e.contains("s0..s"), "{e}");
         assert!(find(&c, "  ").is_err());
     }

@@ -123,14 +123,31 @@ pub fn rows(w: &Weights, g: &GaParams) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// A form field whose text is not a number of its kind.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum FieldError {
+    #[error("{label}: `{text}` is not a number")]
+    NotANumber { label: &'static str, text: String },
+    #[error("{label}: `{text}` is not a whole number")]
+    NotWhole { label: &'static str, text: String },
+}
+
+/// The designer's form handling still speaks in strings.
+impl From<FieldError> for String {
+    fn from(e: FieldError) -> String {
+        e.to_string()
+    }
+}
+
 /// Reads the values (in the table's order) into `w` and `g`; the error
 /// names the field whose text is not a number of its kind.
-pub fn read(values: &[String], w: &mut Weights, g: &mut GaParams) -> Result<(), String> {
+pub fn read(values: &[String], w: &mut Weights, g: &mut GaParams) -> Result<(), FieldError> {
     for ((label, kind, _), text) in FIELDS.iter().zip(values) {
         let v = text.trim();
-        let whole = || format!("{label}: `{v}` is not a whole number");
+        let text = || crate::escape::one_line(v);
+        let whole = || FieldError::NotWhole { label, text: text() };
         match kind {
-            Kind::Real(f) => *f(w, g) = v.parse().map_err(|_| format!("{label}: `{v}` is not a number"))?,
+            Kind::Real(f) => *f(w, g) = v.parse().map_err(|_| FieldError::NotANumber { label, text: text() })?,
             Kind::Count(f) => *f(w, g) = v.parse().map_err(|_| whole())?,
             Kind::Size(f) => *f(w, g) = v.parse().map_err(|_| whole())?,
             Kind::Small(f) => *f(w, g) = v.parse().map_err(|_| whole())?,
@@ -164,7 +181,9 @@ mod tests {
         assert_eq!((w2, g2), (w, g));
         let mut bad = values.clone();
         bad[8] = "4.5".into();
-        let e = read(&bad, &mut Weights::default(), &mut GaParams::default()).unwrap_err();
+        let e = read(&bad, &mut Weights::default(), &mut GaParams::default())
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "ga.keep: `4.5` is not a whole number");
     }
 }

@@ -272,14 +272,11 @@ impl Keymap {
     /// key. A key left doing two things where both apply is refused with
     /// both actions named: one of them would be unreachable. An action
     /// with no binding to replace is refused too, never ignored.
-    pub fn apply_overrides(&mut self, overrides: &BTreeMap<Action, Vec<String>>) -> Result<(), String> {
+    pub fn apply_overrides(&mut self, overrides: &BTreeMap<Action, Vec<String>>) -> Result<(), KeyError> {
         for (action, names) in overrides {
             let keys = names.iter().map(|n| parse_key(n)).collect::<Result<Vec<_>, _>>()?;
             let Some(b) = self.bindings.iter_mut().find(|b| b.action == *action) else {
-                return Err(format!(
-                    "{} has no key in the designer to replace: remove it from [keys]",
-                    action_name(*action)
-                ));
+                return Err(KeyError::Unbound(action_name(*action)));
             };
             b.keys = keys;
         }
@@ -287,7 +284,7 @@ impl Keymap {
     }
 
     /// The first key bound to two actions in contexts that overlap.
-    fn conflict(&self) -> Option<String> {
+    fn conflict(&self) -> Option<KeyError> {
         let overlap = |a: Context, b: Context| a == b || a == Context::Any || b == Context::Any;
         for (i, a) in self.bindings.iter().enumerate() {
             for b in self
@@ -301,12 +298,11 @@ impl Keymap {
                     .iter()
                     .find(|k| b.keys.iter().any(|x| normalize(x) == normalize(k)))
                 {
-                    return Some(format!(
-                        "`{}` is bound to both {} and {}: give one of them another key",
-                        key_name(k),
-                        action_name(a.action),
-                        action_name(b.action)
-                    ));
+                    return Some(KeyError::Clash {
+                        key: key_name(k),
+                        first: action_name(a.action),
+                        second: action_name(b.action),
+                    });
                 }
             }
         }
@@ -368,8 +364,19 @@ pub fn key_name(k: &KeyEvent) -> String {
     }
 }
 
+/// A `[keys]` override that cannot be applied.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum KeyError {
+    #[error("`{0}` is not a key: use a character, space, tab, enter, esc, up, f1, ctrl-x, ...")]
+    NotAKey(String),
+    #[error("{0} has no key in the designer to replace: remove it from [keys]")]
+    Unbound(String),
+    #[error("`{key}` is bound to both {first} and {second}: give one of them another key")]
+    Clash { key: String, first: String, second: String },
+}
+
 /// Parses `q`, `space`, `ctrl-d`, `tab`, `f1`, `up`, ...
-pub fn parse_key(name: &str) -> Result<KeyEvent, String> {
+pub fn parse_key(name: &str) -> Result<KeyEvent, KeyError> {
     let (mods, rest) = match name.strip_prefix("ctrl-") {
         Some(r) => (KeyModifiers::CONTROL, r),
         None => (KeyModifiers::NONE, name),
@@ -393,9 +400,7 @@ pub fn parse_key(name: &str) -> Result<KeyEvent, String> {
         }
         s if s.chars().count() == 1 => KeyCode::Char(s.chars().next().unwrap_or(' ')),
         _ => {
-            return Err(format!(
-                "`{name}` is not a key: use a character, space, tab, enter, esc, up, f1, ctrl-x, ..."
-            ));
+            return Err(KeyError::NotAKey(crate::escape::one_line(name)));
         }
     };
     Ok(KeyEvent::new(code, mods))
@@ -427,7 +432,7 @@ mod tests {
         assert_eq!(Keymap::default().conflict(), None, "the defaults collide nowhere");
         let mut clash = BTreeMap::new();
         clash.insert(Action::TogglePause, vec!["x".to_string()]);
-        let e = Keymap::default().apply_overrides(&clash).unwrap_err();
+        let e = Keymap::default().apply_overrides(&clash).unwrap_err().to_string();
         assert!(
             e.contains("`x`") && e.contains("toggle-pause") && e.contains("forbid"),
             "{e}"
@@ -436,7 +441,7 @@ mod tests {
         let mut fine = BTreeMap::new();
         fine.insert(Action::Step, vec!["y".to_string()]);
         assert!(Keymap::default().apply_overrides(&fine).is_ok());
-        assert!(parse_key("banana").unwrap_err().contains("banana"));
+        assert!(parse_key("banana").unwrap_err().to_string().contains("banana"));
     }
 
     /// Every action the config file can name has a key to replace (the
@@ -464,7 +469,7 @@ mod tests {
         let mut unbound = Keymap::default();
         unbound.bindings.retain(|b| b.action != Action::Watch);
         let o = BTreeMap::from([(Action::Watch, vec!["v".to_string()])]);
-        let e = unbound.apply_overrides(&o).unwrap_err();
+        let e = unbound.apply_overrides(&o).unwrap_err().to_string();
         assert!(e.contains("watch") && e.contains("[keys]"), "{e}");
     }
 }

@@ -178,13 +178,26 @@ fn clean_stale_temps() {
 /// name (replacing an earlier one), which `--resume` and `o` open. Nothing
 /// is written when nothing changed. `None`: nothing to write; else what
 /// was done, or why nothing could be saved.
-pub fn save_on_leaving(app: &mut App, worker: &Worker) -> Option<Result<String, String>> {
+pub fn save_on_leaving(app: &mut App, worker: &Worker) -> Option<Result<String, NotSaved>> {
     app.worth_recovering().then(|| autosave_now(app, worker))
+}
+
+/// Why unsaved work was not saved on the way out.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum NotSaved {
+    /// The worker's own reason for one file.
+    #[error("{0}")]
+    Refused(String),
+    #[error("the GA worker did not answer")]
+    NoAnswer,
+    /// Every place tried, with why.
+    #[error("could not save unsaved work anywhere: {}", .0.join("; "))]
+    Nowhere(Vec<String>),
 }
 
 /// Saves the run to its recovery file or, when that cannot be written, to
 /// a private folder made for it, and says where.
-fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
+fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, NotSaved> {
     let recovery = app.recovery_file();
     let file_name = recovery.file_name().map_or("run.toml".into(), |n| n.to_os_string());
     // Last, a private folder made only if the recovery file fails (never
@@ -207,10 +220,10 @@ fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, String> {
             Err(e) => failed.push(format!("{} ({e})", path.display())),
         }
     }
-    Err(format!("could not save unsaved work anywhere: {}", failed.join("; ")))
+    Err(NotSaved::Nowhere(failed))
 }
 
-fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), String> {
+fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), NotSaved> {
     // An autosave: the run keeps its name, its session file and the design
     // a rewire plan starts from.
     worker.send(Command::Save {
@@ -222,11 +235,11 @@ fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), String>
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {
         match ev {
             Event::Autosaved(Ok(_)) => return Ok(()),
-            Event::Autosaved(Err(e)) => return Err(e),
+            Event::Autosaved(Err(e)) => return Err(NotSaved::Refused(e)),
             _ => {}
         }
     }
-    Err("the GA worker did not answer".into())
+    Err(NotSaved::NoAnswer)
 }
 
 fn setup_terminal() -> std::io::Result<Terminal<CrosstermBackend<std::io::Stdout>>> {

@@ -82,15 +82,18 @@ impl Theme {
         Style::new().fg(parse_hex(&c.hex).unwrap_or(Color::White))
     }
 
-    pub fn apply(&mut self, o: &ThemeOverrides) -> Result<(), String> {
+    pub fn apply(&mut self, o: &ThemeOverrides) -> Result<(), NotAColour> {
         if !self.color {
             return Ok(());
         }
-        let set = |style: &mut Style, v: &Option<String>, field: &str| -> Result<(), String> {
+        let set = |style: &mut Style, v: &Option<String>, field: &'static str| {
             if let Some(v) = v {
-                let c = parse_hex(v).or_else(|| v.parse::<Color>().ok()).ok_or_else(|| {
-                    format!("theme.{field}: `{v}` is not a colour (use #rrggbb or a name like \"red\")")
-                })?;
+                let c = parse_hex(v)
+                    .or_else(|| v.parse::<Color>().ok())
+                    .ok_or_else(|| NotAColour {
+                        field,
+                        value: crate::escape::one_line(v),
+                    })?;
                 *style = style.fg(c);
             }
             Ok(())
@@ -104,6 +107,14 @@ impl Theme {
         set(&mut self.header, &o.header, "header")?;
         Ok(())
     }
+}
+
+/// A theme override that names no colour.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+#[error("theme.{field}: `{value}` is not a colour (use #rrggbb or a name like \"red\")")]
+pub struct NotAColour {
+    pub field: &'static str,
+    pub value: String,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

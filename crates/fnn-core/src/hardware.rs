@@ -222,7 +222,7 @@ pub fn cheapest(
                     model: model.model.clone(),
                     count: 0,
                     cost_bound: f64::NAN,
-                    outcome: reason,
+                    outcome: reason.to_string(),
                     impossible: true,
                 }),
             }
@@ -510,9 +510,20 @@ fn largest_cheaper(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchMod
 /// With them, the count just below the fewest and why the bounds refuse it.
 type Plan = (Vec<u32>, Option<(u32, String)>);
 
+/// Why no count of a model gives a feasible spec.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+enum NoCount {
+    /// The spec's reason for the most switches tried.
+    #[error("{0}")]
+    Refused(String),
+    /// The uplink switch's ports cap the count at `most`.
+    #[error("up to {most} switches, {fewer}; more, {more}")]
+    UplinkCaps { most: u32, fewer: String, more: String },
+}
+
 /// The counts of `model` to try with `nics` NICs per PC (`own`: the
 /// spec's own count of it, tried too).
-fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Plan, String> {
+fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempts: u32) -> Result<Plan, NoCount> {
     let most = most_switches(base, nics);
     let check = |count: u32| candidate_cluster(base, prices, nics, model, count).map(|_| ());
     // Doubling to the first feasible count, then bisection below it. Not
@@ -538,11 +549,12 @@ fn plan(base: &Spec, prices: &PriceList, nics: u32, model: &SwitchModel, attempt
         // ruled out the counts it allows as well.
         let allowed = most_under_uplink(base, prices).filter(|&k| k >= 1 && k < hi);
         return Err(match allowed {
-            Some(k) => format!(
-                "up to {k} switches, {}; more, {last}",
-                check(k).err().map_or_else(String::new, |e| e.without_file())
-            ),
-            None => last,
+            Some(most) => NoCount::UplinkCaps {
+                most,
+                fewer: check(most).err().map_or_else(String::new, |e| e.without_file()),
+                more: last,
+            },
+            None => NoCount::Refused(last),
         });
     }
     let mut lo = hi / 2 + 1;

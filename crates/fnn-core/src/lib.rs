@@ -28,6 +28,7 @@ pub mod report;
 pub mod run;
 pub mod session;
 pub mod spec;
+pub mod svg;
 pub mod sweep;
 pub mod table;
 pub mod words;

@@ -31,6 +31,8 @@ pub enum SessionError {
     Corrupt { path: String, message: String },
     #[error("{path}: cannot save: {message}")]
     Write { path: String, message: String },
+    #[error("`{0}` is a shipped example's name, which always opens the example: choose another name")]
+    ExampleName(String),
 }
 
 /// Unknown keys are refused: a session is fnn-tui's own file, and a key
@@ -501,7 +503,7 @@ pub fn file_stem_of(name: &str) -> String {
 /// in `sessions` (as `file_stem_of` writes it); anything with a `/` is a
 /// path (`.toml` added when it has no extension). A shipped example's
 /// name is refused.
-pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, String> {
+pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, SessionError> {
     let typed = typed.trim();
     if typed.contains('/') {
         let p = PathBuf::from(typed);
@@ -513,9 +515,7 @@ pub fn save_target(typed: &str, sessions: &Path) -> Result<PathBuf, String> {
     }
     let name = file_stem_of(typed.strip_suffix(".toml").unwrap_or(typed));
     if is_example_name(&name) {
-        return Err(format!(
-            "`{name}` is a shipped example's name, which always opens the example: choose another name"
-        ));
+        return Err(SessionError::ExampleName(name));
     }
     // Spaces and marks become `-`: the name stays one a shell and the
     // open list show plainly.
@@ -604,7 +604,12 @@ mod tests {
         assert_eq!(fresh_name("my cluster", &dirs), "my-cluster");
         crate::fs::write_in_place(d.path().join("klat2-2.toml"), "x").unwrap();
         assert_eq!(fresh_name("klat2", &dirs), "klat2-3");
-        assert!(save_target("klat2", d.path()).unwrap_err().contains("shipped example"));
+        assert!(
+            save_target("klat2", d.path())
+                .unwrap_err()
+                .to_string()
+                .contains("shipped example")
+        );
         assert_eq!(
             save_target("my design!", d.path()).unwrap(),
             d.path().join("my-design.toml")

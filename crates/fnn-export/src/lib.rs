@@ -5,7 +5,7 @@
 
 // The core's modules under their own names, so a path reads the same
 // whichever crate it is written in.
-use fnn_core::{budget, design, escape, ga, input, metrics, output, report, session, spec, table};
+use fnn_core::{budget, design, escape, ga, input, metrics, output, report, session, spec, svg, table};
 #[cfg(test)]
 use fnn_core::{fixtures, fs};
 

@@ -7,9 +7,8 @@
 // whichever crate it is written in.
 #[cfg(test)]
 use fnn_core::fixtures;
-use fnn_core::{atomic, design, escape, fs, input, spec, words};
+use fnn_core::{atomic, design, escape, fs, input, spec, svg, words};
 use fnn_export::{bandwidth, export, routing, topology};
 
 pub mod emulate;
-pub mod lldp;
 pub mod verify;

@@ -8,7 +8,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Frame, area: Rect) {
+/// `placement`: the rack plan, or why there is none (any error the view
+/// holds: only its text is shown).
+pub fn render(app: &App, placement: &Result<Placement, impl std::fmt::Display>, frame: &mut Frame, area: Rect) {
     let t = &app.theme;
     let p = match placement {
         Ok(p) => p,
@@ -16,7 +18,7 @@ pub fn render(app: &App, placement: &Result<Placement, String>, frame: &mut Fram
             let block = super::block(app, "Rack placement (r: back to the designer)", true);
             let inner = block.inner(area);
             frame.render_widget(block, area);
-            frame.render_widget(Paragraph::new(Line::styled(e.clone(), t.bad)), inner);
+            frame.render_widget(Paragraph::new(Line::styled(e.to_string(), t.bad)), inner);
             return;
         }
     };

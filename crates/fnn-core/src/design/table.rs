@@ -58,7 +58,7 @@ pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint
                 format!("expected `S: p p p` (switch number, colon, PC numbers), found `{line}`"),
             )
         })?;
-        let switch = parse_number(head.trim(), "switch", switches_hint).map_err(|m| err(line_no, m))?;
+        let switch = parse_number(head.trim(), "switch", switches_hint).map_err(|m| err(line_no, m.to_string()))?;
         if let Some((first, _)) = rows.get(&switch) {
             return Err(err(
                 line_no,
@@ -100,20 +100,42 @@ pub const MAX_IMPLIED: usize = 1 << 14;
 
 /// A PC or switch number, range-checked against the spec's size (`hint`)
 /// or, with none, against [`MAX_IMPLIED`].
-fn parse_number(tok: &str, what: &str, hint: usize) -> Result<usize, String> {
-    let shown = crate::escape::shown(tok);
+fn parse_number(tok: &str, what: &'static str, hint: usize) -> Result<usize, NumberError> {
     if tok.is_empty() || !tok.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("{what} number {shown} is not a whole number (0, 1, 2, ...)"));
+        return Err(NumberError::NotWhole {
+            what,
+            shown: crate::escape::shown(tok),
+        });
     }
     let n = tok.parse::<usize>().unwrap_or(usize::MAX);
+    let number = tok.to_string();
     match hint {
-        0 if n >= MAX_IMPLIED => Err(format!(
-            "{what} {tok} is out of range: without a spec a table may have {what}s 0..{} (give --spec or --pcs/--switches for more)",
-            MAX_IMPLIED - 1
-        )),
-        h if h > 0 && n >= h => Err(format!("{what} {tok} is out of range 0..{}", h - 1)),
+        0 if n >= MAX_IMPLIED => Err(NumberError::Implied { what, number }),
+        h if h > 0 && n >= h => Err(NumberError::OutOfRange {
+            what,
+            number,
+            last: h - 1,
+        }),
         _ => Ok(n),
     }
+}
+
+/// A PC or switch number that does not read.
+#[derive(Debug, Error, PartialEq, Eq)]
+enum NumberError {
+    #[error("{what} number {shown} is not a whole number (0, 1, 2, ...)")]
+    NotWhole { what: &'static str, shown: String },
+    #[error(
+        "{what} {number} is out of range: without a spec a table may have {what}s 0..{} (give --spec or --pcs/--switches for more)",
+        MAX_IMPLIED - 1
+    )]
+    Implied { what: &'static str, number: String },
+    #[error("{what} {number} is out of range 0..{last}")]
+    OutOfRange {
+        what: &'static str,
+        number: String,
+        last: usize,
+    },
 }
 
 #[cfg(test)]

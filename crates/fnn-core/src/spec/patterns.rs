@@ -186,26 +186,36 @@ fn check_dims<'a>(dims: &'a [usize], pcs: usize, file: &str, field: &str) -> Res
 }
 
 fn pair_entry(p: &[f64], pcs: usize, file: &str, field: &str) -> Result<(usize, usize, f64), SpecError> {
-    pair_numbers(p, pcs, "a pair is [a, b] or [a, b, weight]").map_err(|m| SpecError::field(file, field, m))
+    pair_numbers(p, pcs, "a pair is [a, b] or [a, b, weight]").map_err(|m| SpecError::field(file, field, m.to_string()))
+}
+
+/// What is wrong with a pair's numbers.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+enum PairError {
+    #[error("{value} is not a PC: PCs are 0 to {}", .pcs.saturating_sub(1))]
+    NotAPc { value: f64, pcs: usize },
+    #[error("weight {0} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}")]
+    Weight(f64),
+    /// What a pair looks like where it was written.
+    #[error("{0}")]
+    Shape(String),
 }
 
 /// A pair from its numbers, or what is wrong with them (`shape`: what a
 /// pair looks like where it was written).
-fn pair_numbers(p: &[f64], pcs: usize, shape: &str) -> Result<(usize, usize, f64), String> {
-    let as_pc = |v: f64| -> Result<usize, String> {
-        if v.fract() == 0.0 && v >= 0.0 && (v as usize) < pcs {
-            Ok(v as usize)
+fn pair_numbers(p: &[f64], pcs: usize, shape: &str) -> Result<(usize, usize, f64), PairError> {
+    let as_pc = |value: f64| {
+        if value.fract() == 0.0 && value >= 0.0 && (value as usize) < pcs {
+            Ok(value as usize)
         } else {
-            Err(format!("{v} is not a PC: PCs are 0 to {}", pcs.saturating_sub(1)))
+            Err(PairError::NotAPc { value, pcs })
         }
     };
     match p {
         [a, b] => Ok((as_pc(*a)?, as_pc(*b)?, 1.0)),
         [a, b, w] if w.is_finite() && (0.0..=MAX_PATTERN_WEIGHT).contains(w) => Ok((as_pc(*a)?, as_pc(*b)?, *w)),
-        [_, _, w] => Err(format!(
-            "weight {w} is not allowed: use a number from 0 to {MAX_PATTERN_WEIGHT:e}"
-        )),
-        _ => Err(shape.to_string()),
+        [_, _, w] => Err(PairError::Weight(*w)),
+        _ => Err(PairError::Shape(shape.to_string())),
     }
 }
 
@@ -337,7 +347,7 @@ fn parse_pair_line(
     let nums = nums.map_err(|_| at(format!("{} is not a pair: {shape}", crate::escape::shown(line))))?;
     pair_numbers(&nums, pcs, &format!("{} numbers is not a pair: {shape}", nums.len()))
         .map(Some)
-        .map_err(at)
+        .map_err(|e| at(e.to_string()))
 }
 
 /// Parses a pair list; errors name the pair file and line.

@@ -11,8 +11,8 @@
 
 use super::colors::cable;
 use crate::design::Design;
-use crate::escape::xml;
 use crate::spec::{Cluster, UplinkMode};
+use crate::svg::{Element, Svg};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -366,21 +366,27 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
     let (uw, uh, gap) = (160.0, 14.0, 40.0);
     let w = p.racks as f64 * (uw + gap) + gap;
     let h = p.units as f64 * uh + 80.0;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"10\">\n<title>{}: rack placement</title>\n",
-        xml(&c.name)
-    );
+    let mut s = Svg::new(w, h, 10);
+    s.push(Element::new("title").text(&format!("{}: rack placement", c.name)));
     for r in 0..p.racks {
         let x = gap + r as f64 * (uw + gap);
-        let _ = writeln!(
-            s,
-            "<rect x=\"{x}\" y=\"30\" width=\"{uw}\" height=\"{}\" fill=\"none\" stroke=\"#333\" stroke-width=\"2\"/>",
-            p.units as f64 * uh
+        s.push(
+            Element::new("rect")
+                .attr("x", x)
+                .attr("y", 30)
+                .attr("width", uw)
+                .attr("height", p.units as f64 * uh)
+                .attr("fill", "none")
+                .attr("stroke", "#333")
+                .attr("stroke-width", 2),
         );
-        let _ = writeln!(
-            s,
-            "<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"12\">rack {r}</text>",
-            x + uw / 2.0
+        s.push(
+            Element::new("text")
+                .attr("x", x + uw / 2.0)
+                .attr("y", 20)
+                .attr("text-anchor", "middle")
+                .attr("font-size", 12)
+                .text(&format!("rack {r}")),
         );
     }
     for it in &p.items {
@@ -391,32 +397,42 @@ pub fn svg(p: &Placement, c: &Cluster) -> String {
             Item::Switch(sw) => (format!("switch {sw}"), cable(&c.cable_colors, sw).base.hex),
             Item::Uplink => ("uplink switch".into(), "#222222".into()),
         };
-        // Units as printed on the rack: U1 at the bottom.
-        let label = format!("U{} {label}", it.unit + 1);
-        let (label, fill) = (xml(&label), xml(&fill));
         let text = if matches!(it.item, Item::Uplink) {
             "#fff"
         } else {
             "#000"
         };
-        let _ = writeln!(
-            s,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" stroke=\"#555\"/><text x=\"{}\" y=\"{}\" fill=\"{text}\">{label}</text>",
-            uw - 4.0,
-            it.units as f64 * uh - 2.0,
-            x + 4.0,
-            y + it.units as f64 * uh / 2.0 + 3.0
+        s.push(
+            Element::new("rect")
+                .attr("x", x)
+                .attr("y", y)
+                .attr("width", uw - 4.0)
+                .attr("height", it.units as f64 * uh - 2.0)
+                .attr("fill", fill)
+                .attr("stroke", "#555"),
+        );
+        // Units as printed on the rack: U1 at the bottom.
+        s.push(
+            Element::new("text")
+                .attr("x", x + 4.0)
+                .attr("y", y + it.units as f64 * uh / 2.0 + 3.0)
+                .attr("fill", text)
+                .text(&format!("U{} {label}", it.unit + 1)),
         );
     }
-    let _ = writeln!(
-        s,
-        "<text x=\"{gap}\" y=\"{}\" font-size=\"12\">{} cables, {:.1} m in all, {} cross between racks</text>\n</svg>",
-        h - 15.0,
-        p.cables.len(),
-        p.total_length_m,
-        p.crossings
+    s.push(
+        Element::new("text")
+            .attr("x", gap)
+            .attr("y", h - 15.0)
+            .attr("font-size", 12)
+            .text(&format!(
+                "{} cables, {:.1} m in all, {} cross between racks",
+                p.cables.len(),
+                p.total_length_m,
+                p.crossings
+            )),
     );
-    s
+    s.finish()
 }
 
 pub fn totals(p: &Placement) -> String {

@@ -7,6 +7,8 @@
 //! whose switch changed.
 
 use crate::design::Design;
+use pathfinding::kuhn_munkres::kuhn_munkres;
+use pathfinding::matrix::Matrix;
 use std::fmt::Write as _;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -50,8 +52,10 @@ pub fn plan(old: &Design, new: &Design) -> Result<Rewire, RewireError> {
             _ => 0,
         }
     };
-    let cost: Vec<Vec<i64>> = (0..n).map(|j| (0..n).map(|k| -overlap(j, k)).collect()).collect();
-    let relabel = hungarian(&cost);
+    // Each new switch takes the old switch it shares the most cables with,
+    // the total shared as large as it can be (an optimal assignment).
+    let shared = Matrix::from_fn(n, n, |(j, k)| overlap(j, k));
+    let (_, relabel) = kuhn_munkres(&shared);
     let mut moves = Vec::new();
     let mut kept = 0;
     for pc in 0..old.pcs() {
@@ -125,65 +129,6 @@ pub fn text(plan: &Rewire, name: &dyn Fn(usize) -> String, cable: &dyn Fn(usize)
     s
 }
 
-/// Minimum-cost perfect assignment of rows to columns of a square matrix
-/// (the Hungarian method with potentials, O(n^3)); returns row -> column.
-pub fn hungarian(cost: &[Vec<i64>]) -> Vec<usize> {
-    let n = cost.len();
-    let inf = i64::MAX / 4;
-    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; n + 1]);
-    let (mut p, mut way) = (vec![0usize; n + 1], vec![0usize; n + 1]);
-    for i in 1..=n {
-        p[0] = i;
-        let mut j0 = 0;
-        let mut minv = vec![inf; n + 1];
-        let mut used = vec![false; n + 1];
-        loop {
-            used[j0] = true;
-            let (i0, mut delta, mut j1) = (p[j0], inf, 0);
-            for j in 1..=n {
-                if !used[j] {
-                    let cur = cost[i0 - 1][j - 1] - u[i0] - v[j];
-                    if cur < minv[j] {
-                        minv[j] = cur;
-                        way[j] = j0;
-                    }
-                    if minv[j] < delta {
-                        delta = minv[j];
-                        j1 = j;
-                    }
-                }
-            }
-            for j in 0..=n {
-                if used[j] {
-                    u[p[j]] += delta;
-                    v[j] -= delta;
-                } else {
-                    minv[j] -= delta;
-                }
-            }
-            j0 = j1;
-            if p[j0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let j1 = way[j0];
-            p[j0] = p[j1];
-            j0 = j1;
-            if j0 == 0 {
-                break;
-            }
-        }
-    }
-    let mut assignment = vec![0; n];
-    for j in 1..=n {
-        if p[j] > 0 {
-            assignment[p[j] - 1] = j - 1;
-        }
-    }
-    assignment
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,11 +144,29 @@ mod tests {
         assert_eq!(apply(&old, &p), relabelled(&new, &p));
     }
 
+    /// The assignment keeps as many cables as any relabelling could:
+    /// checked against every permutation of a few switches.
     #[test]
-    fn hungarian_finds_the_optimum() {
-        let cost = vec![vec![4, 1, 3], vec![2, 0, 5], vec![3, 2, 2]];
-        let a = hungarian(&cost);
-        let total: i64 = a.iter().enumerate().map(|(i, &j)| cost[i][j]).sum();
-        assert_eq!(total, 5);
+    fn the_relabelling_keeps_the_most_cables() {
+        let old = parse_table("0: 0 1 2\n1: 2 3 4\n2: 0 4 5\n3: 1 3 5\n", "t", 6, 4).unwrap();
+        let new = parse_table("0: 2 3 5\n1: 0 1 4\n2: 0 2 3\n3: 1 4 5\n", "t", 6, 4).unwrap();
+        let p = plan(&old, &new).unwrap();
+        let (on, nn) = (old.pcs_on_switches(), new.pcs_on_switches());
+        let kept = |perm: &[usize]| -> usize {
+            (0..4)
+                .map(|j| nn[j].iter().filter(|pc| on[perm[j]].contains(pc)).count())
+                .sum()
+        };
+        let mut best = 0;
+        for a in 0..4 {
+            for b in (0..4).filter(|&b| b != a) {
+                for c in (0..4).filter(|&c| c != a && c != b) {
+                    let d = 6 - a - b - c;
+                    best = best.max(kept(&[a, b, c, d]));
+                }
+            }
+        }
+        assert_eq!(p.kept, best);
+        assert_eq!(kept(&p.relabel), best);
     }
 }

@@ -93,7 +93,7 @@ impl Interfaces {
 /// The number of an `ethN` interface name: `eth` and digits only (not
 /// `eth+2`, not `etheth2`).
 pub fn interface_number(name: &str) -> Option<usize> {
-    super::macs::whole_number(name.strip_prefix("eth")?)
+    super::digits::whole_number(name.strip_prefix("eth")?)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! which is PCI bus order for predictable names.
 
 use super::addresses::{AddressError, Interfaces};
+use super::digits::whole_number;
 use crate::design::Design;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -272,6 +273,25 @@ pub enum MacReadError {
     Empty(String),
 }
 
+/// A name or address on a discovery line, or in `--nic-names`, that does
+/// not read.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum NameError {
+    #[error(
+        "{} is not an interface name (1 to 15 letters, digits, `-`, `_` or `.`, not starting with `-`, as `ip link` lists them: enp1s0f0, ens2, eth0) nor a number",
+        crate::escape::shown(.0)
+    )]
+    Interface(String),
+    #[error("{} is not a MAC address (aa:bb:cc:dd:ee:ff)", crate::escape::shown(.0))]
+    Mac(String),
+    #[error("`{0}` is a probe-order name: give the names the machine uses")]
+    ProbeOrder(String),
+    #[error(
+        "`{later}` comes before `{earlier}`: list the names in slot order, which is their natural order (enp1s0f0, enp1s0f1, enp2s0, enp10s0)"
+    )]
+    OutOfOrder { earlier: String, later: String },
+}
+
 /// One `PC IFACE MAC [NIC]` line.
 fn read_line(line: &str, at: String, names: &dyn Fn(&str) -> Option<usize>) -> Result<Entry, AddressError> {
     let bad = |problem: String| AddressError::MacLine {
@@ -295,8 +315,8 @@ fn read_line(line: &str, at: String, names: &dyn Fn(&str) -> Option<usize>) -> R
         .ok()
         .or_else(|| names(pc))
         .ok_or_else(|| bad(format!("{} is not a PC number or host name", shown(pc))))?;
-    let iface = interface(iface).map_err(bad)?;
-    let mac = mac_address(mac).map_err(bad)?;
+    let iface = interface(iface).map_err(|e| bad(e.to_string()))?;
+    let mac = mac_address(mac).map_err(|e| bad(e.to_string()))?;
     let nic = match nic {
         Some(n) => Some(
             whole_number(n)
@@ -315,36 +335,33 @@ fn read_line(line: &str, at: String, names: &dyn Fn(&str) -> Option<usize>) -> R
 }
 
 /// An interface as a discovery line gives it.
-fn interface(text: &str) -> Result<Iface, String> {
+fn interface(text: &str) -> Result<Iface, NameError> {
     if let Some(i) = super::addresses::interface_number(text).or_else(|| whole_number(text)) {
         return Ok(Iface::Probed(i));
     }
     if valid_name(text) {
         return Ok(Iface::Named(text.to_string()));
     }
-    Err(format!(
-        "{} is not an interface name (1 to 15 letters, digits, `-`, `_` or `.`, not starting with `-`, as `ip link` lists them: enp1s0f0, ens2, eth0) nor a number",
-        crate::escape::shown(text)
-    ))
+    Err(NameError::Interface(text.to_string()))
 }
 
 /// A list of NIC names in slot order (`enp1s0f0,enp1s0f1,enp2s0`), as a
 /// machine with predictable naming gives them: each a valid name, each
 /// after the one before in natural order (the order a discovery file's
 /// names are given NIC numbers in).
-pub fn name_list(text: &str) -> Result<Vec<String>, String> {
+pub fn name_list(text: &str) -> Result<Vec<String>, NameError> {
     let names: Vec<String> = text.split(',').map(|n| n.trim().to_string()).collect();
     for n in &names {
         interface(n).and_then(|i| match i {
             Iface::Named(_) => Ok(()),
-            Iface::Probed(_) => Err(format!("`{n}` is a probe-order name: give the names the machine uses")),
+            Iface::Probed(_) => Err(NameError::ProbeOrder(crate::escape::one_line(n))),
         })?;
     }
     if let Some(w) = names.windows(2).find(|w| natural(&w[0]) >= natural(&w[1])) {
-        return Err(format!(
-            "`{}` comes before `{}`: list the names in slot order, which is their natural order (enp1s0f0, enp1s0f1, enp2s0, enp10s0)",
-            w[1], w[0]
-        ));
+        return Err(NameError::OutOfOrder {
+            earlier: w[0].clone(),
+            later: w[1].clone(),
+        });
     }
     Ok(names)
 }
@@ -363,7 +380,7 @@ pub fn valid_name(name: &str) -> bool {
 }
 
 /// A MAC address: two hex digits an octet, nothing else (`+a` parses as hex).
-fn mac_address(text: &str) -> Result<String, String> {
+fn mac_address(text: &str) -> Result<String, NameError> {
     let mac = text.to_ascii_lowercase();
     let ok = mac.split(':').count() == 6
         && mac
@@ -372,19 +389,8 @@ fn mac_address(text: &str) -> Result<String, String> {
     if ok {
         Ok(mac)
     } else {
-        Err(format!(
-            "{} is not a MAC address (aa:bb:cc:dd:ee:ff)",
-            crate::escape::shown(text)
-        ))
+        Err(NameError::Mac(text.to_string()))
     }
-}
-
-/// Digits only, as a number (`str::parse` would take a leading `+`).
-pub fn whole_number(text: &str) -> Option<usize> {
-    if text.is_empty() || text.len() > 9 || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
 }
 
 /// A name's natural sort key: runs of digits compare as numbers.
@@ -448,9 +454,9 @@ fn ip_link_json(text: &str, source: &str, pc: usize) -> Result<Vec<Entry>, Addre
             problem,
         };
         if !valid_name(&l.ifname) {
-            return Err(bad(interface(&l.ifname).err().unwrap_or_default()));
+            return Err(bad(NameError::Interface(l.ifname).to_string()));
         }
-        let mac = mac_address(&address).map_err(bad)?;
+        let mac = mac_address(&address).map_err(|e| bad(e.to_string()))?;
         if mac == "00:00:00:00:00:00" {
             continue;
         }

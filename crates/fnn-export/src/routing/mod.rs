@@ -6,6 +6,7 @@
 pub mod addresses;
 pub mod advanced;
 pub mod basic;
+mod digits;
 pub mod macs;
 pub mod networkd;
 pub mod probe;
@@ -14,4 +15,5 @@ pub mod tools;
 
 pub use addresses::{Interfaces, interface_number, multipath_ip, switch_ip, uplink_ip};
 pub use basic::BasicRouting;
+pub use digits::whole_number;
 pub use macs::MacTable;

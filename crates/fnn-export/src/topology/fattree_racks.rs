@@ -11,8 +11,8 @@
 //! to a 42U rack with 4U spare; "after filling five racks in this manner,
 //! the resultant 20U of space are enough to house the next" block.
 
+use crate::svg::{Element, Svg};
 use serde::Serialize;
-use std::fmt::Write as _;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Unit {
@@ -130,17 +130,25 @@ impl FatTreeRacks {
         let rack_h = self.rack_units as f64 * uh;
         let w = per as f64 * (uw + gap) + gap;
         let h = rows as f64 * (rack_h + 40.0) + 20.0;
-        let mut s = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"8\">\n"
-        );
+        let mut s = Svg::new(w, h, 8);
         for (r, rack) in self.racks.iter().enumerate() {
             let (row, col) = self.position(r);
             let x = gap + col as f64 * (uw + gap);
             let y0 = 20.0 + row as f64 * (rack_h + 40.0);
-            let _ = writeln!(
-                s,
-                "<rect x=\"{x}\" y=\"{y0}\" width=\"{uw}\" height=\"{rack_h}\" fill=\"none\" stroke=\"#333\"/><text x=\"{x}\" y=\"{}\">rack {r}</text>",
-                y0 - 4.0
+            s.push(
+                Element::new("rect")
+                    .attr("x", x)
+                    .attr("y", y0)
+                    .attr("width", uw)
+                    .attr("height", rack_h)
+                    .attr("fill", "none")
+                    .attr("stroke", "#333"),
+            );
+            s.push(
+                Element::new("text")
+                    .attr("x", x)
+                    .attr("y", y0 - 4.0)
+                    .text(&format!("rack {r}")),
             );
             for (u, unit) in rack.iter().enumerate() {
                 let fill = match unit {
@@ -150,13 +158,18 @@ impl FatTreeRacks {
                     Unit::Free => continue,
                 };
                 let y = y0 + rack_h - (u as f64 + 1.0) * uh;
-                let _ = writeln!(
-                    s,
-                    "<rect x=\"{x}\" y=\"{y}\" width=\"{uw}\" height=\"{uh}\" fill=\"{fill}\" stroke=\"#fff\" stroke-width=\"0.5\"/>"
+                s.push(
+                    Element::new("rect")
+                        .attr("x", x)
+                        .attr("y", y)
+                        .attr("width", uw)
+                        .attr("height", uh)
+                        .attr("fill", fill)
+                        .attr("stroke", "#fff")
+                        .attr("stroke-width", 0.5),
                 );
             }
         }
-        s.push_str("</svg>\n");
-        s
+        s.finish()
     }
 }

@@ -14,13 +14,26 @@
 //! cables to the cores — destination-mod-k routing, as a fat-tree's
 //! static tables spread it — up from the source's edge and down to `d`'s.
 
+use super::links::End;
 use super::testbed::Testbed;
-use super::traffic::End;
 use super::{EmulateError, commands};
 use crate::escape::batch_word;
 use crate::spec::Cluster;
 use crate::topology::fattree::Shape as Built;
 use std::net::Ipv4Addr;
+
+/// Why no fat-tree is built for the cluster.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum NoFatTree {
+    #[error(transparent)]
+    NotBuilt(#[from] crate::topology::compare::NotBuilt),
+    #[error("it is two blade enclosures, not switches")]
+    Enclosures,
+    #[error(
+        "{edges} edges and {cables} cables to the cores; at most {MAX_EDGES} edges and {MAX_CABLES} cables are built"
+    )]
+    TooLarge { edges: usize, cables: usize },
+}
 
 /// What is built: PCs per edge switch, edges, cores (0 for one switch, a
 /// star) and cables a bundle.
@@ -34,8 +47,8 @@ pub struct Shape {
 
 impl Shape {
     /// The fat-tree `compare` designs for `c`, or why there is none.
-    pub fn of(c: &Cluster) -> Result<Shape, String> {
-        let (_, t) = crate::topology::compare::fat_tree_for(c).map_err(|e| e.to_string())?;
+    pub fn of(c: &Cluster) -> Result<Shape, NoFatTree> {
+        let (_, t) = crate::topology::compare::fat_tree_for(c)?;
         match t.shape {
             Built::TwoLevel {
                 to_nodes,
@@ -55,15 +68,12 @@ impl Shape {
                 cores: 0,
                 bundle: 0,
             }),
-            Built::TwoEnclosures { .. } => Err("it is two blade enclosures, not switches".into()),
+            Built::TwoEnclosures { .. } => Err(NoFatTree::Enclosures),
         }
         .and_then(|s| {
             if s.edges > MAX_EDGES || s.edges * s.vlans() > MAX_CABLES {
-                Err(format!(
-                    "{} edges and {} cables to the cores; at most {MAX_EDGES} edges and {MAX_CABLES} cables are built",
-                    s.edges,
-                    s.edges * s.vlans()
-                ))
+                let (edges, cables) = (s.edges, s.edges * s.vlans());
+                Err(NoFatTree::TooLarge { edges, cables })
             } else {
                 Ok(s)
             }

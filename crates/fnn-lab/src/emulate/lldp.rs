@@ -174,7 +174,7 @@ pub fn collect(
                 &["lldpcli", "-u", &sockets[pc], "-f", "json", "show", "neighbors"],
                 o.cancel,
             )?;
-            if crate::lldp::parse(&json, "").map_or(0, |n| n.len()) >= plugged[pc] {
+            if crate::verify::lldp::parse(&json, "").map_or(0, |n| n.len()) >= plugged[pc] {
                 heard[pc] = Some(json);
             }
         }

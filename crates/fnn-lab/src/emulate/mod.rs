@@ -24,6 +24,7 @@ mod commands;
 mod echo;
 pub mod fattree;
 mod hosts;
+mod links;
 mod lldp;
 mod netlink;
 mod netns;
@@ -229,21 +230,21 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
             }
         }
         o.report("limiting links", 0, 1);
-        traffic::limit_links(&ends, t.rate)?;
+        links::limit_links(&ends, t.rate)?;
         o.report("traffic", 0, 1);
         summary.traffic = Some(traffic::rehearse(c, d, &r, &namespaces, t, o.cancel)?);
         if t.against_tree {
             // A testbed of its own, removed when this block ends.
             let mut tree_tb = Testbed::new(false)?;
             let (namespaces, ends) = tree::build(c, d.pcs(), &mut tree_tb)?;
-            traffic::limit_links(&ends, t.rate)?;
+            links::limit_links(&ends, t.rate)?;
             o.report("traffic on the tree", 0, 1);
             summary.traffic_tree = Some(traffic::rehearse_tree(c, d, &namespaces, t, o.cancel)?);
         }
         if let Some(shape) = &t.against_fat_tree {
             let mut fat_tb = Testbed::new(false)?;
             let (namespaces, ends) = fattree::build(c, d.pcs(), shape, &mut fat_tb)?;
-            traffic::limit_links(&ends, t.rate)?;
+            links::limit_links(&ends, t.rate)?;
             o.report("traffic on the fat-tree", 0, 1);
             summary.traffic_fat_tree = Some(traffic::rehearse_fat_tree(c, d, shape, &namespaces, t, o.cancel)?);
         }

@@ -102,6 +102,22 @@ pub fn boot(
     })
 }
 
+/// Why networkd did not configure a namespace's links.
+#[derive(Debug, thiserror::Error)]
+enum NotConfigured {
+    #[error("interrupted")]
+    Interrupted,
+    #[error("it exited ({0}) before configuring the links")]
+    Exited(std::process::ExitStatus),
+    #[error("not configured within {seconds} s: {have} of {want} permanent neighbours, addresses {addresses}")]
+    TimedOut {
+        seconds: u64,
+        have: usize,
+        want: usize,
+        addresses: &'static str,
+    },
+}
+
 /// Polls the namespace until networkd has done its work, gives up after
 /// [`CONFIGURE_WAIT`], or stops when networkd exits or the run is cancelled.
 fn wait_configured(
@@ -110,14 +126,14 @@ fn wait_configured(
     neighbours: usize,
     cancel: Option<&std::sync::atomic::AtomicBool>,
     child: &mut std::process::Child,
-) -> Result<(), String> {
+) -> Result<(), NotConfigured> {
     let deadline = Instant::now() + CONFIGURE_WAIT;
     loop {
         if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-            return Err("interrupted".into());
+            return Err(NotConfigured::Interrupted);
         }
         if let Ok(Some(status)) = child.try_wait() {
-            return Err(format!("it exited ({status}) before configuring the links"));
+            return Err(NotConfigured::Exited(status));
         }
         let addrs = run(&["ip", "-n", ns, "-4", "-o", "addr", "show"]).unwrap_or_default();
         let have_addrs = addresses.iter().all(|a| addrs.contains(&format!("inet {a}/")));
@@ -126,13 +142,12 @@ fn wait_configured(
             return Ok(());
         }
         if Instant::now() > deadline {
-            return Err(format!(
-                "not configured within {} s: {} of {} permanent neighbours, addresses {}",
-                CONFIGURE_WAIT.as_secs(),
-                neigh.lines().count(),
-                neighbours,
-                if have_addrs { "in place" } else { "missing" }
-            ));
+            return Err(NotConfigured::TimedOut {
+                seconds: CONFIGURE_WAIT.as_secs(),
+                have: neigh.lines().count(),
+                want: neighbours,
+                addresses: if have_addrs { "in place" } else { "missing" },
+            });
         }
         std::thread::sleep(Duration::from_millis(50));
     }

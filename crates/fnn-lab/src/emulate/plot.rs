@@ -3,8 +3,7 @@
 //! with the line where the two agree, and each transport's aggregate.
 
 use super::traffic::TrafficReport;
-use crate::escape::xml;
-use std::fmt::Write as _;
+use crate::svg::{Element, Svg};
 
 const W: f64 = 640.0;
 const H: f64 = 480.0;
@@ -40,68 +39,133 @@ pub fn svg(t: &TrafficReport, others: &[&TrafficReport], title: &str) -> String 
     let top = step * f64::from(ticks);
     let x = |v: f64| MARGIN + (W - 2.0 * MARGIN) * mbit(v) / top;
     let y = |v: f64| H - MARGIN - (H - 2.0 * MARGIN) * mbit(v) / top;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" font-family=\"sans-serif\" font-size=\"12\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
-        W / 2.0,
-        xml(title)
+    let mut s = Svg::new(W, H, 12);
+    s.push(
+        Element::new("rect")
+            .attr("width", "100%")
+            .attr("height", "100%")
+            .attr("fill", "white"),
+    );
+    s.push(
+        text(W / 2.0, 24.0)
+            .attr("text-anchor", "middle")
+            .attr("font-size", 14)
+            .text(title),
     );
     // Axes, ticks and the line of perfect agreement.
     let (x0, y0, x1, y1) = (MARGIN, H - MARGIN, W - MARGIN, MARGIN);
-    let _ = writeln!(
-        s,
-        "<line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y0}\" stroke=\"black\"/><line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x0}\" y2=\"{y1}\" stroke=\"black\"/>\n\
-         <line x1=\"{x0}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y1}\" stroke=\"#999\" stroke-dasharray=\"4 4\"/>"
+    s.push(line(x0, y0, x1, y0).attr("stroke", "black"));
+    s.push(line(x0, y0, x0, y1).attr("stroke", "black"));
+    s.push(
+        line(x0, y0, x1, y1)
+            .attr("stroke", "#999")
+            .attr("stroke-dasharray", "4 4"),
     );
     for i in 0..=ticks {
         let v = step * f64::from(i) * 1e6;
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{:.0}</text><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{:.0}</text>",
-            x(v),
-            y0 + 18.0,
-            mbit(v),
-            x0 - 6.0,
-            y(v) + 4.0,
-            mbit(v)
-        );
+        let label = format!("{:.0}", mbit(v));
+        s.push(text(x(v), y0 + 18.0).attr("text-anchor", "middle").text(&label));
+        s.push(text(x0 - 6.0, y(v) + 4.0).attr("text-anchor", "end").text(&label));
     }
-    let _ = writeln!(
-        s,
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">predicted, Mbit/s</text>\n\
-         <text x=\"16\" y=\"{}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {})\">measured, Mbit/s</text>",
-        W / 2.0,
-        H - 18.0,
-        H / 2.0,
-        H / 2.0
+    s.push(
+        text(W / 2.0, H - 18.0)
+            .attr("text-anchor", "middle")
+            .text("predicted, Mbit/s"),
+    );
+    s.push(
+        text(16.0, H / 2.0)
+            .attr("text-anchor", "middle")
+            .attr("transform", format!("rotate(-90 16 {})", H / 2.0))
+            .text("measured, Mbit/s"),
     );
     for (i, (label, r)) in runs.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         for f in &r.flows {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"{colour}\" fill-opacity=\"0.6\"><title>{} -&gt; {}: {:.2} measured, {:.2} predicted</title></circle>",
-                x(f.predicted_bps),
-                y(f.measured_bps),
-                xml(&f.from),
-                xml(&f.to),
+            let what = format!(
+                "{} -> {}: {:.2} measured, {:.2} predicted",
+                f.from,
+                f.to,
                 mbit(f.measured_bps),
                 mbit(f.predicted_bps)
             );
+            let dot = circle(x(f.predicted_bps), y(f.measured_bps), 4.0, colour);
+            s.push(dot.attr("fill-opacity", 0.6).titled(&what));
         }
-        let _ = writeln!(
-            s,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"{colour}\"/><text x=\"{:.1}\" y=\"{:.1}\">{}: {:.1} of {:.1} Mbit/s in all</text>",
-            x0 + 16.0,
-            y1 + 16.0 + 18.0 * i as f64,
-            x0 + 26.0,
-            y1 + 20.0 + 18.0 * i as f64,
-            xml(label),
+        let row = 18.0 * i as f64;
+        s.push(circle(x0 + 16.0, y1 + 16.0 + row, 5.0, colour));
+        s.push(text(x0 + 26.0, y1 + 20.0 + row).text(&format!(
+            "{label}: {:.1} of {:.1} Mbit/s in all",
             mbit(r.measured_bps),
             mbit(r.predicted_bps)
-        );
+        )));
     }
-    s.push_str("</svg>\n");
-    s
+    s.finish()
+}
+
+/// A `<text>` at (x, y).
+fn text(x: f64, y: f64) -> Element {
+    Element::new("text")
+        .attr("x", format!("{x:.1}"))
+        .attr("y", format!("{y:.1}"))
+}
+
+/// A line from (x1, y1) to (x2, y2), unstroked.
+fn line(x1: f64, y1: f64, x2: f64, y2: f64) -> Element {
+    Element::new("line")
+        .attr("x1", x1)
+        .attr("y1", y1)
+        .attr("x2", x2)
+        .attr("y2", y2)
+}
+
+/// A dot of radius `r` at (x, y).
+fn circle(x: f64, y: f64, r: f64, fill: &str) -> Element {
+    Element::new("circle")
+        .attr("cx", format!("{x:.1}"))
+        .attr("cy", format!("{y:.1}"))
+        .attr("r", r)
+        .attr("fill", fill)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emulate::traffic::{Flow, Pattern, Run};
+
+    /// PC names a spec may hold (`<`, `&`, quotes) stay text: the plot
+    /// parses, with a dot a flow and its tooltip as written.
+    #[test]
+    fn the_plot_parses_with_any_pc_name() {
+        let flow = Flow {
+            from: "a<b&\"c\"".into(),
+            to: "n1".into(),
+            shared: 1,
+            subflows: None,
+            measured_bps: 9e6,
+            predicted_bps: 1e7,
+        };
+        let t = TrafficReport {
+            network: "fnn",
+            pattern: Pattern::All,
+            link_rate_bps: 10_000_000,
+            seconds: 1.0,
+            congestion: "reno".into(),
+            runs: vec![Run {
+                transport: "tcp",
+                congestion: "reno".into(),
+                flows: vec![flow],
+                measured_bps: 9e6,
+                predicted_bps: 1e7,
+            }],
+        };
+        let text = svg(&t, &[], "x < y");
+        let doc = roxmltree::Document::parse(&text).expect("plot.svg is well-formed XML");
+        let tips: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .filter_map(|n| n.text())
+            .collect();
+        assert_eq!(tips, ["a<b&\"c\" -> n1: 9.00 measured, 10.00 predicted"]);
+        assert_eq!(doc.descendants().filter(|n| n.has_tag_name("circle")).count(), 2);
+    }
 }

@@ -43,6 +43,39 @@ impl std::fmt::Display for Pattern {
     }
 }
 
+/// Why a traffic option is refused, before anything is built.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum TrafficError {
+    #[error("`{0}` is not a PC of the design")]
+    NotAPc(String),
+    #[error("`{0}` is not a seed (a whole number)")]
+    NotASeed(String),
+    #[error("`{0}`: use pair:PC:PC (two PCs), permutation:SEED, spec or all")]
+    NotAPattern(String),
+    #[error("`{0}` is not a link rate from 1kbit to 100gbit: a whole number and kbit, mbit or gbit (e.g. 20mbit)")]
+    NotARate(String),
+    #[error("`{0}` is not a congestion control's name: 1-15 of a-z, 0-9 and _ (e.g. cubic)")]
+    NotACongestion(String),
+    #[error(
+        "this kernel has no congestion control `{name}` ({reason}; it has: {have}): load its module with `modprobe tcp_{name}`, or pick one it has"
+    )]
+    NoCongestion { name: String, reason: String, have: String },
+    #[error(
+        "--traffic: {pattern} sends from {from} to {to}, which share no switch, and the cluster has no uplink (on a sparse design, `spec` runs the pairs it was designed for)"
+    )]
+    Unreachable { pattern: String, from: String, to: String },
+    #[error("--traffic: {pattern} has no flow on {pcs} PC(s)")]
+    NoFlow { pattern: String, pcs: usize },
+    #[error("--traffic: {pattern}: {why}")]
+    TooMany { pattern: String, why: String },
+    #[error("--congestion: {0}")]
+    Congestion(Box<TrafficError>),
+    #[error("{sockets} sockets need more open files than the hard limit {hard} allows (raise it: ulimit -Hn)")]
+    HardLimit { sockets: usize, hard: u64 },
+    #[error("{0}")]
+    Rlimit(String),
+}
+
 /// The most flows one run holds: two sockets each, and the ports of one
 /// PC's listeners (one a flow, from 20000) must fit below 65536.
 pub const MAX_FLOWS: usize = 16_384;
@@ -50,14 +83,14 @@ pub const MAX_FLOWS: usize = 16_384;
 impl Pattern {
     /// Reads `pair:A:B`, `permutation:SEED`, `spec` or `all`; PCs by number
     /// or name.
-    pub fn parse(text: &str, c: &Cluster, pcs: usize) -> Result<Pattern, String> {
+    pub fn parse(text: &str, c: &Cluster, pcs: usize) -> Result<Pattern, TrafficError> {
         let f: Vec<&str> = text.split(':').collect();
         let pc = |t: &str| {
             t.parse::<usize>()
                 .ok()
                 .or_else(|| c.pc_named(t))
                 .filter(|&p| p < pcs)
-                .ok_or_else(|| format!("`{t}` is not a PC of the design"))
+                .ok_or_else(|| TrafficError::NotAPc(crate::escape::one_line(t)))
         };
         match f.as_slice() {
             ["pair", a, b] if a != b => Ok(Pattern::Pair {
@@ -67,13 +100,10 @@ impl Pattern {
             ["permutation", seed] => seed
                 .parse()
                 .map(|seed| Pattern::Permutation { seed })
-                .map_err(|_| format!("`{seed}` is not a seed (a whole number)")),
+                .map_err(|_| TrafficError::NotASeed(crate::escape::one_line(seed))),
             ["spec"] => Ok(Pattern::Spec),
             ["all"] => Ok(Pattern::All),
-            _ => Err(format!(
-                "`{}`: use pair:PC:PC (two PCs), permutation:SEED, spec or all",
-                crate::escape::one_line(text)
-            )),
+            _ => Err(TrafficError::NotAPattern(crate::escape::one_line(text))),
         }
     }
 
@@ -131,7 +161,7 @@ pub const MAX_RATE: u64 = 100_000_000_000;
 
 /// A link rate such as `10mbit`, `500kbit` or `1gbit` (tc's units), in
 /// bits/s, from [`MIN_RATE`] to [`MAX_RATE`].
-pub fn parse_rate(text: &str) -> Result<u64, String> {
+pub fn parse_rate(text: &str) -> Result<u64, TrafficError> {
     let t = text.trim().to_ascii_lowercase();
     let digits = t.bytes().take_while(|b| b.is_ascii_digit()).count();
     let (number, unit) = t.split_at(digits);
@@ -144,10 +174,7 @@ pub fn parse_rate(text: &str) -> Result<u64, String> {
     };
     match number.parse::<u64>() {
         Ok(n) if scale > 0 && (MIN_RATE..=MAX_RATE).contains(&n.saturating_mul(scale)) => Ok(n * scale),
-        _ => Err(format!(
-            "`{}` is not a link rate from 1kbit to 100gbit: a whole number and kbit, mbit or gbit (e.g. 20mbit)",
-            crate::escape::one_line(text)
-        )),
+        _ => Err(TrafficError::NotARate(crate::escape::one_line(text))),
     }
 }
 
@@ -181,30 +208,27 @@ impl TrafficOptions {
     /// Everything about these options that can be known before anything
     /// is built: every flow has a way, they fit at once, the kernel has
     /// the congestion control. The error names the option.
-    pub fn check(&self, c: &Cluster, d: &Design) -> Result<(), String> {
+    pub fn check(&self, c: &Cluster, d: &Design) -> Result<(), TrafficError> {
         let flows = self.pattern.flows(c, d);
+        let pattern = self.pattern.to_string();
         if let Some((a, b)) = unreachable(c, d, &flows) {
-            return Err(format!(
-                "--traffic: {} sends from {} to {}, which share no switch, and the cluster has no uplink (on a sparse design, `spec` runs the pairs it was designed for)",
-                self.pattern,
-                c.pc_name(a),
-                c.pc_name(b)
-            ));
+            let (from, to) = (c.pc_name(a), c.pc_name(b));
+            return Err(TrafficError::Unreachable { pattern, from, to });
         }
         if flows.is_empty() {
-            return Err(format!("--traffic: {} has no flow on {} PC(s)", self.pattern, d.pcs()));
+            return Err(TrafficError::NoFlow { pattern, pcs: d.pcs() });
         }
         if let Some(why) = too_many(flows.len(), &self.transports) {
-            return Err(format!("--traffic: {}: {why}", self.pattern));
+            return Err(TrafficError::TooMany { pattern, why });
         }
-        check_congestion(&self.congestion).map_err(|e| format!("--congestion: {e}"))
+        check_congestion(&self.congestion).map_err(|e| TrafficError::Congestion(Box::new(e)))
     }
 }
 
 /// A congestion control's name as the kernel knows it: 1-15 lowercase
 /// letters, digits or `_` ([`check_congestion`] says whether this kernel
 /// has it).
-pub fn parse_congestion(text: &str) -> Result<String, String> {
+pub fn parse_congestion(text: &str) -> Result<String, TrafficError> {
     let ok = (1..=15).contains(&text.len())
         && text
             .bytes()
@@ -212,10 +236,7 @@ pub fn parse_congestion(text: &str) -> Result<String, String> {
     if ok {
         Ok(text.to_string())
     } else {
-        Err(format!(
-            "`{}` is not a congestion control's name: 1-15 of a-z, 0-9 and _ (e.g. cubic)",
-            crate::escape::one_line(text)
-        ))
+        Err(TrafficError::NotACongestion(crate::escape::one_line(text)))
     }
 }
 
@@ -225,7 +246,7 @@ const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
 /// available, or loaded on demand when a socket asks for it (as the
 /// rehearsal's sockets will). Its absence is an error naming those it has
 /// and how to load it, given before anything is built.
-pub fn check_congestion(name: &str) -> Result<(), String> {
+pub fn check_congestion(name: &str) -> Result<(), TrafficError> {
     let have = std::fs::read_to_string(AVAILABLE).unwrap_or_default();
     if have.split_whitespace().any(|a| a == name) {
         return Ok(());
@@ -234,11 +255,11 @@ pub fn check_congestion(name: &str) -> Result<(), String> {
         .and_then(|fd| rustix::net::sockopt::set_tcp_congestion(&fd, name));
     match probe {
         Ok(()) => Ok(()),
-        Err(e) => Err(format!(
-            "this kernel has no congestion control `{name}` ({}; it has: {}): load its module with `modprobe tcp_{name}`, or pick one it has",
-            std::io::Error::from(e),
-            have.trim()
-        )),
+        Err(e) => Err(TrafficError::NoCongestion {
+            name: name.to_string(),
+            reason: std::io::Error::from(e).to_string(),
+            have: have.trim().to_string(),
+        }),
     }
 }
 
@@ -354,32 +375,6 @@ fn label(network: &'static str) -> &'static str {
     }
 }
 
-/// One end of a cable: the namespace it is in (None: the host's) and its
-/// link's name.
-pub type End = (Option<String>, String);
-
-/// tbf on both ends of every cable.
-pub fn limit_links(ends: &[End], rate: u64) -> Result<(), EmulateError> {
-    // A burst of a fiftieth of a second's worth (at least 16 kB) keeps
-    // the rate exact over the run without starving a slow link.
-    let burst = (rate / 8 / 50).max(16_000);
-    let mut by_ns: std::collections::BTreeMap<Option<&str>, String> = Default::default();
-    for (ns, link) in ends {
-        by_ns.entry(ns.as_deref()).or_default().push_str(&format!(
-            "qdisc replace dev {link} root tbf rate {rate}bit burst {burst} latency 100ms\n"
-        ));
-    }
-    for (ns, batch) in by_ns {
-        let mut args = vec!["tc"];
-        if let Some(ns) = ns {
-            args.extend(["-n", ns]);
-        }
-        args.extend(["-batch", "-"]);
-        super::commands::run_with(&args, Some(batch.into_bytes()), None)?;
-    }
-    Ok(())
-}
-
 /// A TCP or MPTCP socket made in the current thread's namespace, using
 /// the congestion control `congestion`. Set on the socket, not as the
 /// namespace's default: a namespace may only default to an algorithm the
@@ -423,7 +418,7 @@ fn subflows(stream: &std::net::TcpStream) -> Option<u32> {
 
 /// Raises this process's open-file limit to hold `sockets` more, up to
 /// its hard limit: a shell's usual 1024 is short of an all-to-all.
-fn descriptors_for(sockets: usize) -> Result<(), String> {
+fn descriptors_for(sockets: usize) -> Result<(), TrafficError> {
     use rustix::process::{Resource, getrlimit, setrlimit};
     let want = (sockets + 256) as u64;
     let mut l = getrlimit(Resource::Nofile);
@@ -434,12 +429,10 @@ fn descriptors_for(sockets: usize) -> Result<(), String> {
     if let Some(hard) = l.maximum
         && hard < want
     {
-        return Err(format!(
-            "{sockets} sockets need more open files than the hard limit {hard} allows (raise it: ulimit -Hn)"
-        ));
+        return Err(TrafficError::HardLimit { sockets, hard });
     }
     l.current = Some(want);
-    setrlimit(Resource::Nofile, l).map_err(|e| std::io::Error::from(e).to_string())
+    setrlimit(Resource::Nofile, l).map_err(|e| TrafficError::Rlimit(std::io::Error::from(e).to_string()))
 }
 
 /// How long MPTCP may take to open a connection's extra subflows (the
@@ -520,7 +513,7 @@ fn measure(
     };
     descriptors_for(2 * flows.len() * t.connections()).map_err(|reason| EmulateError::Setup {
         command: format!("{} {transport} connections", flows.len() * t.connections()),
-        reason,
+        reason: reason.to_string(),
     })?;
     let mut groups = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
     if mptcp {
@@ -739,7 +732,12 @@ mod tests {
             Ok(Pattern::Pair { from: 0, to: 1 })
         );
         assert!(Pattern::parse("pair:n0:n0", &c, 8).is_err());
-        assert!(Pattern::parse("pair:n0:n9", &c, 8).unwrap_err().contains("n9"));
+        assert!(
+            Pattern::parse("pair:n0:n9", &c, 8)
+                .unwrap_err()
+                .to_string()
+                .contains("n9")
+        );
         assert!(Pattern::parse("permutation:x", &c, 8).is_err());
         assert_eq!(parse_congestion("cubic"), Ok("cubic".to_string()));
         for bad in ["", "Cubic", "cu bic", "../bbr", "a_name_too_long_x"] {
@@ -757,7 +755,7 @@ mod tests {
         let multipath = too_many(1536, &[Transport::Tcp, Transport::TcpMultipath]).unwrap();
         assert!(multipath.contains("1536 flows of 16 connection(s)"), "{multipath}");
         assert_eq!(check_congestion("reno"), Ok(()));
-        let lacking = check_congestion("nosuchcc").unwrap_err();
+        let lacking = check_congestion("nosuchcc").unwrap_err().to_string();
         assert!(
             lacking.contains("modprobe tcp_nosuchcc") && lacking.contains("reno"),
             "{lacking}"

@@ -56,11 +56,7 @@ pub fn predict(flows: &[(usize, usize)], pcs: usize, rate: f64, mptcp: bool) -> 
 
 /// Builds the tree in `tb`: its namespaces (one a PC, by the PC's name)
 /// and every cable end to rate-limit, as (namespace or None, link).
-pub fn build(
-    c: &Cluster,
-    pcs: usize,
-    tb: &mut Testbed,
-) -> Result<(Vec<String>, Vec<super::traffic::End>), EmulateError> {
+pub fn build(c: &Cluster, pcs: usize, tb: &mut Testbed) -> Result<(Vec<String>, Vec<super::links::End>), EmulateError> {
     let p = tb.prefix.clone();
     let leaves = if pcs > 1 { 2 } else { 1 };
     let root = format!("{p}root");
@@ -72,7 +68,7 @@ pub fn build(
         .map(|l| (format!("{p}lu{l}"), format!("{p}lv{l}")))
         .collect();
     tb.add_veths(&uplinks)?;
-    let mut ends: Vec<super::traffic::End> = Vec::new();
+    let mut ends: Vec<super::links::End> = Vec::new();
     let mut enslave = String::new();
     for (l, (a, b)) in uplinks.iter().enumerate() {
         enslave.push_str(&format!(

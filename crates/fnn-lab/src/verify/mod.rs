@@ -10,6 +10,12 @@
 //! unplugged). On each switch, the NICs that answer each other form groups;
 //! the largest group is the switch as designed, and a NIC outside it has
 //! its cable elsewhere.
+//!
+//! The other audit, from what the switches announce over LLDP, is
+//! [`lldp`]; the rehearsal's side of LLDP (announcing and listening in
+//! the lab) stays in the lab, `emulate`.
+
+pub mod lldp;
 
 use crate::design::Design;
 use crate::export::colors::cable;
@@ -99,7 +105,7 @@ pub fn parse_results(
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
             ["nic", nic, iface] => {
-                let nic = crate::routing::macs::whole_number(nic)
+                let nic = crate::routing::whole_number(nic)
                     .filter(|&k| k < own.len())
                     .ok_or_else(|| {
                         err(

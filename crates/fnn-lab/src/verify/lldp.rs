@@ -105,7 +105,7 @@ pub fn switch_of(system: &str) -> Option<usize> {
         .strip_prefix("sw")
         .map(|r| r.strip_prefix("itch").unwrap_or(r).trim_start())
         .unwrap_or(&s);
-    crate::routing::macs::whole_number(digits)
+    crate::routing::whole_number(digits)
 }
 
 /// The port number at the end of a port id (or description).
@@ -113,7 +113,7 @@ pub fn port_number(n: &Neighbour) -> Option<usize> {
     let trailing = |t: &str| {
         let digits: String = t.chars().rev().take_while(char::is_ascii_digit).collect();
         let digits: String = digits.chars().rev().collect();
-        crate::routing::macs::whole_number(&digits)
+        crate::routing::whole_number(&digits)
     };
     let is_mac = n.port_id.split(':').count() == 6;
     if is_mac { None } else { trailing(&n.port_id) }.or_else(|| trailing(&n.port_descr))

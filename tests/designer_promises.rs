@@ -1,4 +1,4 @@
-//! What the README and the help promise about the designer's keys and
+//! What the guide (docs/designer.md) and the help promise about the designer's keys and
 //! status bar, held through the real event loop on a test terminal at the
 //! sizes a user has (80x24 first), and through the real GA worker.
 
@@ -135,17 +135,17 @@ fn backticked(text: &str) -> Vec<String> {
     text.split('`').skip(1).step_by(2).map(str::to_string).collect()
 }
 
-/// The keys of the README's key table: its first column, as the help
-/// names them.
-fn readme_keys() -> BTreeSet<String> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let table: Vec<&str> = readme
+/// The keys of the guide's key table (docs/designer.md): its first
+/// column, as the help names them.
+fn guide_keys() -> BTreeSet<String> {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/designer.md")).unwrap();
+    let table: Vec<&str> = guide
         .lines()
         .skip_while(|l| !l.starts_with("| keys |"))
         .skip(2)
         .take_while(|l| l.starts_with('|'))
         .collect();
-    assert!(table.len() > 10, "the README's key table was not found");
+    assert!(table.len() > 10, "the key table of docs/designer.md was not found");
     table
         .iter()
         .flat_map(|row| backticked(row.trim_start_matches('|').split(" | ").next().unwrap_or("")))
@@ -264,31 +264,31 @@ fn bound_keys(km: &Keymap) -> BTreeSet<String> {
     keys
 }
 
-/// The README's key table, the help and the keymap list the same keys:
-/// every README key is shown in the help and obeyed, and every key
-/// obeyed is in the README and the help (`v` was in the README only).
+/// The guide's key table, the help and the keymap list the same keys:
+/// every key of the table is shown in the help and obeyed, and every key
+/// obeyed is in the table and the help (`v` was in the table only).
 #[test]
-fn the_readme_key_table_the_help_and_the_keymap_agree() {
+fn the_guide_key_table_the_help_and_the_keymap_agree() {
     let (mut app, _) = app_after(3, 120, 40);
-    let readme = readme_keys();
+    let guide = guide_keys();
     let help = help_keys(&mut app);
     let bound = bound_keys(&app.keymap);
     let missing =
         |what: &BTreeSet<String>, from: &BTreeSet<String>| -> Vec<String> { what.difference(from).cloned().collect() };
     assert_eq!(
-        missing(&readme, &help),
+        missing(&guide, &help),
         Vec::<String>::new(),
-        "README keys not in the help"
+        "keys of docs/designer.md not in the help"
     );
     assert_eq!(
-        missing(&readme, &bound),
+        missing(&guide, &bound),
         Vec::<String>::new(),
-        "README keys bound to nothing"
+        "keys of docs/designer.md bound to nothing"
     );
     assert_eq!(
-        missing(&bound, &readme),
+        missing(&bound, &guide),
         Vec::<String>::new(),
-        "bound keys not in the README"
+        "bound keys not in docs/designer.md"
     );
     assert_eq!(
         missing(&bound, &help),
@@ -297,7 +297,7 @@ fn the_readme_key_table_the_help_and_the_keymap_agree() {
     );
 }
 
-/// `v` toggles the watch pace, as the README and `--watch` say: through
+/// `v` toggles the watch pace, as the guide and `--watch` say: through
 /// the real event loop, on and off, and the status bar says so.
 #[test]
 fn v_toggles_the_watch_pace_through_the_event_loop() {

@@ -100,8 +100,9 @@ fn workspace_dependencies(krate: &str) -> Vec<String> {
     names.filter(|n| ours.contains(&n.as_str())).collect()
 }
 
-/// Each crate depends only on the crates below it, as the README's
-/// Layout section draws them; a new crate must be placed here too.
+/// Each crate depends only on the crates below it, as the guide's Layout
+/// section (docs/development.md) draws them; a new crate must be placed
+/// here too.
 #[test]
 fn the_crates_depend_only_downwards() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -8,6 +8,7 @@
 pub use fs::atomic;
 pub mod bandwidth;
 pub mod budget;
+pub mod deadline;
 pub mod design;
 pub mod emulate;
 pub mod escape;

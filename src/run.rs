@@ -4,15 +4,27 @@
 //! so the stop rules, the edits a user may make and what a report or a
 //! session holds are decided here, once, and tested without a thread.
 
+use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::exact::PinsVerdict;
-use crate::ga::{Engine, Limits, Phase, Portfolio, StopReason};
+use crate::ga::{Engine, Limits, Phase, Portfolio, StopReason, presets};
 use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
 use crate::session::{Session, SessionError};
 use crate::spec::{Cluster, GaParams, PinKind, Preset, Spec, SpecError, Weights, check_feasible};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Where a run is, for a progress line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub generation: u64,
+    pub phase: Phase,
+    /// The fitness and uncovered pairs of the best member of the current
+    /// population (of the scaled-down problem during that phase).
+    pub best_fitness: f64,
+    pub best_uncovered: u64,
+}
 
 /// A change a user makes to a running search.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +87,7 @@ impl Run {
     /// command's limit holds from the moment it started, reading the spec
     /// included (its millions of pairs can take a second).
     pub fn of_cluster_since(spec: Spec, cluster: Cluster, started: Instant) -> Run {
-        let portfolio = Portfolio::of_params(&cluster.ga);
+        let portfolio = presets::of_params(&cluster.ga);
         Run::with_portfolio(spec, cluster, portfolio, started)
     }
 
@@ -184,6 +196,11 @@ impl Run {
         self.stopped
     }
 
+    /// When the run's time is up, the one form every part of it reads.
+    pub fn deadline(&self) -> Deadline {
+        self.limits.deadline(self.started)
+    }
+
     /// Why the run should not take another step, if it should not.
     fn stop_rule(&self) -> Option<StopReason> {
         self.limits.reached(&self.engine, self.started)
@@ -202,7 +219,7 @@ impl Run {
             return Some(r);
         }
         let t = Instant::now();
-        self.engine.set_deadline(self.limits.deadline(self.started));
+        self.engine.set_deadline(self.deadline());
         self.engine.step_until(cancel);
         self.elapsed += t.elapsed();
         if self.first_valid_s.is_none() && self.engine.is_valid() {
@@ -391,6 +408,24 @@ impl Run {
             Some(why) => format!("{done} ({why})"),
             None => done,
         })
+    }
+
+    /// Where the run is now.
+    pub fn progress(&self) -> Progress {
+        let e = &self.engine;
+        let top = e.population().first();
+        Progress {
+            generation: e.generation(),
+            phase: e.phase(),
+            best_fitness: top.map_or(0.0, |m| m.fitness()),
+            best_uncovered: top.map_or(0, |m| m.terms().uncovered),
+        }
+    }
+
+    /// What the strategies said of their verdicts (the exact mode's
+    /// answer and what it cost), by strategy name.
+    pub fn said(&self) -> &[(&'static str, String)] {
+        self.engine.said()
     }
 
     /// The best design so far.

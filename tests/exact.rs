@@ -439,13 +439,14 @@ fn the_exact_first_portfolio_stops_on_a_proof_and_starts_from_a_design() {
     fnn_tui::spec::check_feasible(&pinned).expect("no bound refutes it");
     let (stop, r) = run(pinned);
     assert_eq!((stop, r.engine().generation()), (StopReason::Impossible, 1));
-    assert!(matches!(
-        r.engine().exact(),
-        Some(Ok(Outcome {
-            verdict: Verdict::Impossible(_),
-            ..
-        }))
-    ));
+    assert!(matches!(r.engine().verdict(), fnn_tui::ga::Verdict::Impossible(_)));
+    assert!(
+        r.said()
+            .iter()
+            .any(|(name, said)| *name == "exact" && said.starts_with("impossible")),
+        "{:?}",
+        r.said()
+    );
     let mut fano = common::quick(7, 3, "3x7");
     fano.ga.portfolio = Preset::ExactFirst;
     fano.ga.constructions = false;

@@ -10,40 +10,21 @@
 //! engine's generator, so a run depends on the seed only, not on the
 //! thread count or scheduling.
 
-use super::eval::{Eval, Terms};
+use super::eval::Eval;
 use super::genome::{Genome, StateError};
-use super::portfolio::{Context, Found, Portfolio, Stats};
+use super::member::Member;
+use super::portfolio::{Portfolio, Stats};
+use super::presets;
 use super::problem::Problem;
 use super::scale::{self, Scaled};
-use super::{Deadline, Rng, operators};
+use super::strategy::{Budget, Context, Found, Verdict};
+use super::{Rng, operators};
+use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Member {
-    pub genome: Genome,
-    pub eval: Eval,
-    /// Generations this design has survived unchanged.
-    pub age: u64,
-}
-
-impl Member {
-    fn new(problem: &Problem, genome: Genome) -> Member {
-        let eval = Eval::full(problem, &genome);
-        Member { genome, eval, age: 0 }
-    }
-
-    pub fn terms(&self) -> &Terms {
-        &self.eval.terms
-    }
-
-    pub fn fitness(&self) -> f64 {
-        self.eval.total
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Phase {
@@ -105,6 +86,9 @@ struct ScaledState {
     /// generation (of this size) it was reached.
     best_uncovered: u64,
     improved_at: u64,
+    /// Whether a strategy spent moves on this size (walks that grow with
+    /// a stall, see [`SCALED_STALL`]).
+    searched: bool,
 }
 
 /// With walks in the portfolio, a scaled size whose best has not improved for
@@ -123,6 +107,7 @@ impl ScaledState {
             solved_at: None,
             best_uncovered: u64::MAX,
             improved_at: 0,
+            searched: false,
         }
     }
 }
@@ -151,8 +136,11 @@ pub struct Engine {
     /// A full-size design a strategy found during the scaled phase.
     found_full: Option<Genome>,
     portfolio: Portfolio,
-    /// What the exact mode settled, once it ran.
-    exact: Option<Result<crate::exact::Outcome, crate::exact::ExactError>>,
+    /// What the strategies settled of the problem: a proof that no
+    /// design exists stops the run.
+    verdict: Verdict,
+    /// What the strategies said of their verdicts, by name, in order.
+    said: Vec<(&'static str, String)>,
     pool: rayon::ThreadPool,
     /// Members whose masks take more bytes than this keep only their
     /// entries while idle ([`LEAN_ABOVE`]).
@@ -177,16 +165,16 @@ fn lean(problem: &Problem, lean_above: usize, mut m: Member) -> Member {
 impl Engine {
     /// An engine with the spec's own portfolio (`ga.portfolio`).
     pub fn new(cluster: Cluster) -> Engine {
-        let portfolio = Portfolio::of_params(&cluster.ga);
-        Engine::with_portfolio(cluster, portfolio, None)
+        let portfolio = presets::of_params(&cluster.ga);
+        Engine::with_portfolio(cluster, portfolio, Deadline::NONE)
     }
 
     /// An engine running `portfolio`, building the first population only
     /// until `deadline`: the members not spread by then are copies of the
     /// first. The search spreads them later; a run whose time is up stops
     /// at once.
-    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Option<std::time::Instant>) -> Engine {
-        let mut engine = Engine::without_population(cluster, portfolio, Some(Deadline(deadline)));
+    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Deadline) -> Engine {
+        let mut engine = Engine::without_population(cluster, portfolio, Some(deadline));
         engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
@@ -238,10 +226,11 @@ impl Engine {
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
             lean_above: LEAN_ABOVE,
-            deadline: Deadline::default(),
+            deadline: Deadline::NONE,
             found_full: None,
             portfolio,
-            exact: None,
+            verdict: Verdict::Unknown,
+            said: Vec::new(),
             pool,
         }
     }
@@ -320,8 +309,8 @@ impl Engine {
     /// Sets when the searches inside a generation must stop: a generation
     /// can take seconds, and a time limit should not run over by that much.
     /// The generation still completes, with what its walks found so far.
-    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        self.deadline = Deadline(deadline);
+    pub fn set_deadline(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
     }
 
     /// Runs one generation: the GA operators (if the portfolio evolves),
@@ -357,7 +346,7 @@ impl Engine {
     /// left out (a time limit holds from the start, and even copying
     /// thousands of members takes seconds at 16384 PCs): the next
     /// generation fills the population up again.
-    fn initial_population(&mut self, deadline: Option<std::time::Instant>) -> Vec<Member> {
+    fn initial_population(&mut self, deadline: Deadline) -> Vec<Member> {
         let problem = self.active().clone();
         // Without the GA operators one member is all the strategies use.
         let n = match self.portfolio.evolves() {
@@ -379,8 +368,7 @@ impl Engine {
                 .par_iter()
                 .enumerate()
                 .filter_map(|(k, &seed)| {
-                    let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
-                    if k > 0 && late {
+                    if k > 0 && deadline.passed() {
                         return None;
                     }
                     let mut m = first.clone();
@@ -477,22 +465,27 @@ impl Engine {
             Some(s) => s.generations - s.improved_at.min(s.generations),
             None => self.generation - self.improved_at.min(self.generation),
         };
+        let ga = &self.full.cluster.ga;
         let ctx = Context {
             problem: active,
             full: &self.full,
             population: next,
+            kept: ga.keep,
             generation: self.generation,
             scaled_generations: self.scaled.as_ref().map(|s| s.generations),
-            since_improved: since,
-            deadline: self.deadline,
+            budget: budget(ga.local_search, since, self.deadline),
             cancel,
             pool: &self.pool,
         };
-        let found = self.portfolio.search(&ctx);
+        let found = self.portfolio.search(&ctx, ga.seed);
         let mut designs = Vec::new();
-        for f in found {
+        for (name, f) in found {
             let Found {
-                members, full, exact, ..
+                members,
+                full,
+                verdict,
+                said,
+                moves,
             } = f;
             designs.extend(members);
             if let Some(g) = full {
@@ -501,9 +494,13 @@ impl Engine {
                     None => designs.push(g),
                 }
             }
-            if exact.is_some() {
-                self.exact = exact;
+            if let Some(s) = self.scaled.as_mut() {
+                s.searched |= moves > 0;
             }
+            if verdict != Verdict::Unknown || self.verdict == Verdict::Unknown {
+                self.verdict = verdict;
+            }
+            self.said.extend(said.map(|said| (name, said)));
         }
         let problem = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
         let lean_above = self.lean_above;
@@ -548,7 +545,7 @@ impl Engine {
         if state.solved_at.is_none() && uncovered == 0 {
             state.solved_at = Some(state.generations);
         }
-        let stalled = self.portfolio.walks(&ga) && state.generations - state.improved_at >= SCALED_STALL;
+        let stalled = state.searched && state.generations - state.improved_at >= SCALED_STALL;
         match state.solved_at {
             Some(at) if state.generations - at >= ga.settle_generations => self.scale_up(),
             None if state.generations >= ga.scaled_generations || stalled => {
@@ -557,7 +554,7 @@ impl Engine {
                 match next {
                     Some(scaled) => {
                         self.scaled = Some(ScaledState::new(scaled, attempt));
-                        self.population = self.initial_population(None);
+                        self.population = self.initial_population(Deadline::NONE);
                     }
                     // No scaled size solved: the nearly connected designs
                     // of the last one still beat starting from scratch.
@@ -725,15 +722,9 @@ impl Engine {
         self.first_valid
     }
 
-    /// Whether the exact mode proved that no design exists.
+    /// Whether a strategy proved that no design exists.
     pub fn proved_impossible(&self) -> bool {
-        matches!(
-            self.exact,
-            Some(Ok(crate::exact::Outcome {
-                verdict: crate::exact::Verdict::Impossible(_),
-                ..
-            }))
-        )
+        matches!(self.verdict, Verdict::Impossible(_))
     }
 
     /// Whether the portfolio has nothing left to try: without the GA
@@ -742,16 +733,15 @@ impl Engine {
         !self.portfolio.evolves() && self.generation > 0
     }
 
-    /// What the exact mode settled, once it ran (an error if it could not
-    /// run at all).
-    pub fn exact(&self) -> Option<&Result<crate::exact::Outcome, crate::exact::ExactError>> {
-        self.exact.as_ref()
+    /// What the strategies settled of the problem so far.
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
     }
 
-    /// What the exact mode settled, taken from the engine at the end of
-    /// a run.
-    pub fn into_exact(self) -> Option<Result<crate::exact::Outcome, crate::exact::ExactError>> {
-        self.exact
+    /// What the strategies said of their verdicts, by name, in the order
+    /// they said it.
+    pub fn said(&self) -> &[(&'static str, String)] {
+        &self.said
     }
 
     /// Each strategy's account so far, in portfolio order.
@@ -762,6 +752,23 @@ impl Engine {
     /// The hardware's bound on average pairwise links.
     pub fn bandwidth_bound(&self) -> f64 {
         self.bandwidth_bound
+    }
+}
+
+/// What the run gives each strategy in a generation: a walk goes on
+/// while it finds better designs (its pair weights are what it learnt),
+/// up to 8 times its patience; the patience (`ga.local_search` moves)
+/// doubles with every generation the best has not improved (up to 8
+/// times), since a plateau needs a longer walk. So one generation costs
+/// at most 64 x `ga.local_search` moves per walk; the searches hand back
+/// what they have at `deadline`.
+fn budget(local_search: u64, since_improved: u64, deadline: Deadline) -> Budget {
+    let stalled = since_improved.min(3) as u32;
+    let patience = local_search.saturating_mul(1 << stalled);
+    Budget {
+        patience,
+        max: patience.saturating_mul(8),
+        deadline,
     }
 }
 
@@ -809,10 +816,15 @@ impl Limits {
 }
 
 impl Limits {
-    /// The moment the time limit runs out for a clock started at `since`.
-    pub fn deadline(&self, since: std::time::Instant) -> Option<std::time::Instant> {
+    /// The time limit, `None` for none.
+    pub fn time_limit(&self) -> Option<std::time::Duration> {
         let limit = std::time::Duration::try_from_secs_f64(self.time_limit_s).ok()?;
-        (self.time_limit_s > 0.0).then(|| since.checked_add(limit)).flatten()
+        (self.time_limit_s > 0.0).then_some(limit)
+    }
+
+    /// The moment the time limit runs out for a clock started at `since`.
+    pub fn deadline(&self, since: std::time::Instant) -> Deadline {
+        Deadline::after(since, self.time_limit())
     }
 
     /// The stop rules, in order, for an engine whose clock started at
@@ -1001,12 +1013,12 @@ impl Engine {
 
     /// The engine a state describes, all but its members.
     fn state_without_members(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
-        let portfolio = Portfolio::of_params(&cluster.ga);
+        let portfolio = presets::of_params(&cluster.ga);
         // A resumed run uses the seed only to scale up (its first
         // population is in the state), so only a state of the scaled phase
         // looks for one: a sparse seed takes seconds to minutes at 4096
         // PCs, and every export of a saved session resumes one.
-        let seeding = state.scaled.is_some().then_some(Deadline(None));
+        let seeding = state.scaled.is_some().then_some(Deadline::NONE);
         let mut engine = Engine::without_population(cluster, portfolio, seeding);
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
@@ -1021,6 +1033,7 @@ impl Engine {
                     solved_at: p.solved_at,
                     best_uncovered: p.best_uncovered.unwrap_or(u64::MAX),
                     improved_at: p.improved_at,
+                    searched: false,
                 })
             }
         };
@@ -1041,8 +1054,9 @@ impl Engine {
     pub fn set_ga(&mut self, ga: crate::spec::GaParams) {
         let size = ga.population;
         let old = &self.full.cluster.ga;
-        if (old.portfolio, old.exact, old.constructions) != (ga.portfolio, ga.exact, ga.constructions) {
-            self.portfolio = Portfolio::of_params(&ga);
+        let settings = |g: &crate::spec::GaParams| (g.portfolio, g.exact, g.constructions, g.local_members);
+        if settings(old) != settings(&ga) {
+            self.portfolio = presets::of_params(&ga);
         }
         self.full.cluster.ga = ga;
         if size < self.population.len() {
@@ -1067,9 +1081,9 @@ impl Engine {
         cluster.ga.seed = seed;
         let portfolio = std::mem::replace(
             &mut self.portfolio,
-            Portfolio::preset(crate::spec::Preset::Papers, &cluster.ga),
+            presets::portfolio(crate::spec::Preset::Papers, &cluster.ga),
         );
-        *self = Engine::with_portfolio(cluster, portfolio, None);
+        *self = Engine::with_portfolio(cluster, portfolio, Deadline::NONE);
     }
 }
 
@@ -1080,10 +1094,10 @@ mod tests {
 
     /// An engine whose members shed their masks whatever their size.
     fn lean_engine(cluster: Cluster) -> Engine {
-        let portfolio = Portfolio::of_params(&cluster.ga);
-        let mut e = Engine::without_population(cluster, portfolio, Some(Deadline(None)));
+        let portfolio = presets::of_params(&cluster.ga);
+        let mut e = Engine::without_population(cluster, portfolio, Some(Deadline::NONE));
         e.lean_above = 0;
-        e.population = e.initial_population(None);
+        e.population = e.initial_population(Deadline::NONE);
         e.note_best();
         e
     }

@@ -331,7 +331,8 @@ impl fnn_tui::ga::Strategy for Idle {
 /// cyclic searches drawing, finding and spending exactly what they did.
 #[test]
 fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
-    use fnn_tui::ga::{Limits, Portfolio};
+    use fnn_tui::ga::Portfolio;
+    use fnn_tui::run::Limits;
     // A mixed switch set (grouped and tabu at full size, no cyclic), and a
     // plane's size scaled down first (cyclic in the scaled phase).
     let specs = [

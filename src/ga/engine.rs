@@ -133,6 +133,9 @@ pub struct Engine {
     seed: Option<Genome>,
     /// Where the searches inside a generation stop (the run's time limit).
     deadline: Deadline,
+    /// Where this generation's searches hand back what they have, so no
+    /// one of them holds the generation (and the others) for long.
+    slice: Deadline,
     /// A full-size design a strategy found during the scaled phase.
     found_full: Option<Genome>,
     portfolio: Portfolio,
@@ -166,15 +169,17 @@ impl Engine {
     /// An engine with the spec's own portfolio (`ga.portfolio`).
     pub fn new(cluster: Cluster) -> Engine {
         let portfolio = presets::of_params(&cluster.ga);
-        Engine::with_portfolio(cluster, portfolio, Deadline::NONE)
+        Engine::with_portfolio(cluster, portfolio, Deadline::NONE, Deadline::NONE)
     }
 
     /// An engine running `portfolio`, building the first population only
-    /// until `deadline`: the members not spread by then are copies of the
+    /// until `deadline` (the seeds until `slice`, if that is sooner: a seed
+    /// hands back what it has, and the generations go on from there): the
+    /// members not spread by then are copies of the
     /// first. The search spreads them later; a run whose time is up stops
     /// at once.
-    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Deadline) -> Engine {
-        let mut engine = Engine::without_population(cluster, portfolio, Some(deadline));
+    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Deadline, slice: Deadline) -> Engine {
+        let mut engine = Engine::without_population(cluster, portfolio, Some(deadline.min(slice)));
         engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
@@ -227,6 +232,7 @@ impl Engine {
             seed: seed.map(|(g, _)| g),
             lean_above: LEAN_ABOVE,
             deadline: Deadline::NONE,
+            slice: Deadline::NONE,
             found_full: None,
             portfolio,
             verdict: Verdict::Unknown,
@@ -311,6 +317,13 @@ impl Engine {
     /// The generation still completes, with what its walks found so far.
     pub fn set_deadline(&mut self, deadline: Deadline) {
         self.deadline = deadline;
+    }
+
+    /// Sets when the next generation's searches hand back what they have
+    /// (the GA operators are not cut: they are cheap and the run's
+    /// deadline holds them).
+    pub fn set_slice(&mut self, slice: Deadline) {
+        self.slice = slice;
     }
 
     /// Runs one generation: the GA operators (if the portfolio evolves),
@@ -473,7 +486,7 @@ impl Engine {
             kept: ga.keep,
             generation: self.generation,
             scaled_generations: self.scaled.as_ref().map(|s| s.generations),
-            budget: budget(ga.local_search, since, self.deadline),
+            budget: budget(ga.local_search, since, self.deadline.min(self.slice)),
             cancel,
             pool: &self.pool,
         };
@@ -797,65 +810,6 @@ fn sort(pop: &mut [Member]) {
     pop.sort_by(|a, b| b.eval.total.total_cmp(&a.eval.total));
 }
 
-/// When a headless search stops.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// 0 means none.
-    pub generations: u64,
-    /// Seconds; 0 means none.
-    pub time_limit_s: f64,
-}
-
-impl Limits {
-    pub fn from_params(ga: &crate::spec::GaParams) -> Limits {
-        Limits {
-            generations: ga.generations,
-            time_limit_s: ga.time_limit_s,
-        }
-    }
-}
-
-impl Limits {
-    /// The time limit, `None` for none.
-    pub fn time_limit(&self) -> Option<std::time::Duration> {
-        let limit = std::time::Duration::try_from_secs_f64(self.time_limit_s).ok()?;
-        (self.time_limit_s > 0.0).then_some(limit)
-    }
-
-    /// The moment the time limit runs out for a clock started at `since`.
-    pub fn deadline(&self, since: std::time::Instant) -> Deadline {
-        Deadline::after(since, self.time_limit())
-    }
-
-    /// The stop rules, in order, for an engine whose clock started at
-    /// `since`: the one place they are written (runs and tests use it).
-    pub fn reached(&self, e: &Engine, since: std::time::Instant) -> Option<StopReason> {
-        if e.proved_impossible() {
-            return Some(StopReason::Impossible);
-        }
-        if e.stalled() {
-            return Some(StopReason::Stalled);
-        }
-        if e.done() {
-            return Some(StopReason::Valid);
-        }
-        if e.exhausted() {
-            return Some(if e.is_valid() {
-                StopReason::Valid
-            } else {
-                StopReason::Exhausted
-            });
-        }
-        if self.generations > 0 && e.generation >= self.generations {
-            return Some(StopReason::Generations);
-        }
-        if self.time_limit_s > 0.0 && since.elapsed().as_secs_f64() >= self.time_limit_s {
-            return Some(StopReason::TimeLimit);
-        }
-        None
-    }
-}
-
 /// Everything needed to continue a run exactly where it stopped: the
 /// genomes (evaluations are recomputed, they are a function of the genome),
 /// the generator's state, the counters and the history.
@@ -1083,7 +1037,7 @@ impl Engine {
             &mut self.portfolio,
             presets::portfolio(crate::spec::Preset::Papers, &cluster.ga),
         );
-        *self = Engine::with_portfolio(cluster, portfolio, Deadline::NONE);
+        *self = Engine::with_portfolio(cluster, portfolio, Deadline::NONE, Deadline::NONE);
     }
 }
 

@@ -48,7 +48,7 @@ pub mod tabu;
 mod wide_row;
 
 pub use crate::deadline::Deadline;
-pub use engine::{Engine, EngineState, GenStats, Limits, MemberState, Phase, ScaledProgress, StopReason};
+pub use engine::{Engine, EngineState, GenStats, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
 pub use member::Member;

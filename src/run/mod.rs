@@ -7,13 +7,16 @@
 use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::exact::PinsVerdict;
-use crate::ga::{Engine, Limits, Phase, Portfolio, StopReason, presets};
+use crate::ga::{Engine, Phase, Portfolio, StopReason, presets};
 use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
 use crate::session::{Session, SessionError};
 use crate::spec::{Cluster, GaParams, PinKind, Preset, Spec, SpecError, Weights, check_feasible};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+mod limits;
+pub use limits::Limits;
 
 /// Where a run is, for a progress line.
 #[derive(Clone, Debug, PartialEq)]
@@ -105,7 +108,7 @@ impl Run {
             strategies = ?portfolio.names(),
             "run started"
         );
-        let engine = Engine::with_portfolio(cluster, portfolio, deadline);
+        let engine = Engine::with_portfolio(cluster, portfolio, deadline, limits.slice(started));
         Run::around(spec, engine, limits, started)
     }
 
@@ -220,6 +223,7 @@ impl Run {
         }
         let t = Instant::now();
         self.engine.set_deadline(self.deadline());
+        self.engine.set_slice(self.limits.slice(Instant::now()));
         self.engine.step_until(cancel);
         self.elapsed += t.elapsed();
         if self.first_valid_s.is_none() && self.engine.is_valid() {
@@ -464,6 +468,45 @@ mod tests {
         .unwrap();
         edit(&mut s);
         s
+    }
+
+    /// A strategy that keeps its generation until its budget's time is up.
+    struct Hog;
+
+    impl crate::ga::Strategy for Hog {
+        fn name(&self) -> &'static str {
+            "hog"
+        }
+
+        fn applies(&self, _: &crate::ga::Context<'_>) -> bool {
+            true
+        }
+
+        fn search(&self, ctx: &crate::ga::Context<'_>, _: &mut crate::ga::Rng) -> crate::ga::Found {
+            while !ctx.spent() {
+                std::thread::yield_now();
+            }
+            crate::ga::Found::default()
+        }
+    }
+
+    /// One strategy held a generation for most of a run (30 s of 60 s on
+    /// a 2-NIC stencil the GA alone solved at once): under a time limit
+    /// each generation's searches get a slice of it, so the run goes on
+    /// past a strategy that would take all it is given.
+    #[test]
+    fn no_strategy_holds_a_generation_for_the_whole_time_limit() {
+        let s = spec(24, 3, "12x8", |s| {
+            s.ga.time_limit_s = 2.0;
+            s.ga.portfolio = Preset::Papers;
+            s.weights.redundancy = 1.0;
+        });
+        let cluster = s.resolve().unwrap();
+        let portfolio = presets::of_params(&cluster.ga).with_first(Box::new(Hog));
+        let mut r = Run::with_portfolio(s, cluster, portfolio, Instant::now());
+        assert_eq!(r.run(&AtomicBool::new(false), |_| {}), StopReason::TimeLimit);
+        let hog = &r.engine().strategy_stats()[0];
+        assert!(hog.runs >= 2, "the hog ran in {} generation(s)", hog.runs);
     }
 
     /// `first valid after 0.031 s` was printed over `search ... 0.013 s`:

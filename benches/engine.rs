@@ -6,7 +6,8 @@
 //! Figures and the machine are recorded in BENCHMARKS.md.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fnn_tui::ga::{Engine, Eval, Genome, Limits, Problem, Rng, operators};
+use fnn_tui::ga::{Engine, Eval, Genome, Problem, Rng, operators};
+use fnn_tui::run::Limits;
 use fnn_tui::spec::{Cluster, QuickFlags, Spec};
 use rand::{RngExt, SeedableRng};
 use std::hint::black_box;

@@ -11,7 +11,7 @@
 //! ```
 
 use clap::Parser;
-use fnn_tui::ga::Limits;
+use fnn_tui::run::Limits;
 use fnn_tui::run::Run;
 #[path = "../tests/common/hard_specs.rs"]
 mod hard_specs;

@@ -4,7 +4,7 @@
 //! cargo run --release --example make_session -- SPEC GENERATIONS OUT.toml NAME
 
 use clap::Parser;
-use fnn_tui::ga::Limits;
+use fnn_tui::run::Limits;
 use fnn_tui::run::Run;
 use fnn_tui::spec::Spec;
 use std::path::PathBuf;

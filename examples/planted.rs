@@ -12,8 +12,8 @@
 //! ```
 
 use clap::Parser;
-use fnn_tui::ga::Limits;
 use fnn_tui::planted::{Family, plant};
+use fnn_tui::run::Limits;
 use fnn_tui::run::Run;
 use std::path::PathBuf;
 use std::process::Command;

@@ -4,7 +4,8 @@
 //! cargo run --release --example trace -- --pcs 64 --nics 4 --switches 31x8,8 [--generations N] [--every K] [--spec FILE]
 
 use clap::Parser;
-use fnn_tui::ga::{Limits, Phase};
+use fnn_tui::ga::Phase;
+use fnn_tui::run::Limits;
 use fnn_tui::run::Run;
 use fnn_tui::spec::{QuickFlags, Spec};
 use std::path::PathBuf;

@@ -18,7 +18,7 @@
 
 use clap::Parser;
 use fnn_tui::design::{bounds, constructions};
-use fnn_tui::ga::Limits;
+use fnn_tui::run::Limits;
 use fnn_tui::run::Run;
 use fnn_tui::spec::quick_spec;
 use std::time::Instant;

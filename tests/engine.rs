@@ -3,7 +3,7 @@
 
 mod common;
 
-use fnn_tui::ga::{Engine, Phase, Portfolio};
+use fnn_tui::ga::{Deadline, Engine, Phase, presets};
 use fnn_tui::spec::{Cluster, PatternSpec, Pins};
 
 fn with_threads(mut c: Cluster, threads: usize) -> Cluster {
@@ -185,7 +185,12 @@ fn a_population_cut_short_by_the_deadline_is_filled_by_the_next_generation() {
     c.ga.population = 60;
     c.ga.scale_down = false;
     let passed = std::time::Instant::now();
-    let mut e = Engine::with_portfolio(c.clone(), Portfolio::of_params(&c.ga), Some(passed));
+    let mut e = Engine::with_portfolio(
+        c.clone(),
+        presets::of_params(&c.ga),
+        Deadline::at(passed),
+        Deadline::NONE,
+    );
     assert_eq!(
         e.population().len(),
         1,

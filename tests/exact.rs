@@ -418,7 +418,8 @@ fn a_stop_during_the_build_is_an_unknown_that_says_so() {
 /// the scaled-down phase and is the run's at generation 1.
 #[test]
 fn the_exact_first_portfolio_stops_on_a_proof_and_starts_from_a_design() {
-    use fnn_tui::ga::{Limits, StopReason};
+    use fnn_tui::ga::StopReason;
+    use fnn_tui::run::Limits;
     use fnn_tui::spec::Preset;
     let mut pinned = common::quick_with(8, 2, "2x8", |s| {
         s.coverage = Coverage::Sparse;
@@ -439,13 +440,14 @@ fn the_exact_first_portfolio_stops_on_a_proof_and_starts_from_a_design() {
     fnn_tui::spec::check_feasible(&pinned).expect("no bound refutes it");
     let (stop, r) = run(pinned);
     assert_eq!((stop, r.engine().generation()), (StopReason::Impossible, 1));
-    assert!(matches!(
-        r.engine().exact(),
-        Some(Ok(Outcome {
-            verdict: Verdict::Impossible(_),
-            ..
-        }))
-    ));
+    assert!(matches!(r.engine().verdict(), fnn_tui::ga::Verdict::Impossible(_)));
+    assert!(
+        r.said()
+            .iter()
+            .any(|(name, said)| *name == "exact" && said.starts_with("impossible")),
+        "{:?}",
+        r.said()
+    );
     let mut fano = common::quick(7, 3, "3x7");
     fano.ga.portfolio = Preset::ExactFirst;
     fano.ga.constructions = false;

@@ -316,10 +316,6 @@ impl fnn_tui::ga::Strategy for Idle {
         true
     }
 
-    fn goes_first(&self) -> bool {
-        true
-    }
-
     fn search(&self, _: &fnn_tui::ga::Context<'_>, rng: &mut Rng) -> fnn_tui::ga::Found {
         use rand::RngExt;
         let drawn: u64 = (0..1000).map(|_| rng.random_range(0..10u64)).sum();
@@ -335,7 +331,8 @@ impl fnn_tui::ga::Strategy for Idle {
 /// cyclic searches drawing, finding and spending exactly what they did.
 #[test]
 fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
-    use fnn_tui::ga::{Limits, Portfolio};
+    use fnn_tui::ga::Portfolio;
+    use fnn_tui::run::Limits;
     // A mixed switch set (grouped and tabu at full size, no cyclic), and a
     // plane's size scaled down first (cyclic in the scaled phase).
     let specs = [
@@ -372,8 +369,8 @@ fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
                 .collect();
             (e.history().to_vec(), e.best_design(), e.evaluations(), stats)
         };
-        let plain = run(Portfolio::of_params(&c.ga));
-        let with_idle = run(Portfolio::of_params(&c.ga).with_first(Box::new(Idle)));
+        let plain = run(fnn_tui::ga::presets::of_params(&c.ga));
+        let with_idle = run(fnn_tui::ga::presets::of_params(&c.ga).with_first(Box::new(Idle)));
         ran.extend(plain.3.iter().filter(|s| s.1 > 0).map(|s| s.0));
         assert_eq!(plain, with_idle);
     }
@@ -383,7 +380,9 @@ fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
 /// The planted spec of a family, and the block growing's seed design of it.
 fn blocks_seed(family: Family, pcs: usize, seed: u64) -> (Problem, Genome) {
     let p = Problem::new(plant(family, pcs, seed).unwrap().spec.resolve().unwrap());
-    let g = Blocks.seed(&p, Deadline(None)).expect("a sparse spec has a block seed");
+    let g = Blocks { seeds: true }
+        .seed(&p, Deadline::NONE)
+        .expect("a sparse spec has a block seed");
     (p, g)
 }
 
@@ -415,10 +414,10 @@ fn random_nics_beside_a_torus_are_found_again_as_switches() {
 fn the_seed_keeps_the_time_limit() {
     let spec = plant(Family::Mixture, 256, 3).unwrap().spec;
     let p = Problem::new(spec.resolve().unwrap());
-    let (found, free) = blocks::seed_design(&p, Deadline(None));
+    let (found, free) = blocks::seed_design(&p, Deadline::NONE);
     assert!(free.grown > 1 && free.walked >= 1, "{free:?}");
     assert_eq!(found.map(|g| Eval::full(&p, &g).terms.uncovered), Some(0), "{free:?}");
-    let (found, up) = blocks::seed_design(&p, Deadline(Some(std::time::Instant::now())));
+    let (found, up) = blocks::seed_design(&p, Deadline::now());
     assert_eq!(up, blocks::Tried { grown: 1, walked: 1 });
     assert!(found.is_some(), "the best it saw is still returned");
 }

@@ -3,8 +3,9 @@
 use super::DesignArgs;
 use super::inputs;
 use super::out;
-use fnn_tui::ga::{Engine, Limits, Phase, StopReason};
+use fnn_tui::ga::{Phase, StopReason};
 use fnn_tui::run::Run;
+use fnn_tui::run::{Limits, Progress};
 use fnn_tui::spec::{Cluster, Preset, Spec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -26,8 +27,8 @@ pub fn run(args: &DesignArgs) -> anyhow::Result<ExitCode> {
         out::outln!("{}", report.to_json())?;
     } else if !args.quiet {
         out::out!("{}", report.text())?;
-        if let Some(Ok(out)) = run.engine().exact() {
-            out::outln!("exact: {}", super::exact::verdict(out))?;
+        for (name, said) in run.said() {
+            out::outln!("{name}: {said}")?;
         }
         out::outln!("wrote {} and {}", table_path.display(), report_path.display())?;
     }
@@ -56,14 +57,14 @@ pub fn search(spec: Spec, cluster: Cluster, show_progress: bool) -> anyhow::Resu
     let start = super::started();
     let mut run = Run::of_cluster_since(spec, cluster, start);
     let stop = run.run(&interrupted, |r| {
-        let e = r.engine();
+        let p = r.progress();
         bar.set_position(if by_time {
             (start.elapsed().as_secs_f64() * 10.0) as u64
         } else {
-            e.generation()
+            p.generation
         });
-        if e.generation() % 8 == 0 {
-            bar.set_message(progress_message(e, by_time));
+        if p.generation % 8 == 0 {
+            bar.set_message(progress_message(&p, by_time));
         }
     });
     bar.finish_and_clear();
@@ -88,20 +89,18 @@ pub fn progress_bar(show: bool, len: u64, template: &str) -> ProgressBar {
 
 /// The bar's message, fitted to the terminal by the bar (`wide_msg`); the
 /// generation only when the bar does not count generations itself.
-fn progress_message(e: &Engine, with_generation: bool) -> String {
-    let top = &e.population()[0];
-    let phase = match e.phase() {
+fn progress_message(p: &Progress, with_generation: bool) -> String {
+    let phase = match p.phase {
         Phase::Scaled { width, pcs } => format!("scaled {pcs} PCs/{width} ports"),
         Phase::Full => "full".into(),
     };
     let generation = if with_generation {
-        format!("gen {} ", e.generation())
+        format!("gen {} ", p.generation)
     } else {
         String::new()
     };
     format!(
         "{generation}{phase} best {:.3} uncovered {}",
-        top.fitness(),
-        top.terms().uncovered
+        p.best_fitness, p.best_uncovered
     )
 }

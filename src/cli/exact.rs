@@ -5,8 +5,8 @@
 use super::DesignArgs;
 use super::exit;
 use super::out;
-use fnn_tui::exact::{Model, Outcome, Verdict};
-use fnn_tui::ga::{Portfolio, sat::Exact};
+use fnn_tui::exact::Verdict;
+use fnn_tui::ga::{presets, sat::Exact};
 use fnn_tui::run::Run;
 use fnn_tui::spec::Spec;
 use std::process::ExitCode;
@@ -17,7 +17,9 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     // No bound check first: a bound that refutes the spec is a proof too.
     let cluster = spec.resolve()?;
     let limit = cluster.ga.time_limit_s;
-    let portfolio = Portfolio::exact(Exact::alone(args.proof.clone()));
+    let exact = Exact::alone(args.proof.clone());
+    let settled = exact.settled();
+    let portfolio = presets::exact(exact);
     // The time limit counts from the command's start, reading the spec included.
     let mut run = Run::with_portfolio(spec, cluster, portfolio, super::started());
     let stop = exit::interrupt_flag();
@@ -25,14 +27,15 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     // The solver gives up at a signal; the run may end by its own rule then.
     let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed);
     let (report, design) = (run.report(), run.best_design());
-    let out = match run.into_engine().into_exact() {
+    let out = settled.lock().ok().and_then(|mut s| s.take());
+    let out = match out {
         Some(out) => out?,
         None => {
             out::errln!("interrupted before the exact mode ran: nothing written");
             return Ok(exit::interrupted());
         }
     };
-    let how = how(&out);
+    let how = out.how();
     let (code, verdict, reason) = match &out.verdict {
         Verdict::Found(_) => {
             let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
@@ -91,35 +94,4 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(code)
-}
-
-/// What the exact mode settled and how, in one line.
-pub fn verdict(out: &Outcome) -> String {
-    let how = how(out);
-    match &out.verdict {
-        Verdict::Found(_) => format!("found a design by {how}"),
-        Verdict::Impossible(why) => format!("impossible: {why}; proved by {how}"),
-        Verdict::Unknown => {
-            let why = out
-                .unknown_because
-                .as_deref()
-                .unwrap_or("its share of the time ran out first");
-            format!("unknown: {why}; {how}")
-        }
-    }
-}
-
-/// Which model answered and what it cost, in words.
-fn how(out: &Outcome) -> String {
-    match out.model {
-        Model::Bounds => format!("{}, {:.2} s", out.model.words(), out.seconds),
-        _ if out.clauses == 0 => format!("no model built, {:.2} s", out.seconds),
-        _ => format!(
-            "{} ({} variables, {} clauses), {:.2} s",
-            out.model.words(),
-            out.variables,
-            out.clauses,
-            out.seconds
-        ),
-    }
 }

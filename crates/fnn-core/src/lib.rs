@@ -8,6 +8,7 @@
 
 pub use fs::atomic;
 pub mod budget;
+pub mod deadline;
 pub mod design;
 pub mod escape;
 pub mod exact;

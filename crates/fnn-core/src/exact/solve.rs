@@ -52,6 +52,39 @@ pub struct Outcome {
     pub unknown_because: Option<String>,
 }
 
+impl Outcome {
+    /// What the exact mode settled and how, in one line.
+    pub fn words(&self) -> String {
+        let how = self.how();
+        match &self.verdict {
+            Verdict::Found(_) => format!("found a design by {how}"),
+            Verdict::Impossible(why) => format!("impossible: {why}; proved by {how}"),
+            Verdict::Unknown => {
+                let why = self
+                    .unknown_because
+                    .as_deref()
+                    .unwrap_or("its share of the time ran out first");
+                format!("unknown: {why}; {how}")
+            }
+        }
+    }
+
+    /// Which model answered and what it cost, in words.
+    pub fn how(&self) -> String {
+        match self.model {
+            Model::Bounds => format!("{}, {:.2} s", self.model.words(), self.seconds),
+            _ if self.clauses == 0 => format!("no model built, {:.2} s", self.seconds),
+            _ => format!(
+                "{} ({} variables, {} clauses), {:.2} s",
+                self.model.words(),
+                self.variables,
+                self.clauses,
+                self.seconds
+            ),
+        }
+    }
+}
+
 /// Why the exact mode gave no answer at all (an unknown is an answer).
 #[derive(Debug, thiserror::Error)]
 pub enum ExactError {

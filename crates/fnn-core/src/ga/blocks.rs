@@ -30,10 +30,11 @@
 
 use super::genome::Genome;
 use super::local::{self, Required};
-use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
 use super::residual;
-use super::{Deadline, Eval, Rng};
+use super::strategy::{Context, Found, Strategy};
+use super::{Eval, Rng};
+use crate::deadline::Deadline;
 use crate::design::bits;
 use crate::patterns::{self, PairWeights};
 use crate::spec::Coverage;
@@ -51,7 +52,11 @@ const MOVES_PER_PAIR: u64 = 200;
 
 /// The block growing as a strategy: a seed, then a regrown and walked
 /// design each generation while the best leaves pairs uncovered.
-pub struct Blocks;
+pub struct Blocks {
+    /// Whether it seeds the run too (`ga.constructions`: a construction
+    /// like the design-theory ones, off with them).
+    pub seeds: bool,
+}
 
 impl Strategy for Blocks {
     fn name(&self) -> &'static str {
@@ -59,16 +64,14 @@ impl Strategy for Blocks {
     }
 
     fn seed(&self, full: &Problem, deadline: Deadline) -> Option<Genome> {
-        // A construction like the design-theory ones, off with them.
-        if full.cluster.coverage != Coverage::Sparse || !full.cluster.ga.constructions {
+        if full.cluster.coverage != Coverage::Sparse || !self.seeds {
             return None;
         }
         seed_design(full, deadline).0
     }
 
     fn applies(&self, ctx: &Context<'_>) -> bool {
-        let ga = ctx.ga();
-        ctx.problem.cluster.coverage == Coverage::Sparse && ga.local_search > 0 && ctx.best_uncovered() > 0
+        ctx.problem.cluster.coverage == Coverage::Sparse && ctx.budget.has_moves() && ctx.best_uncovered() > 0
     }
 
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
@@ -86,9 +89,9 @@ impl Strategy for Blocks {
             Layers::Compared
         };
         let grown = grow(problem, &req, &weight, &order, &ties, layers);
-        let (_, mut g) = better(problem, &req, grown, MOVES_PER_PAIR, ctx.budget().deadline, rng);
+        let (_, mut g) = better(problem, &req, grown, MOVES_PER_PAIR, ctx.budget.deadline, rng);
         let walk_seed = rng.random();
-        let out = local::improve(problem, &req, &mut g, ctx.budget(), &mut Rng::seed_from_u64(walk_seed));
+        let out = local::improve(problem, &req, &mut g, ctx.budget, &mut Rng::seed_from_u64(walk_seed));
         Found {
             members: vec![g],
             moves: out.iterations,

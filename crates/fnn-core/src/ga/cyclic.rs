@@ -30,11 +30,12 @@
 //! 64 PCs with 7 NICs on 12 ports are 62 PCs two to a point of a plane of
 //! order 5 and two leftovers on seven spare switches, 38 in all.
 
+use super::Rng;
 use super::genome::Genome;
 use super::groups::ones;
-use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
-use super::{Deadline, Rng};
+use super::strategy::{Context, Found, Strategy};
+use crate::deadline::Deadline;
 use crate::spec::Coverage;
 use rand::RngExt;
 
@@ -147,17 +148,13 @@ impl Strategy for Cyclic {
     }
 
     fn applies(&self, ctx: &Context<'_>) -> bool {
-        ctx.ga().local_search > 0
+        ctx.budget.has_moves()
             && ctx.best_uncovered() > 0
             && (Plan::of(ctx.problem).is_some() || Cyclic::full_size_due(ctx) && Plan::of(ctx.full).is_some())
     }
 
-    fn goes_first(&self) -> bool {
-        true
-    }
-
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
-        let budget = ctx.budget();
+        let budget = ctx.budget;
         let moves = budget.patience.min(MAX_MOVES);
         let mut found = Found::default();
         if let Some(plan) = Plan::of(ctx.problem) {

@@ -10,40 +10,21 @@
 //! engine's generator, so a run depends on the seed only, not on the
 //! thread count or scheduling.
 
-use super::eval::{Eval, Terms};
+use super::eval::Eval;
 use super::genome::{Genome, StateError};
-use super::portfolio::{Context, Found, Portfolio, Stats};
+use super::member::Member;
+use super::portfolio::{Portfolio, Stats};
+use super::presets;
 use super::problem::Problem;
 use super::scale::{self, Scaled};
-use super::{Deadline, Rng, operators};
+use super::strategy::{Budget, Context, Found, Verdict};
+use super::{Rng, operators};
+use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, Pins, Weights};
 use rand::{Rng as _, RngExt, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Member {
-    pub genome: Genome,
-    pub eval: Eval,
-    /// Generations this design has survived unchanged.
-    pub age: u64,
-}
-
-impl Member {
-    fn new(problem: &Problem, genome: Genome) -> Member {
-        let eval = Eval::full(problem, &genome);
-        Member { genome, eval, age: 0 }
-    }
-
-    pub fn terms(&self) -> &Terms {
-        &self.eval.terms
-    }
-
-    pub fn fitness(&self) -> f64 {
-        self.eval.total
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Phase {
@@ -105,6 +86,9 @@ struct ScaledState {
     /// generation (of this size) it was reached.
     best_uncovered: u64,
     improved_at: u64,
+    /// Whether a strategy spent moves on this size (walks that grow with
+    /// a stall, see [`SCALED_STALL`]).
+    searched: bool,
 }
 
 /// With walks in the portfolio, a scaled size whose best has not improved for
@@ -123,6 +107,7 @@ impl ScaledState {
             solved_at: None,
             best_uncovered: u64::MAX,
             improved_at: 0,
+            searched: false,
         }
     }
 }
@@ -148,11 +133,17 @@ pub struct Engine {
     seed: Option<Genome>,
     /// Where the searches inside a generation stop (the run's time limit).
     deadline: Deadline,
+    /// Where this generation's searches hand back what they have, so no
+    /// one of them holds the generation (and the others) for long.
+    slice: Deadline,
     /// A full-size design a strategy found during the scaled phase.
     found_full: Option<Genome>,
     portfolio: Portfolio,
-    /// What the exact mode settled, once it ran.
-    exact: Option<Result<crate::exact::Outcome, crate::exact::ExactError>>,
+    /// What the strategies settled of the problem: a proof that no
+    /// design exists stops the run.
+    verdict: Verdict,
+    /// What the strategies said of their verdicts, by name, in order.
+    said: Vec<(&'static str, String)>,
     pool: rayon::ThreadPool,
     /// Members whose masks take more bytes than this keep only their
     /// entries while idle ([`LEAN_ABOVE`]).
@@ -177,16 +168,18 @@ fn lean(problem: &Problem, lean_above: usize, mut m: Member) -> Member {
 impl Engine {
     /// An engine with the spec's own portfolio (`ga.portfolio`).
     pub fn new(cluster: Cluster) -> Engine {
-        let portfolio = Portfolio::of_params(&cluster.ga);
-        Engine::with_portfolio(cluster, portfolio, None)
+        let portfolio = presets::of_params(&cluster.ga);
+        Engine::with_portfolio(cluster, portfolio, Deadline::NONE, Deadline::NONE)
     }
 
     /// An engine running `portfolio`, building the first population only
-    /// until `deadline`: the members not spread by then are copies of the
+    /// until `deadline` (the seeds until `slice`, if that is sooner: a seed
+    /// hands back what it has, and the generations go on from there): the
+    /// members not spread by then are copies of the
     /// first. The search spreads them later; a run whose time is up stops
     /// at once.
-    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Option<std::time::Instant>) -> Engine {
-        let mut engine = Engine::without_population(cluster, portfolio, Some(Deadline(deadline)));
+    pub fn with_portfolio(cluster: Cluster, portfolio: Portfolio, deadline: Deadline, slice: Deadline) -> Engine {
+        let mut engine = Engine::without_population(cluster, portfolio, Some(deadline.min(slice)));
         engine.population = engine.initial_population(deadline);
         engine.note_best();
         engine
@@ -238,10 +231,12 @@ impl Engine {
             bandwidth_bound,
             seed: seed.map(|(g, _)| g),
             lean_above: LEAN_ABOVE,
-            deadline: Deadline::default(),
+            deadline: Deadline::NONE,
+            slice: Deadline::NONE,
             found_full: None,
             portfolio,
-            exact: None,
+            verdict: Verdict::Unknown,
+            said: Vec::new(),
             pool,
         }
     }
@@ -320,8 +315,15 @@ impl Engine {
     /// Sets when the searches inside a generation must stop: a generation
     /// can take seconds, and a time limit should not run over by that much.
     /// The generation still completes, with what its walks found so far.
-    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        self.deadline = Deadline(deadline);
+    pub fn set_deadline(&mut self, deadline: Deadline) {
+        self.deadline = deadline;
+    }
+
+    /// Sets when the next generation's searches hand back what they have
+    /// (the GA operators are not cut: they are cheap and the run's
+    /// deadline holds them).
+    pub fn set_slice(&mut self, slice: Deadline) {
+        self.slice = slice;
     }
 
     /// Runs one generation: the GA operators (if the portfolio evolves),
@@ -357,7 +359,7 @@ impl Engine {
     /// left out (a time limit holds from the start, and even copying
     /// thousands of members takes seconds at 16384 PCs): the next
     /// generation fills the population up again.
-    fn initial_population(&mut self, deadline: Option<std::time::Instant>) -> Vec<Member> {
+    fn initial_population(&mut self, deadline: Deadline) -> Vec<Member> {
         let problem = self.active().clone();
         // Without the GA operators one member is all the strategies use.
         let n = match self.portfolio.evolves() {
@@ -379,8 +381,7 @@ impl Engine {
                 .par_iter()
                 .enumerate()
                 .filter_map(|(k, &seed)| {
-                    let late = deadline.is_some_and(|d| std::time::Instant::now() >= d);
-                    if k > 0 && late {
+                    if k > 0 && deadline.passed() {
                         return None;
                     }
                     let mut m = first.clone();
@@ -477,22 +478,27 @@ impl Engine {
             Some(s) => s.generations - s.improved_at.min(s.generations),
             None => self.generation - self.improved_at.min(self.generation),
         };
+        let ga = &self.full.cluster.ga;
         let ctx = Context {
             problem: active,
             full: &self.full,
             population: next,
+            kept: ga.keep,
             generation: self.generation,
             scaled_generations: self.scaled.as_ref().map(|s| s.generations),
-            since_improved: since,
-            deadline: self.deadline,
+            budget: budget(ga.local_search, since, self.deadline.min(self.slice)),
             cancel,
             pool: &self.pool,
         };
-        let found = self.portfolio.search(&ctx);
+        let found = self.portfolio.search(&ctx, ga.seed);
         let mut designs = Vec::new();
-        for f in found {
+        for (name, f) in found {
             let Found {
-                members, full, exact, ..
+                members,
+                full,
+                verdict,
+                said,
+                moves,
             } = f;
             designs.extend(members);
             if let Some(g) = full {
@@ -501,9 +507,13 @@ impl Engine {
                     None => designs.push(g),
                 }
             }
-            if exact.is_some() {
-                self.exact = exact;
+            if let Some(s) = self.scaled.as_mut() {
+                s.searched |= moves > 0;
             }
+            if verdict != Verdict::Unknown || self.verdict == Verdict::Unknown {
+                self.verdict = verdict;
+            }
+            self.said.extend(said.map(|said| (name, said)));
         }
         let problem = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
         let lean_above = self.lean_above;
@@ -548,7 +558,7 @@ impl Engine {
         if state.solved_at.is_none() && uncovered == 0 {
             state.solved_at = Some(state.generations);
         }
-        let stalled = self.portfolio.walks(&ga) && state.generations - state.improved_at >= SCALED_STALL;
+        let stalled = state.searched && state.generations - state.improved_at >= SCALED_STALL;
         match state.solved_at {
             Some(at) if state.generations - at >= ga.settle_generations => self.scale_up(),
             None if state.generations >= ga.scaled_generations || stalled => {
@@ -557,7 +567,7 @@ impl Engine {
                 match next {
                     Some(scaled) => {
                         self.scaled = Some(ScaledState::new(scaled, attempt));
-                        self.population = self.initial_population(None);
+                        self.population = self.initial_population(Deadline::NONE);
                     }
                     // No scaled size solved: the nearly connected designs
                     // of the last one still beat starting from scratch.
@@ -725,15 +735,9 @@ impl Engine {
         self.first_valid
     }
 
-    /// Whether the exact mode proved that no design exists.
+    /// Whether a strategy proved that no design exists.
     pub fn proved_impossible(&self) -> bool {
-        matches!(
-            self.exact,
-            Some(Ok(crate::exact::Outcome {
-                verdict: crate::exact::Verdict::Impossible(_),
-                ..
-            }))
-        )
+        matches!(self.verdict, Verdict::Impossible(_))
     }
 
     /// Whether the portfolio has nothing left to try: without the GA
@@ -742,16 +746,15 @@ impl Engine {
         !self.portfolio.evolves() && self.generation > 0
     }
 
-    /// What the exact mode settled, once it ran (an error if it could not
-    /// run at all).
-    pub fn exact(&self) -> Option<&Result<crate::exact::Outcome, crate::exact::ExactError>> {
-        self.exact.as_ref()
+    /// What the strategies settled of the problem so far.
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
     }
 
-    /// What the exact mode settled, taken from the engine at the end of
-    /// a run.
-    pub fn into_exact(self) -> Option<Result<crate::exact::Outcome, crate::exact::ExactError>> {
-        self.exact
+    /// What the strategies said of their verdicts, by name, in the order
+    /// they said it.
+    pub fn said(&self) -> &[(&'static str, String)] {
+        &self.said
     }
 
     /// Each strategy's account so far, in portfolio order.
@@ -762,6 +765,23 @@ impl Engine {
     /// The hardware's bound on average pairwise links.
     pub fn bandwidth_bound(&self) -> f64 {
         self.bandwidth_bound
+    }
+}
+
+/// What the run gives each strategy in a generation: a walk goes on
+/// while it finds better designs (its pair weights are what it learnt),
+/// up to 8 times its patience; the patience (`ga.local_search` moves)
+/// doubles with every generation the best has not improved (up to 8
+/// times), since a plateau needs a longer walk. So one generation costs
+/// at most 64 x `ga.local_search` moves per walk; the searches hand back
+/// what they have at `deadline`.
+fn budget(local_search: u64, since_improved: u64, deadline: Deadline) -> Budget {
+    let stalled = since_improved.min(3) as u32;
+    let patience = local_search.saturating_mul(1 << stalled);
+    Budget {
+        patience,
+        max: patience.saturating_mul(8),
+        deadline,
     }
 }
 
@@ -788,60 +808,6 @@ fn mutate(problem: &Problem, parent: &Member, rng: &mut Rng, ga: &crate::spec::G
 /// stay deterministic.
 fn sort(pop: &mut [Member]) {
     pop.sort_by(|a, b| b.eval.total.total_cmp(&a.eval.total));
-}
-
-/// When a headless search stops.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// 0 means none.
-    pub generations: u64,
-    /// Seconds; 0 means none.
-    pub time_limit_s: f64,
-}
-
-impl Limits {
-    pub fn from_params(ga: &crate::spec::GaParams) -> Limits {
-        Limits {
-            generations: ga.generations,
-            time_limit_s: ga.time_limit_s,
-        }
-    }
-}
-
-impl Limits {
-    /// The moment the time limit runs out for a clock started at `since`.
-    pub fn deadline(&self, since: std::time::Instant) -> Option<std::time::Instant> {
-        let limit = std::time::Duration::try_from_secs_f64(self.time_limit_s).ok()?;
-        (self.time_limit_s > 0.0).then(|| since.checked_add(limit)).flatten()
-    }
-
-    /// The stop rules, in order, for an engine whose clock started at
-    /// `since`: the one place they are written (runs and tests use it).
-    pub fn reached(&self, e: &Engine, since: std::time::Instant) -> Option<StopReason> {
-        if e.proved_impossible() {
-            return Some(StopReason::Impossible);
-        }
-        if e.stalled() {
-            return Some(StopReason::Stalled);
-        }
-        if e.done() {
-            return Some(StopReason::Valid);
-        }
-        if e.exhausted() {
-            return Some(if e.is_valid() {
-                StopReason::Valid
-            } else {
-                StopReason::Exhausted
-            });
-        }
-        if self.generations > 0 && e.generation >= self.generations {
-            return Some(StopReason::Generations);
-        }
-        if self.time_limit_s > 0.0 && since.elapsed().as_secs_f64() >= self.time_limit_s {
-            return Some(StopReason::TimeLimit);
-        }
-        None
-    }
 }
 
 /// Everything needed to continue a run exactly where it stopped: the
@@ -1001,12 +967,12 @@ impl Engine {
 
     /// The engine a state describes, all but its members.
     fn state_without_members(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
-        let portfolio = Portfolio::of_params(&cluster.ga);
+        let portfolio = presets::of_params(&cluster.ga);
         // A resumed run uses the seed only to scale up (its first
         // population is in the state), so only a state of the scaled phase
         // looks for one: a sparse seed takes seconds to minutes at 4096
         // PCs, and every export of a saved session resumes one.
-        let seeding = state.scaled.is_some().then_some(Deadline(None));
+        let seeding = state.scaled.is_some().then_some(Deadline::NONE);
         let mut engine = Engine::without_population(cluster, portfolio, seeding);
         engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
         engine.scaled = match &state.scaled {
@@ -1021,6 +987,7 @@ impl Engine {
                     solved_at: p.solved_at,
                     best_uncovered: p.best_uncovered.unwrap_or(u64::MAX),
                     improved_at: p.improved_at,
+                    searched: false,
                 })
             }
         };
@@ -1041,8 +1008,9 @@ impl Engine {
     pub fn set_ga(&mut self, ga: crate::spec::GaParams) {
         let size = ga.population;
         let old = &self.full.cluster.ga;
-        if (old.portfolio, old.exact, old.constructions) != (ga.portfolio, ga.exact, ga.constructions) {
-            self.portfolio = Portfolio::of_params(&ga);
+        let settings = |g: &crate::spec::GaParams| (g.portfolio, g.exact, g.constructions, g.local_members);
+        if settings(old) != settings(&ga) {
+            self.portfolio = presets::of_params(&ga);
         }
         self.full.cluster.ga = ga;
         if size < self.population.len() {
@@ -1067,9 +1035,9 @@ impl Engine {
         cluster.ga.seed = seed;
         let portfolio = std::mem::replace(
             &mut self.portfolio,
-            Portfolio::preset(crate::spec::Preset::Papers, &cluster.ga),
+            presets::portfolio(crate::spec::Preset::Papers, &cluster.ga),
         );
-        *self = Engine::with_portfolio(cluster, portfolio, None);
+        *self = Engine::with_portfolio(cluster, portfolio, Deadline::NONE, Deadline::NONE);
     }
 }
 
@@ -1080,10 +1048,10 @@ mod tests {
 
     /// An engine whose members shed their masks whatever their size.
     fn lean_engine(cluster: Cluster) -> Engine {
-        let portfolio = Portfolio::of_params(&cluster.ga);
-        let mut e = Engine::without_population(cluster, portfolio, Some(Deadline(None)));
+        let portfolio = presets::of_params(&cluster.ga);
+        let mut e = Engine::without_population(cluster, portfolio, Some(Deadline::NONE));
         e.lean_above = 0;
-        e.population = e.initial_population(None);
+        e.population = e.initial_population(Deadline::NONE);
         e.note_best();
         e
     }

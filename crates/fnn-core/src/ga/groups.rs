@@ -18,10 +18,11 @@
 //! A grouped design that covers every pair scales up exactly: the loads
 //! fit the ports by construction.
 
+use super::Rng;
 use super::genome::Genome;
-use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
-use super::{Deadline, Rng};
+use super::strategy::{Context, Found, Strategy};
+use crate::deadline::Deadline;
 use crate::spec::Coverage;
 use rand::RngExt;
 
@@ -118,7 +119,7 @@ impl Strategy for Grouped {
 
     fn applies(&self, ctx: &Context<'_>) -> bool {
         ctx.scaled_generations.is_none()
-            && ctx.ga().local_search > 0
+            && ctx.budget.has_moves()
             && ctx.best_uncovered() > 0
             && Plan::of(ctx.full).is_some()
     }
@@ -132,7 +133,7 @@ impl Strategy for Grouped {
         let Some(plan) = Plan::with_groups(ctx.full, groups) else {
             return Found::default();
         };
-        let budget = ctx.budget();
+        let budget = ctx.budget;
         let (g, out) = search(ctx.full, &plan, budget.patience, budget.deadline, rng);
         Found {
             members: g.into_iter().collect(),

@@ -15,11 +15,12 @@
 //! Every move is an exchange of two genome entries, like the GA's
 //! operators, so NIC and port limits and pins hold throughout.
 
+use super::Rng;
 use super::genome::{FREE, Genome};
-use super::portfolio::{Context, Found, Strategy};
 use super::problem::{DUMMY_SWITCH, Problem};
+use super::strategy::{Budget, Context, Found, Strategy};
 use super::tabu::Marks;
-use super::{Deadline, Rng};
+use crate::deadline::Deadline;
 use crate::design::bits;
 use crate::patterns::PairWeights;
 use crate::spec::Coverage;
@@ -98,10 +99,13 @@ struct Move {
 type Delta = (i64, i64);
 
 /// The tabu walks as a strategy: every generation the best member and
-/// `ga.local_members - 1` random kept ones that still leave pairs
-/// uncovered get a walk each, in parallel; the walked designs replace the
-/// worst members, so their parents stay and diversity with them.
-pub struct Tabu;
+/// `members - 1` random kept ones that still leave pairs uncovered get a
+/// walk each, in parallel; the walked designs replace the worst members,
+/// so their parents stay and diversity with them.
+pub struct Tabu {
+    /// How many members walk each generation (`ga.local_members`).
+    pub members: usize,
+}
 
 impl Strategy for Tabu {
     fn name(&self) -> &'static str {
@@ -109,27 +113,21 @@ impl Strategy for Tabu {
     }
 
     fn applies(&self, ctx: &Context<'_>) -> bool {
-        let ga = ctx.ga();
-        ga.local_search > 0 && ga.local_members > 0 && ctx.best_uncovered() > 0
-    }
-
-    fn walks(&self, ga: &crate::spec::GaParams) -> bool {
-        ga.local_search > 0
+        ctx.budget.has_moves() && self.members > 0 && ctx.best_uncovered() > 0
     }
 
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
-        let ga = ctx.ga();
         let pop = ctx.population;
-        let keep = ga.keep.clamp(1, pop.len());
+        let keep = ctx.kept.clamp(1, pop.len());
         let mut picks = vec![0];
-        while picks.len() < ga.local_members.min(keep) {
+        while picks.len() < self.members.min(keep) {
             let k = rng.random_range(0..keep);
             if !picks.contains(&k) {
                 picks.push(k);
             }
         }
         let seeds: Vec<u64> = picks.iter().map(|_| rng.next_u64()).collect();
-        let (problem, budget) = (ctx.problem, ctx.budget());
+        let (problem, budget) = (ctx.problem, ctx.budget);
         let required = Required::new(problem);
         let walked: Vec<(Genome, u64)> = ctx.pool.install(|| {
             picks
@@ -179,17 +177,6 @@ struct Search<'a> {
     deadline: Deadline,
 }
 
-/// How long one run of the local search may go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// Moves without a new best before it stops.
-    pub patience: u64,
-    /// Moves at most.
-    pub max: u64,
-    /// The walk stops here whatever is left (the run's time limit).
-    pub deadline: Deadline,
-}
-
 /// Runs the tabu search on `g` until every required pair is covered or the
 /// budget runs out, and leaves in `g` the best design it saw (never one
 /// with more uncovered pairs than it started with). A walk that keeps
@@ -204,7 +191,7 @@ pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Bu
         s.iteration += 1;
         // One move can scan millions of pairs at 16384 PCs: the clock is
         // read before each (a read is tens of nanoseconds).
-        if budget.deadline.passed() {
+        if budget.spent() {
             break;
         }
         let Some((pair, m)) = s.choose(rng, best.0) else {
@@ -619,7 +606,7 @@ mod tests {
         let budget = Budget {
             patience: 1_000_000_000,
             max: 1_000_000_000,
-            deadline: Deadline(Some(std::time::Instant::now())),
+            deadline: Deadline::now(),
         };
         let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
         assert_eq!(out.iterations, 1, "{out:?}");

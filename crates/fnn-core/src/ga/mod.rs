@@ -16,9 +16,10 @@
 //!   switch by switch as dense pieces of the pattern, with [`residual`]
 //!   finding the layers a pattern's structure leaves as partitions;
 //!   [`sat`]: the exact mode;
-//! * [`portfolio`]: the [`Strategy`] each of those implements (the
-//!   constructions too, as a seed) and the presets that combine them,
-//!   each strategy on a random stream of its own;
+//! * [`strategy`]: what each of those implements (the constructions
+//!   too, as a seed): a search handed a budget that hands back what it
+//!   found and a verdict; [`portfolio`] runs them side by side, each on a
+//!   random stream of its own, and [`presets`] names the combinations;
 //! * [`engine`]: the generation loop, one step at a time, deterministic
 //!   for a seed whatever the thread count.
 //!
@@ -33,34 +34,28 @@ pub mod eval;
 pub mod genome;
 pub mod groups;
 pub mod local;
+pub mod member;
 pub mod operators;
 pub mod portfolio;
+pub mod presets;
 pub mod problem;
 mod residual;
 pub mod sat;
 pub mod scale;
 pub mod seeding;
+pub mod strategy;
 pub mod tabu;
 mod wide_row;
 
-pub use engine::{Engine, EngineState, GenStats, Limits, Member, MemberState, Phase, ScaledProgress, StopReason};
+pub use crate::deadline::Deadline;
+pub use engine::{Engine, EngineState, GenStats, MemberState, Phase, ScaledProgress, StopReason};
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
-pub use portfolio::{Context, Found, Portfolio, Stats, Strategy};
+pub use member::Member;
+pub use portfolio::{Portfolio, Stats};
 pub use problem::Problem;
+pub use strategy::{Budget, Context, Found, Strategy, Verdict};
 
 /// The random generator of the engine: small, fast, and serializable so a
 /// session can resume exactly.
 pub type Rng = rand_pcg::Pcg64Mcg;
-
-/// When the searches inside one generation must give up: a time limit is
-/// checked between generations, and one generation's walks can take
-/// seconds, so they look at the clock too. `None` means no limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Deadline(pub Option<std::time::Instant>);
-
-impl Deadline {
-    pub fn passed(self) -> bool {
-        self.0.is_some_and(|d| std::time::Instant::now() >= d)
-    }
-}

@@ -24,7 +24,8 @@
 //!   kept, which untangles two switches that each hold part of the
 //!   other's PCs, where every single trade uncovers as much as it covers.
 
-use super::{Deadline, Rng};
+use super::Rng;
+use crate::deadline::Deadline;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
@@ -653,7 +654,7 @@ mod tests {
         let pcs = 256;
         let edges = planted(pcs, 8, 2, 3, &mut rng);
         let kinds = [kind(pcs, 8, 2)];
-        let blocks = partition(pcs, &kinds, &edges, 200, Deadline(None), &mut rng);
+        let blocks = partition(pcs, &kinds, &edges, 200, Deadline::NONE, &mut rng);
         assert_eq!(blocks[0].len(), pcs * 2 / 8);
         assert!(blocks[0].iter().all(|b| b.len() == 8));
         for pc in 0..pcs {
@@ -674,7 +675,7 @@ mod tests {
         let edges = planted(pcs, 4, 3, 4, &mut rng);
         let mut g = Groups::new(pcs, &kinds, &edges);
         g.fill_greedily(&mut rng);
-        g.walk(300, 300, Deadline(None), &mut rng);
+        g.walk(300, 300, Deadline::NONE, &mut rng);
         for (e, &(a, b)) in edges.iter().enumerate() {
             let shared = g.group[g.nics_of(a)].iter().filter(|&&x| g.holds(b, x)).count();
             assert_eq!(g.count[e] as usize, shared, "edge {e}");

@@ -1,16 +1,22 @@
 //! The exact mode as a strategy: once, before the first generation's
 //! other searches, a SAT solver ([`crate::exact`]) is asked for a design
-//! of the full problem or a proof that none exists, within the run's time
-//! limit. A design joins the population (and ends a scaled phase); a
-//! proof stops the run; an unknown leaves the rest of the portfolio to go
-//! on (or, alone, ends the run).
+//! of the full problem or a proof that none exists, within a share of the
+//! time the run gives it. A design joins the population (and ends a
+//! scaled phase); a proof is its verdict, which stops the run; an unknown
+//! leaves the rest of the portfolio to go on (or, alone, ends the run).
 
+use super::Rng;
 use super::genome::Genome;
-use super::portfolio::{Context, Found, Strategy};
-use super::{Deadline, Rng};
-use crate::exact::{self, Options, Verdict};
+use super::strategy::{Context, Found, Strategy, Verdict};
+use crate::deadline::Deadline;
+use crate::exact::{self, ExactError, Options, Outcome};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What the exact mode settled (or why it could not run), for the front
+/// end that asked for it: the proof's files, the model, what it cost.
+pub type Settled = Arc<Mutex<Option<Result<Outcome, ExactError>>>>;
 
 #[derive(Clone, Debug)]
 pub struct Exact {
@@ -21,6 +27,7 @@ pub struct Exact {
     /// when the run has no limit (`None`: none either).
     pub share: f64,
     pub unlimited: Option<Duration>,
+    settled: Settled,
 }
 
 impl Exact {
@@ -30,6 +37,7 @@ impl Exact {
             proof,
             share: 1.0,
             unlimited: None,
+            settled: Settled::default(),
         }
     }
 
@@ -41,12 +49,19 @@ impl Exact {
             proof: None,
             share: 0.5,
             unlimited: Some(Duration::from_secs(10)),
+            settled: Settled::default(),
         }
     }
 
+    /// Where its outcome will be, once it ran: kept by whoever set the
+    /// strategy up, read after the run.
+    pub fn settled(&self) -> Settled {
+        Arc::clone(&self.settled)
+    }
+
     fn time_limit(&self, deadline: Deadline) -> Option<Duration> {
-        match deadline.0 {
-            Some(d) => Some(d.saturating_duration_since(Instant::now()).mul_f64(self.share)),
+        match deadline.left() {
+            Some(left) => Some(left.mul_f64(self.share)),
             None => self.unlimited,
         }
     }
@@ -61,30 +76,38 @@ impl Strategy for Exact {
         ctx.generation == 0
     }
 
-    fn goes_first(&self) -> bool {
-        true
-    }
-
     fn search(&self, ctx: &Context<'_>, _rng: &mut Rng) -> Found {
         let opts = Options {
-            time_limit: self.time_limit(ctx.deadline),
+            time_limit: self.time_limit(ctx.budget.deadline),
             proof: self.proof.clone(),
             only: None,
             count_only: false,
         };
         let out = exact::solve_until(&ctx.full.cluster, &opts, ctx.cancel);
-        let design = match &out {
-            Ok(exact::Outcome {
-                verdict: Verdict::Found(d),
-                ..
-            }) => Some(Genome::from_design(ctx.full, d)),
-            _ => None,
+        let (design, verdict, said) = match &out {
+            Ok(o) => {
+                let design = match &o.verdict {
+                    exact::Verdict::Found(d) => Some(Genome::from_design(ctx.full, d)),
+                    _ => None,
+                };
+                let verdict = match &o.verdict {
+                    exact::Verdict::Found(_) => Verdict::Found,
+                    exact::Verdict::Impossible(why) => Verdict::Impossible(why.clone()),
+                    exact::Verdict::Unknown => Verdict::Unknown,
+                };
+                (design, verdict, Some(o.words()))
+            }
+            Err(e) => (None, Verdict::Unknown, Some(format!("could not run: {e}"))),
         };
+        if let Ok(mut settled) = self.settled.lock() {
+            *settled = Some(out);
+        }
         let scaled = ctx.scaled_generations.is_some();
         Found {
             members: design.clone().filter(|_| !scaled).into_iter().collect(),
             full: design.filter(|_| scaled),
-            exact: Some(out),
+            verdict,
+            said,
             moves: 1,
         }
     }

@@ -5,11 +5,12 @@
 //! straightforward rule, so the seed is always a closed genome and the GA
 //! repairs whatever the truncation broke.
 
+use super::Rng;
 use super::eval::Eval;
 use super::genome::Genome;
-use super::portfolio::{Context, Found, Strategy};
 use super::problem::Problem;
-use super::{Deadline, Rng};
+use super::strategy::{Context, Found, Strategy};
+use crate::deadline::Deadline;
 use crate::design::constructions::{self, Built};
 use crate::spec::Coverage;
 

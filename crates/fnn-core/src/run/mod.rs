@@ -4,15 +4,30 @@
 //! so the stop rules, the edits a user may make and what a report or a
 //! session holds are decided here, once, and tested without a thread.
 
+use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::exact::PinsVerdict;
-use crate::ga::{Engine, Limits, Phase, Portfolio, StopReason};
+use crate::ga::{Engine, Phase, Portfolio, StopReason, presets};
 use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
 use crate::session::{Session, SessionError};
 use crate::spec::{Cluster, GaParams, PinKind, Preset, Spec, SpecError, Weights, check_feasible};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+mod limits;
+pub use limits::Limits;
+
+/// Where a run is, for a progress line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub generation: u64,
+    pub phase: Phase,
+    /// The fitness and uncovered pairs of the best member of the current
+    /// population (of the scaled-down problem during that phase).
+    pub best_fitness: f64,
+    pub best_uncovered: u64,
+}
 
 /// A change a user makes to a running search.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,7 +90,7 @@ impl Run {
     /// command's limit holds from the moment it started, reading the spec
     /// included (its millions of pairs can take a second).
     pub fn of_cluster_since(spec: Spec, cluster: Cluster, started: Instant) -> Run {
-        let portfolio = Portfolio::of_params(&cluster.ga);
+        let portfolio = presets::of_params(&cluster.ga);
         Run::with_portfolio(spec, cluster, portfolio, started)
     }
 
@@ -93,7 +108,7 @@ impl Run {
             strategies = ?portfolio.names(),
             "run started"
         );
-        let engine = Engine::with_portfolio(cluster, portfolio, deadline);
+        let engine = Engine::with_portfolio(cluster, portfolio, deadline, limits.slice(started));
         Run::around(spec, engine, limits, started)
     }
 
@@ -184,6 +199,11 @@ impl Run {
         self.stopped
     }
 
+    /// When the run's time is up, the one form every part of it reads.
+    pub fn deadline(&self) -> Deadline {
+        self.limits.deadline(self.started)
+    }
+
     /// Why the run should not take another step, if it should not.
     fn stop_rule(&self) -> Option<StopReason> {
         self.limits.reached(&self.engine, self.started)
@@ -202,7 +222,8 @@ impl Run {
             return Some(r);
         }
         let t = Instant::now();
-        self.engine.set_deadline(self.limits.deadline(self.started));
+        self.engine.set_deadline(self.deadline());
+        self.engine.set_slice(self.limits.slice(Instant::now()));
         self.engine.step_until(cancel);
         self.elapsed += t.elapsed();
         if self.first_valid_s.is_none() && self.engine.is_valid() {
@@ -393,6 +414,24 @@ impl Run {
         })
     }
 
+    /// Where the run is now.
+    pub fn progress(&self) -> Progress {
+        let e = &self.engine;
+        let top = e.population().first();
+        Progress {
+            generation: e.generation(),
+            phase: e.phase(),
+            best_fitness: top.map_or(0.0, |m| m.fitness()),
+            best_uncovered: top.map_or(0, |m| m.terms().uncovered),
+        }
+    }
+
+    /// What the strategies said of their verdicts (the exact mode's
+    /// answer and what it cost), by strategy name.
+    pub fn said(&self) -> &[(&'static str, String)] {
+        self.engine.said()
+    }
+
     /// The best design so far.
     pub fn best_design(&self) -> Design {
         self.engine.best_design()
@@ -429,6 +468,45 @@ mod tests {
         .unwrap();
         edit(&mut s);
         s
+    }
+
+    /// A strategy that keeps its generation until its budget's time is up.
+    struct Hog;
+
+    impl crate::ga::Strategy for Hog {
+        fn name(&self) -> &'static str {
+            "hog"
+        }
+
+        fn applies(&self, _: &crate::ga::Context<'_>) -> bool {
+            true
+        }
+
+        fn search(&self, ctx: &crate::ga::Context<'_>, _: &mut crate::ga::Rng) -> crate::ga::Found {
+            while !ctx.spent() {
+                std::thread::yield_now();
+            }
+            crate::ga::Found::default()
+        }
+    }
+
+    /// One strategy held a generation for most of a run (30 s of 60 s on
+    /// a 2-NIC stencil the GA alone solved at once): under a time limit
+    /// each generation's searches get a slice of it, so the run goes on
+    /// past a strategy that would take all it is given.
+    #[test]
+    fn no_strategy_holds_a_generation_for_the_whole_time_limit() {
+        let s = spec(24, 3, "12x8", |s| {
+            s.ga.time_limit_s = 2.0;
+            s.ga.portfolio = Preset::Papers;
+            s.weights.redundancy = 1.0;
+        });
+        let cluster = s.resolve().unwrap();
+        let portfolio = presets::of_params(&cluster.ga).with_first(Box::new(Hog));
+        let mut r = Run::with_portfolio(s, cluster, portfolio, Instant::now());
+        assert_eq!(r.run(&AtomicBool::new(false), |_| {}), StopReason::TimeLimit);
+        let hog = &r.engine().strategy_stats()[0];
+        assert!(hog.runs >= 2, "the hog ran in {} generation(s)", hog.runs);
     }
 
     /// `first valid after 0.031 s` was printed over `search ... 0.013 s`:

@@ -1,0 +1,139 @@
+//! What a search must be to join a run: a [`Strategy`] is handed the
+//! generation it works on ([`Context`]) with the [`Budget`] the run gives
+//! it, and hands back what it found and a [`Verdict`] on the problem. It
+//! never reads the clock (it asks its budget whether it is spent) and
+//! never writes a file; the run decides when to stop and what to keep.
+//!
+//! Every strategy draws from a random stream of its own, so adding one
+//! changes no other strategy's draws.
+
+use super::Rng;
+use super::genome::Genome;
+use super::member::Member;
+use super::problem::Problem;
+use crate::deadline::Deadline;
+
+/// One search a run may combine with others.
+pub trait Strategy: Send + Sync {
+    /// Its name: in the statistics, and the seed of its random stream
+    /// (renaming a strategy changes its draws, nothing else's).
+    fn name(&self) -> &'static str;
+
+    /// A design of the full problem to start from, made before the first
+    /// generation, by `deadline`; the run starts from the best offered.
+    fn seed(&self, _full: &Problem, _deadline: Deadline) -> Option<Genome> {
+        None
+    }
+
+    /// Whether it has work in this generation.
+    fn applies(&self, ctx: &Context<'_>) -> bool;
+
+    /// One generation's work within `ctx.budget`, with its own random
+    /// stream.
+    fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found;
+}
+
+/// What a strategy sees of the run in one generation.
+pub struct Context<'a> {
+    /// The problem the population solves (scaled down, or the full one).
+    pub problem: &'a Problem,
+    pub full: &'a Problem,
+    /// This generation's members, best first.
+    pub population: &'a [Member],
+    /// How many of the best members the GA keeps (the parents).
+    pub kept: usize,
+    /// Generations run before this one.
+    pub generation: u64,
+    /// Generations of the current scaled size, during the scaled phase.
+    pub scaled_generations: Option<u64>,
+    /// What this generation's search may spend.
+    pub budget: Budget,
+    /// Set when the run is asked to stop now (a signal, the designer's
+    /// quit): a strategy that can run long gives up at once.
+    pub cancel: &'a std::sync::atomic::AtomicBool,
+    pub pool: &'a rayon::ThreadPool,
+}
+
+impl Context<'_> {
+    /// Whether the best member still leaves required pairs uncovered.
+    pub fn best_uncovered(&self) -> u64 {
+        self.population.first().map_or(0, |m| m.eval.terms.uncovered)
+    }
+
+    /// Whether the search should give up now: its time is up or the run
+    /// is cancelled.
+    pub fn spent(&self) -> bool {
+        self.budget.deadline.passed() || self.cancel.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// What the run gives one strategy for one generation: moves (a walk
+/// goes on while it finds better designs, up to `max`, and stops after
+/// `patience` moves without) and the time it may take. The moves make a
+/// run the same for a seed on any machine; the time only cuts a search
+/// short when the run's limit or the generation's slice is up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Moves without a new best before a walk stops; 0 means the run
+    /// gives no moves (the searches do not run).
+    pub patience: u64,
+    /// Moves at most.
+    pub max: u64,
+    /// When the searches must hand back what they have.
+    pub deadline: Deadline,
+}
+
+impl Budget {
+    /// No moves and no time limit.
+    pub const NONE: Budget = Budget {
+        patience: 0,
+        max: 0,
+        deadline: Deadline::NONE,
+    };
+
+    /// Whether a search has any moves to spend.
+    pub fn has_moves(&self) -> bool {
+        self.patience > 0
+    }
+
+    /// Whether the time is up.
+    pub fn spent(&self) -> bool {
+        self.deadline.passed()
+    }
+
+    /// The same moves, the time cut at `deadline` if that is sooner.
+    pub fn until(self, deadline: Deadline) -> Budget {
+        Budget {
+            deadline: self.deadline.min(deadline),
+            ..self
+        }
+    }
+}
+
+/// What a strategy settled of the whole problem.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing settled: what it hands back may be better, not decisive.
+    #[default]
+    Unknown,
+    /// It found a design covering every required pair.
+    Found,
+    /// It proved no design exists, and why.
+    Impossible(String),
+}
+
+/// What a strategy found in one generation.
+#[derive(Default)]
+pub struct Found {
+    /// Designs of the active problem; they replace the worst members.
+    pub members: Vec<Genome>,
+    /// A design of the full problem: during the scaled phase it ends the
+    /// phase, otherwise it joins the population.
+    pub full: Option<Genome>,
+    pub verdict: Verdict,
+    /// Its verdict in words, for the report (how it was settled, what it
+    /// cost), when it has something to say.
+    pub said: Option<String>,
+    /// Moves (or solver calls) it spent, where it counts them.
+    pub moves: u64,
+}

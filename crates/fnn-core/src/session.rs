@@ -40,6 +40,11 @@ pub enum SessionError {
 pub struct Session {
     pub version: u32,
     pub name: String,
+    /// Set in recovery files only: whether the run held edits of the
+    /// user's (pins, forbids, weights...), which another run of the name
+    /// must never replace. Absent in older files, which are kept too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_edits: Option<bool>,
     pub spec: Spec,
     pub engine: EngineState,
 }
@@ -59,6 +64,25 @@ fn top_level_version(text: &str) -> Option<i64> {
         }
     }
     None
+}
+
+/// Whether the recovery file `path` may hold edits of the user's: only a
+/// file that says it holds none (`user_edits = false`, before its first
+/// table) is a search's progress alone, which another run may replace.
+pub fn holds_user_edits(path: &Path) -> bool {
+    let Ok(text) = crate::input::read_text_limited(path, MAX_SESSION_BYTES) else {
+        return true;
+    };
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            break;
+        }
+        if let Some(rest) = line.strip_prefix("user_edits") {
+            let value = rest.trim_start().strip_prefix('=').unwrap_or("").trim();
+            return value.split('#').next().map(str::trim) != Some("false");
+        }
+    }
+    true
 }
 
 /// The spec as it stands in a run: its own, self-contained, with the live
@@ -91,6 +115,7 @@ impl Session {
         Session {
             version: VERSION,
             name: name.to_string(),
+            user_edits: None,
             spec: live_spec(spec, engine.cluster()),
             engine: engine.state(),
         }

@@ -478,6 +478,46 @@ fn resuming_a_session_keeps_its_recovery_file_and_says_so() {
     assert!(text.contains(&mine) && !text.contains(&theirs), "another file:\n{text}");
 }
 
+/// A fresh run of the default replaced klat2's recovery file, and with it
+/// another run's unsaved pin. A recovery file holding user edits is kept:
+/// the run says so and writes its own progress beside it.
+#[test]
+fn a_fresh_run_keeps_another_runs_pinned_recovery_file_and_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys(" ");
+    tui.wait_for("paused");
+    tui.keys("p");
+    tui.wait_for("pinned k00 on switch 0");
+    tui.keys("\x03");
+    assert_eq!(tui.exit_status().exit_code(), 130);
+    let dir = h.join("data/fnn-tui/sessions/recovery");
+    let theirs = dir.join("klat2.toml");
+    assert!(pinned(&theirs), "the first run's pin is in {}", theirs.display());
+    let before = std::fs::read(&theirs).unwrap();
+
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("has a recovery file from just now with unsaved work: o to open it");
+    tui.keys("\x1b");
+    let screen = tui.wait_for("● unsaved design");
+    let status = screen.lines().last().unwrap_or("");
+    assert!(
+        status.contains("o to open it") && !status.contains("This run leaves"),
+        "the status line has the short form:\n{screen}"
+    );
+    tui.keys("q");
+    assert!(tui.exit_status().success());
+    assert!(
+        std::fs::read(&theirs).unwrap() == before && pinned(&theirs),
+        "the pinned recovery file was replaced"
+    );
+    let mine = std::fs::read_to_string(dir.join("klat2-2.toml")).expect("this run's progress in klat2-2.toml");
+    let mine = fnn_tui::session::Session::from_toml(&mine, "klat2-2.toml").unwrap();
+    assert!(mine.spec.pins.is_empty(), "{:?}", mine.spec.pins);
+}
+
 /// Run from a folder outside the repository (the PTY's working folder is a
 /// fresh temporary one, with no `./saves`), the `o` list still offers the
 /// shipped examples, built into the binary, and enter opens one.

@@ -407,6 +407,7 @@ fn the_autosave_writes_a_recovery_file_per_run_and_keeps_the_name() {
         path,
         name: saved_as,
         autosave,
+        ..
     }) = app.autosave(later)
     else {
         panic!("an autosave is due")

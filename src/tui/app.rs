@@ -256,6 +256,13 @@ impl App {
         self.unsaved() && (self.dirty || moved)
     }
 
+    /// Whether this run's recovery file holds edits of the user's, which
+    /// no other run of the name may replace: its own edits, or (not known
+    /// otherwise) whatever the recovery file it was opened from held.
+    pub fn holds_edits(&self) -> bool {
+        self.dirty || self.from_recovery
+    }
+
     /// Unsaved: the user changed something, or the search found a
     /// better design than the one saved.
     pub fn unsaved(&self) -> bool {
@@ -695,6 +702,7 @@ impl App {
             name: stem(&path),
             path,
             autosave: false,
+            edits: false,
         }
     }
 
@@ -1295,39 +1303,52 @@ impl App {
     pub fn opened_session(&mut self) {
         self.from_recovery = false;
         self.others_recovery = None;
-        let Some(path) = self.session_path.clone() else {
-            return;
-        };
-        if crate::session::is_recovery_file(&path) {
-            self.from_recovery = true;
-            self.recovery_path = Some(path.clone());
-            self.session_path = own_file_of(&path, &self.recovery_file_name());
-            let to = self.session_path.as_deref().unwrap_or(&path).display().to_string();
-            self.set_status(
-                format!("opened the recovery file {}: s saves it to {to}", path.display()),
-                false,
-            );
-            return;
+        match self.session_path.clone() {
+            Some(path) if crate::session::is_recovery_file(&path) => return self.opened_recovery(path),
+            _ => {}
         }
         let Some(theirs) = self.recovery_file_of_name().filter(|r| r.exists()) else {
             return;
         };
+        // A fresh run may replace a search's progress alone, never edits.
+        if self.session_path.is_none() && !crate::session::holds_user_edits(&theirs) {
+            return;
+        }
         let age = std::fs::metadata(&theirs)
             .and_then(|m| m.modified())
             .ok()
             .and_then(|t| t.elapsed().ok())
             .map_or_else(|| "earlier".into(), crate::session::ago);
+        let first = format!(
+            "{} has a recovery file from {age} with unsaved work: o to open it.",
+            self.session_name
+        );
         self.popup(
             format!(
-                "{} has a recovery file from {age} with unsaved work: o to open it.\n\n\
+                "{first}\n\n\
                  This run leaves it as it is: its own unsaved work goes to another\n\
-                 recovery file, and a save (s) makes both moot.",
-                self.session_name
+                 recovery file, and a save (s) makes both moot."
             ),
             false,
         );
+        // The status line has room for the news alone, not the whole popup.
+        let short = format!("{} has a recovery file: o to open it", self.session_name);
+        self.status = Some((crate::escape::terminal(&short), false));
         self.recovery_path = None;
         self.others_recovery = Some(theirs);
+    }
+
+    /// Opened from the recovery file `path`: it is this run's recovery
+    /// file, and a save writes the session's own file.
+    fn opened_recovery(&mut self, path: PathBuf) {
+        self.from_recovery = true;
+        self.recovery_path = Some(path.clone());
+        self.session_path = own_file_of(&path, &self.recovery_file_name());
+        let to = self.session_path.as_deref().unwrap_or(&path).display().to_string();
+        self.set_status(
+            format!("opened the recovery file {}: s saves it to {to}", path.display()),
+            false,
+        );
     }
 
     /// The name's recovery file in the data folder, if there is one.
@@ -1354,6 +1375,7 @@ impl App {
             path,
             name: self.session_name.clone(),
             autosave: true,
+            edits: self.holds_edits(),
         })
     }
 }

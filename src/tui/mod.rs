@@ -106,9 +106,8 @@ pub fn run(start: Start) -> anyhow::Result<ExitCode> {
         app.saved_generation = Some(u64::MAX);
     }
     offer_recovery(&mut app);
-    if start.opened {
-        app.opened_session();
-    }
+    // A fresh run too: the name's recovery file may hold another run's edits.
+    app.opened_session();
     app.suspend_hook = Some(suspend_process);
     app.resume_hook = Some(reenter_terminal);
     let baseline = start.opened.then(|| start.run.best_design());
@@ -206,7 +205,7 @@ fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, NotSaved> {
         .filter_map(Result::ok);
     let mut failed: Vec<String> = Vec::new();
     for path in std::iter::once(recovery).chain(spare) {
-        match save_and_wait(worker, &path, &app.session_name) {
+        match save_and_wait(worker, &path, &app.session_name, app.holds_edits()) {
             Ok(()) => {
                 let not_there = match failed.is_empty() {
                     true => String::new(),
@@ -223,13 +222,14 @@ fn autosave_now(app: &mut App, worker: &Worker) -> Result<String, NotSaved> {
     Err(NotSaved::Nowhere(failed))
 }
 
-fn save_and_wait(worker: &Worker, path: &Path, name: &str) -> Result<(), NotSaved> {
+fn save_and_wait(worker: &Worker, path: &Path, name: &str, edits: bool) -> Result<(), NotSaved> {
     // An autosave: the run keeps its name, its session file and the design
     // a rewire plan starts from.
     worker.send(Command::Save {
         path: path.to_path_buf(),
         name: name.to_string(),
         autosave: true,
+        edits,
     });
     let deadline = Instant::now() + Duration::from_secs(10);
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {

@@ -33,11 +33,13 @@ pub enum Command {
     /// Which population member the snapshots show in the grid.
     Select(usize),
     /// Save the run to `path`; an autosave (a recovery file) keeps the
-    /// session's name and file.
+    /// session's name and file, and says whether it holds user edits
+    /// (`edits`), which no other run of the name may replace.
     Save {
         path: PathBuf,
         name: String,
         autosave: bool,
+        edits: bool,
     },
     /// Export the best design with the export form's choices; with
     /// `rewire_from_saved`, the rewire plan starts from the design last
@@ -352,11 +354,17 @@ impl State {
                 self.clock.restart(self.run.engine().evaluations(), Instant::now());
             }
             Command::Select(k) => self.selected = k,
-            Command::Save { path, name, autosave } => {
+            Command::Save {
+                path,
+                name,
+                autosave,
+                edits,
+            } => {
                 if !autosave {
                     self.name = name;
                 }
-                let session = self.run.session(&self.name);
+                let mut session = self.run.session(&self.name);
+                session.user_edits = autosave.then_some(edits);
                 let generation = self.run.engine().generation();
                 let r = session
                     .save(&path)

@@ -42,6 +42,11 @@ pub enum SessionError {
 pub struct Session {
     pub version: u32,
     pub name: String,
+    /// Set in recovery files only: whether the run held edits of the
+    /// user's (pins, forbids, weights...), which another run of the name
+    /// must never replace. Absent in older files, which are kept too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_edits: Option<bool>,
     pub spec: Spec,
     pub engine: EngineState,
 }
@@ -61,6 +66,25 @@ fn top_level_version(text: &str) -> Option<i64> {
         }
     }
     None
+}
+
+/// Whether the recovery file `path` may hold edits of the user's: only a
+/// file that says it holds none (`user_edits = false`, before its first
+/// table) is a search's progress alone, which another run may replace.
+pub fn holds_user_edits(path: &Path) -> bool {
+    let Ok(text) = crate::input::read_text_limited(path, MAX_SESSION_BYTES) else {
+        return true;
+    };
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            break;
+        }
+        if let Some(rest) = line.strip_prefix("user_edits") {
+            let value = rest.trim_start().strip_prefix('=').unwrap_or("").trim();
+            return value.split('#').next().map(str::trim) != Some("false");
+        }
+    }
+    true
 }
 
 /// The spec as it stands in a run: its own, self-contained, with the live
@@ -93,6 +117,7 @@ impl Session {
         Session {
             version: VERSION,
             name: name.to_string(),
+            user_edits: None,
             spec: live_spec(spec, engine.cluster()),
             engine: engine.state(),
         }
@@ -577,6 +602,25 @@ pub fn find_session(arg: &str, dirs: &[PathBuf]) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a file that says it holds no edits may be replaced; an older
+    /// file without the marker, or one that cannot be read, is kept.
+    #[test]
+    fn only_a_recovery_file_marked_without_edits_may_be_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = [
+            ("version = 1\nuser_edits = false\n[spec]\n", false),
+            ("version = 1\nuser_edits = true\n[spec]\n", true),
+            ("version = 1\n[spec]\nuser_edits = false\n", true),
+            ("version = 1\n", true),
+        ];
+        for (i, (text, kept)) in cases.into_iter().enumerate() {
+            let path = dir.path().join(format!("{i}.toml"));
+            std::fs::write(&path, text).unwrap();
+            assert_eq!(holds_user_edits(&path), kept, "{text}");
+        }
+        assert!(holds_user_edits(&dir.path().join("missing.toml")));
+    }
 
     /// The quick read of the version takes only the plain form before any
     /// table; anything else is left to the TOML parser.

@@ -1761,6 +1761,41 @@ fn the_designer_refuses_the_pin_that_strands_a_pair() {
     assert!(why.contains("n0 and n1 must share a switch"), "{why}");
 }
 
+/// A spec whose own pins strand a pair is said so when the designer
+/// starts, and its run is not started: before, the search ran to no end
+/// ("NOT VALID" for ever), as a pin added by hand no longer does.
+#[test]
+fn the_designer_says_at_start_when_the_spec_pins_strand_a_pair() {
+    let mut text = String::from(
+        "name = \"stranded\"\n[pcs]\ncount = 8\nnics = 3\n[uplink]\nmode = \"none\"\n[[switches]]\nmodel = \"five\"\nports = 5\ncount = 6\n",
+    );
+    for (pc, switch) in [(0, 0), (0, 1), (0, 2), (1, 3), (1, 4), (1, 5)] {
+        text.push_str(&format!("[[pins]]\npc = {pc}\nswitch = {switch}\nkind = \"must\"\n"));
+    }
+    let spec = Spec::from_toml(&text, "stranded.toml").unwrap();
+    let run = fnn_tui::run::Run::new(spec).unwrap();
+    let worker = Worker::spawn(run, "stranded".into(), true, None);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let why = loop {
+        match worker
+            .rx
+            .recv_deadline(deadline)
+            .expect("the worker says what the pins allow")
+        {
+            Event::PinsChecked(r) => break r.expect_err("n0 and n1 share no switch the pins allow"),
+            Event::Snapshot(s) => assert!(!s.running, "the run started on pins no wiring obeys"),
+            _ => {}
+        }
+    };
+    assert!(why.contains("n0 and n1 must share a switch"), "{why}");
+    let snapshot = loop {
+        if let Event::Snapshot(s) = worker.rx.recv_deadline(deadline).expect("a snapshot") {
+            break s;
+        }
+    };
+    assert!(!snapshot.running, "the run started on pins no wiring obeys");
+}
+
 /// The export said "exported 787 files into fnn-export/advanced" (the
 /// first file's folder, relative) when the files went to ./fnn-export: it
 /// names the folder holding them all, as a real absolute path.

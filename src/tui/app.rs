@@ -432,6 +432,17 @@ impl App {
                 self.pending_open = None;
                 self.popup(format!("Not opened: {e}"), true);
             }
+            Event::PinsChecked(Ok(note)) => {
+                if let Some(note) = note {
+                    self.set_status(format!("the spec's pins: {note}"), false);
+                }
+            }
+            Event::PinsChecked(Err(why)) => {
+                self.popup(
+                    format!("The spec's pins cannot all be obeyed, so the run is not started: {why}. Unpin with p on the grid, or fix the spec's [[pins]]."),
+                    true,
+                );
+            }
             Event::Failed(e) => {
                 self.worker_error = Some(e.clone());
                 self.popup(e, true);

@@ -94,6 +94,10 @@ pub enum Event {
     /// The emulate job's summary, or why it could not run.
     Emulated(Result<String, String>),
     Loaded(Result<String, String>),
+    /// The spec's own pins, checked together at start: `Err` when no
+    /// wiring can obey them (the run stays paused), `Ok(Some(note))` when
+    /// the check was not settled in its budget.
+    PinsChecked(Result<Option<String>, String>),
     /// The worker died; the UI shows this and keeps running.
     Failed(String),
 }
@@ -174,6 +178,7 @@ impl Worker {
                 let failure = ev_tx.clone();
                 let result = catching(move || {
                     let run = run.unlimited();
+                    let running = running && pins_can_hold(run.cluster(), &ev_tx);
                     let mut state = State::new(run, name, running, ev_tx);
                     state.baseline = baseline;
                     state.run(cmd_rx)
@@ -193,6 +198,20 @@ impl Worker {
     pub fn send(&self, c: Command) {
         let _ = self.tx.send(c);
     }
+}
+
+/// A spec's own pins, checked together before the run searches, as the
+/// designer checks a pin the user adds: pins no wiring can obey are said
+/// at once and the run is not started (a search could never obey them).
+fn pins_can_hold(cluster: &Cluster, tx: &Sender<Event>) -> bool {
+    use crate::exact::{PINS_BUDGET, PinsVerdict, check_pins};
+    let (holds, said) = match check_pins(cluster, PINS_BUDGET) {
+        PinsVerdict::Possible => return true,
+        PinsVerdict::NotProved(why) => (true, Ok(Some(why))),
+        PinsVerdict::Impossible(why) => (false, Err(why)),
+    };
+    let _ = tx.send(Event::PinsChecked(said));
+    holds
 }
 
 impl Drop for Worker {

@@ -882,3 +882,166 @@ fn pins_that_strand_a_pair_are_refused_up_front() {
         .code(2)
         .stderr(predicate::str::contains(said));
 }
+
+/// A sweep's rows without their times, which differ from run to run.
+fn sweep_rows(path: &Path) -> Vec<fnn_tui::sweep::Point> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut pts = fnn_tui::sweep::parse_csv(&text, "sweep.csv").unwrap();
+    pts.iter_mut().for_each(|p| p.seconds = 0.0);
+    pts
+}
+
+const SHARDED: [&str; 6] = ["--pcs", "3..12", "--nics", "2..3", "--generations", "50"];
+
+/// Shards 1/4..4/4 merged in a shuffled order are the single run's rows;
+/// merging them again changes nothing; a shard of other settings, or a
+/// file that is not a shard, is refused naming the file and the difference.
+#[test]
+fn sweep_shards_merge_to_the_single_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, parts) = (dir.path().join("one"), dir.path().join("parts"));
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .arg("--out")
+        .arg(&one)
+        .assert()
+        .success();
+    for i in 1..=4 {
+        let shard = format!("{i}/4");
+        fnn()
+            .arg("sweep")
+            .args(SHARDED)
+            .args(["--shard", &shard, "--out"])
+            .arg(&parts)
+            .assert()
+            .success();
+    }
+    let sizes: Vec<usize> = (1..=4)
+        .map(|i| sweep_rows_of_shard(&parts.join(format!("shard-{i}-of-4.csv"))))
+        .collect();
+    assert_eq!(sizes.iter().sum::<usize>(), 20);
+    assert!(sizes.iter().all(|&n| n == 5), "{sizes:?}");
+    let shuffled: Vec<_> = [3, 1, 4, 2].map(|i| parts.join(format!("shard-{i}-of-4.csv"))).to_vec();
+    let merge = || {
+        let mut c = fnn();
+        c.arg("sweep")
+            .args(SHARDED)
+            .arg("--merge")
+            .args(&shuffled)
+            .arg("--out")
+            .arg(&parts);
+        c
+    };
+    merge().assert().success();
+    assert_eq!(sweep_rows(&parts.join("sweep.csv")), sweep_rows(&one.join("sweep.csv")));
+    let first = std::fs::read(parts.join("sweep.csv")).unwrap();
+    merge().assert().success();
+    assert_eq!(
+        std::fs::read(parts.join("sweep.csv")).unwrap(),
+        first,
+        "a second merge changed the CSV"
+    );
+
+    let foreign = dir.path().join("foreign");
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .args(["--seed", "2", "--shard", "1/4", "--out"])
+        .arg(&foreign)
+        .assert()
+        .success();
+    let shard = foreign.join("shard-1-of-4.csv");
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .arg("--merge")
+        .arg(&shard)
+        .arg("--out")
+        .arg(&parts)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(format!(
+            "{}: refused: --seed 2 there, 1 here",
+            shard.display()
+        )));
+    fnn()
+        .arg("sweep")
+        .args(["--pcs", "3..13", "--nics", "2..3", "--generations", "50", "--merge"])
+        .arg(parts.join("shard-1-of-4.csv"))
+        .arg("--out")
+        .arg(&parts)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--pcs 3,4,5,6,7,8,9,10,11,12 there, 3,4,5,6,7,8,9,10,11,12,13 here",
+        ));
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .arg("--merge")
+        .arg(one.join("sweep.csv"))
+        .arg("--out")
+        .arg(&parts)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("not a shard file"));
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .args(["--shard", "5/4", "--out"])
+        .arg(&parts)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("`5/4` is not a shard: use I/N"));
+}
+
+fn sweep_rows_of_shard(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (line, csv) = fnn_tui::sweep::shards::split(&text);
+    assert!(line.starts_with("# fnn-tui sweep shard: "), "{line}");
+    fnn_tui::sweep::parse_csv(csv, "shard").unwrap().len()
+}
+
+/// `--slurm 4` writes a script that bash accepts, whose `local` mode runs
+/// the four shards here and merges them into the single run's rows.
+#[test]
+fn sweep_slurm_script_parses_and_runs_locally() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, odd) = (dir.path().join("one"), dir.path().join("it's $(odd)"));
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .arg("--out")
+        .arg(&one)
+        .assert()
+        .success();
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .args(["--slurm", "4", "--out"])
+        .arg(&odd)
+        .assert()
+        .success();
+    let script = odd.join("sweep-slurm.sh");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.contains("--array=\"1-$shards\""), "{text}");
+    assert!(text.contains("--dependency=\"afterok:$array\""), "{text}");
+    assert!(
+        text.contains("sweep=(--pcs 3..12 --nics 2..3 --generations 50 "),
+        "{text}"
+    );
+    let syntax = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(syntax.success(), "bash -n refused {text}");
+    let local = std::process::Command::new("bash")
+        .arg(&script)
+        .arg("local")
+        .output()
+        .unwrap();
+    assert!(local.status.success(), "{}", String::from_utf8_lossy(&local.stderr));
+    assert_eq!(sweep_rows(&odd.join("sweep.csv")), sweep_rows(&one.join("sweep.csv")));
+}

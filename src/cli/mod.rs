@@ -17,6 +17,7 @@ mod inputs;
 mod man;
 mod out;
 mod sweep;
+mod sweep_slurm;
 mod verify;
 
 use clap::builder::TypedValueParser as _;
@@ -270,6 +271,19 @@ pub struct SweepArgs {
     /// Worker threads (0 for all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Compute only shard I of N (1-based), a fixed, balanced share of the
+    /// sizes, into DIR/shard-I-of-N.csv; `--merge` combines the shards.
+    #[arg(long, value_name = "I/N", conflicts_with_all = ["merge", "slurm"])]
+    pub shard: Option<String>,
+    /// Merge these shard files (any order, again and again) into DIR/sweep.csv;
+    /// refuses a shard of another range, version or settings.
+    #[arg(long, value_name = "SHARD", num_args = 1.., conflicts_with = "slurm")]
+    pub merge: Vec<PathBuf>,
+    /// Write DIR/sweep-slurm.sh, which submits N shards as a Slurm job array
+    /// and their merge (`bash DIR/sweep-slurm.sh`), or runs them one after
+    /// another without Slurm (`bash DIR/sweep-slurm.sh local`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
+    pub slurm: Option<u32>,
     /// No progress bar or summary.
     #[arg(long, short)]
     pub quiet: bool,

@@ -6,35 +6,54 @@ use super::SweepArgs;
 use super::out;
 use anyhow::Context;
 use fnn_tui::atomic::write_atomic;
-use fnn_tui::sweep::{self, Budget, Point};
+use fnn_tui::sweep::{self, Budget, Point, Settings, Shard, shards};
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
-    let pcs = sweep::parse_range(&args.pcs, "--pcs", 3)?;
-    let nics = sweep::parse_range(&args.nics, "--nics", 1)?;
-    fnn_tui::fs::make_dirs(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
-    let csv_path = args.out.join("sweep.csv");
-    let done = previous(&csv_path)?;
-    let have: HashSet<(usize, u32)> = done.iter().map(|p| (p.pcs, p.nics)).collect();
-    let todo: Vec<(usize, u32)> = nics
-        .iter()
-        .flat_map(|&n| pcs.iter().map(move |&p| (p, n as u32)))
-        .filter(|k| !have.contains(k))
-        .collect();
-    let quiet = args.quiet || args.json;
-    if !quiet && !done.is_empty() {
-        out::errln!("resuming: {} sizes already in {}", done.len(), csv_path.display());
-    }
     let budget = Budget {
         generations: args.generations,
         max_pcs: args.ga_pcs,
         seed: args.seed,
         exact_s: args.exact_budget,
     };
+    let settings = Settings {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        pcs: sweep::parse_range(&args.pcs, "--pcs", 3)?,
+        nics: sweep::parse_range(&args.nics, "--nics", 1)?,
+        budget,
+    };
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
+    fnn_tui::fs::make_dirs(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    if let Some(n) = args.slurm {
+        return super::sweep_slurm::write(args, n as usize);
+    }
+    let csv_path = args.out.join("sweep.csv");
+    if !args.merge.is_empty() {
+        return merge(args, &settings, previous(&csv_path)?, &csv_path);
+    }
+    let file = match shard {
+        Some(s) => Output::Shard(s, &settings, args.out.join(s.file_name())),
+        None => Output::Sweep(csv_path),
+    };
+    let done = match &file {
+        Output::Shard(_, _, path) => previous_shard(path, &settings)?,
+        Output::Sweep(path) => previous(path)?,
+    };
+    let csv_path = file.path().to_path_buf();
+    let have: HashSet<(usize, u32)> = done.iter().map(|p| (p.pcs, p.nics)).collect();
+    let cells = match shard {
+        Some(s) => s.cells(&settings.cells(), budget),
+        None => settings.cells(),
+    };
+    let todo: Vec<(usize, u32)> = cells.into_iter().filter(|k| !have.contains(k)).collect();
+    let quiet = args.quiet || args.json;
+    if !quiet && !done.is_empty() {
+        out::errln!("resuming: {} sizes already in {}", done.len(), csv_path.display());
+    }
     let interrupted = super::exit::interrupt_flag();
     let total = done.len() + todo.len();
     let bar = super::design::progress_bar(
@@ -54,13 +73,16 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         guard.0.push(p);
         // Saved every few seconds so an interrupted sweep loses little.
         if guard.1.elapsed() > Duration::from_secs(3) {
-            let _ = save(&csv_path, &mut guard.0);
+            let _ = file.save(&mut guard.0);
             guard.1 = Instant::now();
         }
     });
     bar.finish_and_clear();
     let mut points = results.into_inner().expect("workers finished").0;
-    save(&csv_path, &mut points)?;
+    file.save(&mut points)?;
+    if shard.is_some() {
+        return finish_shard(args, &points, &csv_path, &interrupted);
+    }
     let svg_path = args.out.join("sweep.svg");
     let title = "Narrowest switches for a universal FNN (solid) and the lower bound (dashed)";
     write_atomic(&svg_path, sweep::svg(&points, title).as_bytes())
@@ -95,6 +117,91 @@ fn previous(path: &Path) -> anyhow::Result<Vec<Point>> {
 }
 
 fn save(path: &Path, points: &mut [Point]) -> anyhow::Result<()> {
+    save_with(path, "", points)
+}
+
+fn save_with(path: &Path, head: &str, points: &mut [Point]) -> anyhow::Result<()> {
     points.sort_by_key(|p| (p.nics, p.pcs));
-    write_atomic(path, sweep::to_csv(points).as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+    let text = format!("{head}{}", sweep::to_csv(points));
+    write_atomic(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Where a sweep's rows go: the sweep's CSV, or a shard's file headed by
+/// the settings line the merge checks.
+enum Output<'a> {
+    Sweep(PathBuf),
+    Shard(Shard, &'a Settings, PathBuf),
+}
+
+impl Output<'_> {
+    fn path(&self) -> &Path {
+        match self {
+            Output::Sweep(p) | Output::Shard(_, _, p) => p,
+        }
+    }
+
+    fn save(&self, points: &mut [Point]) -> anyhow::Result<()> {
+        match self {
+            Output::Sweep(p) => save(p, points),
+            Output::Shard(s, settings, p) => save_with(p, &settings.line(*s), points),
+        }
+    }
+}
+
+/// A shard file already there, to resume; one of other settings is refused.
+fn previous_shard(path: &Path, settings: &Settings) -> anyhow::Result<Vec<Point>> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_PAIR_FILE_BYTES)?;
+    shards::read(&text, &fnn_tui::input::shown(path), settings).map_err(anyhow::Error::msg)
+}
+
+fn finish_shard(
+    args: &SweepArgs,
+    points: &[Point],
+    path: &Path,
+    interrupted: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<ExitCode> {
+    if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+        out::errln!("interrupted: run the same command to go on");
+    }
+    if args.json {
+        out::outln!("{}", serde_json::to_string_pretty(points).expect("points serialize"))?;
+    } else if !args.quiet {
+        out::outln!("{} sizes; wrote {}", points.len(), path.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Merges shard files into the sweep's CSV (rows already there stay), then
+/// writes the SVG and the summary as a sweep does.
+fn merge(args: &SweepArgs, settings: &Settings, mut points: Vec<Point>, csv_path: &Path) -> anyhow::Result<ExitCode> {
+    for file in &args.merge {
+        let text = fnn_tui::input::read_text_limited(file, fnn_tui::input::MAX_PAIR_FILE_BYTES)?;
+        let rows = shards::read(&text, &fnn_tui::input::shown(file), settings).map_err(anyhow::Error::msg)?;
+        shards::merge(&mut points, rows);
+    }
+    save(csv_path, &mut points)?;
+    let svg_path = args.out.join("sweep.svg");
+    let title = "Narrowest switches for a universal FNN (solid) and the lower bound (dashed)";
+    write_atomic(&svg_path, sweep::svg(&points, title).as_bytes())
+        .with_context(|| format!("cannot write {}", svg_path.display()))?;
+    let have: HashSet<(usize, u32)> = points.iter().map(|p| (p.pcs, p.nics)).collect();
+    let missing = settings.cells().iter().filter(|c| !have.contains(c)).count();
+    if missing > 0 {
+        out::errln!("{missing} sizes of the range are in no shard merged yet: merge the missing shards");
+    }
+    if args.json {
+        out::outln!("{}", serde_json::to_string_pretty(&points).expect("points serialize"))?;
+    } else if !args.quiet {
+        out::out!("{}", sweep::summary(&points, super::terminal_width()))?;
+        out::outln!(
+            "{} sizes; wrote {} and {}",
+            points.len(),
+            csv_path.display(),
+            svg_path.display()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

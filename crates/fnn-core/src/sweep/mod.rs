@@ -9,10 +9,18 @@
 
 mod csv;
 mod settle;
+mod shard;
+mod slurm;
 mod svg;
 
 pub use csv::{HEADER, parse_csv, to_csv};
+pub mod shards {
+    //! Reading and merging shard files.
+    pub use super::shard::{merge, read, split};
+}
 pub use settle::{Mark, Settled, settle};
+pub use shard::{Settings, Shard};
+pub use slurm::{SlurmJob, slurm_script};
 pub use svg::svg;
 
 use crate::design::{bounds, constructions};
@@ -273,6 +281,10 @@ pub fn summary(points: &[Point], width: Option<u16>) -> String {
 pub enum SweepError {
     #[error("`{text}` is not valid for {what}: use A..B, A..B:STEP or a comma list, values at least {min}")]
     Range { text: String, what: String, min: usize },
+    #[error("`{text}` is not a shard: use I/N, 1 <= I <= N (shard 2 of 4: 2/4)")]
+    Shard { text: String },
+    #[error("{file}: refused: {what}; run that shard again with the merge's settings, or merge it with its own")]
+    Foreign { file: String, what: String },
     #[error("{file}: line 1: expected the header `{}`", csv::HEADER)]
     Header { file: String },
     #[error("{file}: line {line}: field `{field}` is not valid")]

@@ -126,6 +126,32 @@ fn the_crates_depend_only_downwards() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// `cargo test`, the README's test command, tests every crate: a crate
+/// left out of the default members would have its unit tests skipped
+/// without a word.
+#[test]
+fn cargo_test_tests_every_crate() {
+    let text = std::fs::read_to_string(manifest_of("fnn-tui")).unwrap();
+    let manifest: toml::Table = text.parse().unwrap();
+    let defaults: Vec<String> = manifest["workspace"]["default-members"]
+        .as_array()
+        .expect("[workspace] default-members")
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    for (krate, _) in LAYERS {
+        let member = if krate == "fnn-tui" {
+            ".".to_string()
+        } else {
+            format!("crates/{krate}")
+        };
+        assert!(
+            defaults.contains(&member),
+            "`cargo test` leaves out {krate}: {defaults:?}"
+        );
+    }
+}
+
 /// The core builds alone: no terminal library and neither the builder's
 /// outputs nor the lab among its dependencies, and it compiles by itself;
 /// the command line (every command but the designer) compiles with

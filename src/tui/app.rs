@@ -439,7 +439,7 @@ impl App {
             }
             Event::PinsChecked(Err(why)) => {
                 self.popup(
-                    format!("The spec's pins cannot all be obeyed, so the run is not started: {why}. Unpin with p on the grid, or fix the spec's [[pins]]."),
+                    format!("The spec's pins cannot all be obeyed, so the run is not started: {why}. Clear a pin with c on its cell in the grid, or fix the spec's [[pins]]."),
                     true,
                 );
             }

@@ -445,6 +445,40 @@ fn saving_an_opened_recovery_file_writes_the_sessions_own_file() {
     assert!(!recovery.exists(), "a save makes the recovery file moot");
 }
 
+/// `s` on a run opened from the recovery file of the default (KLAT2)
+/// wrote `sessions/klat2.toml`: a shipped example's name, which
+/// `--resume klat2` never opens. It saves under a free name instead.
+#[test]
+fn saving_the_defaults_recovery_file_takes_a_name_no_example_has() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys(" ");
+    tui.wait_for("paused");
+    tui.keys("p");
+    tui.wait_for("pinned k00 on switch 0");
+    tui.keys("\x03");
+    assert_eq!(tui.exit_status().exit_code(), 130);
+    let sessions = h.join("data/fnn-tui/sessions");
+    let recovery = sessions.join("recovery/klat2.toml");
+    assert!(pinned(&recovery), "the pin is in {}", recovery.display());
+
+    let mut tui = Tui::start(&["--resume", recovery.to_str().unwrap()], h);
+    tui.wait_for("Population (200 members)");
+    tui.keys("s");
+    let text = tui.wait_for("saved ");
+    let own = sessions.join("klat2-2.toml");
+    assert!(text.contains(&format!("saved {}", own.display())), "{text}");
+    tui.keys("q");
+    let _ = tui.exit_status();
+    assert!(
+        !sessions.join("klat2.toml").exists(),
+        "a session took the example's name"
+    );
+    assert!(pinned(&own), "the pin is in {}", own.display());
+}
+
 /// `--resume mine` while `recovery/mine.toml` held a pin: `q` (and any
 /// autosave) replaced it and the pin was gone. The run says so and keeps
 /// its own unsaved work in another recovery file.

@@ -1354,7 +1354,7 @@ impl App {
     fn opened_recovery(&mut self, path: PathBuf) {
         self.from_recovery = true;
         self.recovery_path = Some(path.clone());
-        self.session_path = own_file_of(&path, &self.recovery_file_name());
+        self.session_path = own_file_of(&path, &self.session_name);
         let to = self.session_path.as_deref().unwrap_or(&path).display().to_string();
         self.set_status(
             format!("opened the recovery file {}: s saves it to {to}", path.display()),
@@ -1430,10 +1430,19 @@ fn best_of(s: &Snapshot) -> (f64, bool) {
     (best, s.valid)
 }
 
-/// The session's own file for the recovery file `recovery`: `file_name`
-/// in the folder that holds the recovery folder.
-fn own_file_of(recovery: &std::path::Path, file_name: &str) -> Option<PathBuf> {
-    Some(recovery.parent()?.parent()?.join(file_name))
+/// The session's own file for the recovery file `recovery`: `NAME.toml`
+/// in the folder that holds the recovery folder, or the first free
+/// `NAME-2.toml`… when NAME is a shipped example's (`--resume NAME` always
+/// opens the example, so a session of that name could not be reached).
+fn own_file_of(recovery: &std::path::Path, name: &str) -> Option<PathBuf> {
+    let sessions = recovery.parent()?.parent()?;
+    let stem = crate::session::file_stem_of(name);
+    let stem = if crate::session::is_example_name(&stem) {
+        crate::session::fresh_name(&stem, &[sessions.to_path_buf()])
+    } else {
+        stem
+    };
+    Some(sessions.join(format!("{stem}.toml")))
 }
 
 /// A recovery file name beside `taken` that no file has (`NAME-2.toml`,

@@ -456,8 +456,15 @@ pub fn list_sessions(dirs: &[PathBuf]) -> Vec<SessionEntry> {
 /// inside the repository).
 pub fn list_with_examples(dirs: &[PathBuf]) -> Vec<SessionEntry> {
     let mut out = list_sessions(dirs);
-    for (name, _) in EXAMPLES {
-        if !out.iter().any(|e| e.name == *name) {
+    for (name, text) in EXAMPLES {
+        // Only the example's own file (`./saves` in the repository) stands
+        // for it: a session or recovery file of the same name is the
+        // user's, listed beside the example, never instead of it.
+        let shipped_file = |e: &SessionEntry| {
+            e.name == *name
+                && crate::input::read_text_limited(&e.path, MAX_SESSION_BYTES).is_ok_and(|t| t == *text)
+        };
+        if !out.iter().any(shipped_file) {
             out.push(SessionEntry {
                 name: name.to_string(),
                 path: PathBuf::new(),
@@ -634,6 +641,26 @@ mod tests {
         // A hexadecimal version still reaches the parser's answer.
         let e = Session::from_toml("version = 0x63\n", "h.toml").unwrap_err();
         assert!(matches!(e, SessionError::Future { found: 99, .. }), "{e}");
+    }
+
+    /// The open list shows a shipped example beside a user's file of the
+    /// same name (a recovery file of the default is `klat2.toml`), and once
+    /// only for the example's own file in `./saves`.
+    #[test]
+    fn the_open_list_keeps_an_example_beside_a_file_of_its_name() {
+        let d = tempfile::tempdir().unwrap();
+        let dirs = vec![d.path().to_path_buf()];
+        crate::fs::write_in_place(d.path().join("klat2.toml"), "version = 1\nname = \"mine\"\n").unwrap();
+        let klat2: Vec<bool> = list_with_examples(&dirs)
+            .iter()
+            .filter(|e| e.name == "klat2")
+            .map(|e| e.example)
+            .collect();
+        assert_eq!(klat2, [false, true], "the user's file and the example");
+        let shipped = EXAMPLES.iter().find(|(n, _)| *n == "klat2").unwrap().1;
+        crate::fs::write_in_place(d.path().join("klat2.toml"), shipped).unwrap();
+        let klat2 = list_with_examples(&dirs).iter().filter(|e| e.name == "klat2").count();
+        assert_eq!(klat2, 1, "the example's own file stands for it");
     }
 
     /// A saved session never shadows a shipped example: a first save gets

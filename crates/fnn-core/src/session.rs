@@ -461,8 +461,7 @@ pub fn list_with_examples(dirs: &[PathBuf]) -> Vec<SessionEntry> {
         // for it: a session or recovery file of the same name is the
         // user's, listed beside the example, never instead of it.
         let shipped_file = |e: &SessionEntry| {
-            e.name == *name
-                && crate::input::read_text_limited(&e.path, MAX_SESSION_BYTES).is_ok_and(|t| t == *text)
+            e.name == *name && crate::input::read_text_limited(&e.path, MAX_SESSION_BYTES).is_ok_and(|t| t == *text)
         };
         if !out.iter().any(shipped_file) {
             out.push(SessionEntry {

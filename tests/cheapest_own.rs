@@ -124,7 +124,7 @@ fn the_summary_says_which_prices_the_spec_own_hardware_was_compared_at() {
 fn the_spec_own_hardware_is_searched_once() {
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.toml");
-    std::fs::write(
+    fnn_tui::fs::write_in_place(
         &prices,
         "cable_price = 0.0\n[nic]\nmodel = \"nic\"\nprice = 1.0\nspeed_mbps = 100\n\
          [[switches]]\nmodel = \"twelve\"\nports = 12\nprice = 1.0\n\
@@ -132,7 +132,7 @@ fn the_spec_own_hardware_is_searched_once() {
     )
     .unwrap();
     let spec = dir.path().join("own.toml");
-    std::fs::write(
+    fnn_tui::fs::write_in_place(
         &spec,
         "name = \"own\"\n[pcs]\ncount = 24\nnics = 3\n[uplink]\nmode = \"none\"\n\
          [[switches]]\nmodel = \"twelve\"\nports = 12\nprice = 1.0\n[ga]\nseed = 7\n",

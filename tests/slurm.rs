@@ -114,13 +114,13 @@ PlugStackConfig={d}/plugstack.conf
 fn cluster(dir: &Path) -> Daemons {
     use std::os::unix::fs::PermissionsExt;
     let key: Vec<u8> = (0..1024).map(|_| rand::random::<u8>()).collect();
-    std::fs::write(dir.join("munge.key"), key).unwrap();
+    fnn_tui::fs::write_in_place(dir.join("munge.key"), key).unwrap();
     std::fs::set_permissions(dir.join("munge.key"), std::fs::Permissions::from_mode(0o400)).unwrap();
     for sub in ["state", "spool"] {
-        std::fs::create_dir(dir.join(sub)).unwrap();
+        fnn_tui::fs::make_dirs(dir.join(sub)).unwrap();
     }
-    std::fs::write(dir.join("plugstack.conf"), "").unwrap();
-    std::fs::write(dir.join("slurm.conf"), slurm_conf(dir)).unwrap();
+    fnn_tui::fs::write_in_place(dir.join("plugstack.conf"), "").unwrap();
+    fnn_tui::fs::write_in_place(dir.join("slurm.conf"), slurm_conf(dir)).unwrap();
     let mut d = Daemons(Vec::new());
     let path = |name: &str| dir.join(name).display().to_string();
     d.start(

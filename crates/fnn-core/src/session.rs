@@ -622,7 +622,7 @@ mod tests {
         ];
         for (i, (text, kept)) in cases.into_iter().enumerate() {
             let path = dir.path().join(format!("{i}.toml"));
-            std::fs::write(&path, text).unwrap();
+            crate::fs::write_in_place(&path, text).unwrap();
             assert_eq!(holds_user_edits(&path), kept, "{text}");
         }
         assert!(holds_user_edits(&dir.path().join("missing.toml")));

@@ -175,7 +175,10 @@ mod tests {
     #[test]
     fn a_band_counts_what_a_plain_loop_counts() {
         if !available() {
-            eprintln!("NOT RUN the AVX2 band: this CPU has no AVX2, so only the one-row loops run here");
+            crate::fixtures::not_run(
+                "ga::band_rows::tests::a_band_counts_what_a_plain_loop_counts",
+                "this CPU has no AVX2, so only the one-row loops run here",
+            );
             return;
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(9);

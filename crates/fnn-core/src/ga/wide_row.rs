@@ -116,7 +116,10 @@ mod tests {
         // AVX-512: on such a CPU the kernel never runs, in CI or in use, and
         // the portable rows it would replace have their own tests.
         if !available() {
-            eprintln!("NOT RUN the AVX-512 row: this CPU has no AVX-512 VPOPCNTDQ, so only the portable rows run here");
+            crate::fixtures::not_run(
+                "ga::wide_row::tests::the_wide_row_counts_what_a_plain_loop_counts",
+                "this CPU has no AVX-512 VPOPCNTDQ, so only the portable rows run here",
+            );
             return;
         }
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);

@@ -193,7 +193,7 @@ mod tests {
     /// 5 (what it was before the second-moment bound ruled out a pair on
     /// three common switches), the cell is still proved: 5 ports are
     /// refused on the most switches a design can use, before any model
-    /// runs. (The SAT model alone proves it too: `tests/exact.rs`.)
+    /// runs. (The SAT model alone proves it too: `tests/core/exact.rs`.)
     #[test]
     fn proves_fifteen_pcs_with_four_nics_need_six_ports() {
         let s = settle(15, 4, 5, 6, 10, Duration::from_secs(120), &AtomicBool::new(false));

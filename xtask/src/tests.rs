@@ -1,0 +1,61 @@
+//! Runs every test (`cargo test` over the workspace) and tallies them.
+
+use crate::checks::{cargo, root};
+use crate::step::Outcome;
+use crate::tally::Tally;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+
+/// Where a test that could not run leaves its note: one file per test.
+pub const SKIPS: &str = "FNN_TEST_SKIPS";
+/// The release binary the tests run where a user would run it.
+pub const RELEASE: &str = "FNN_TUI_RELEASE_BIN";
+
+/// `cargo test --workspace` with `args`, its output passed through and
+/// read for the tally, which lands in `tally` pass or fail.
+pub fn run(release: Option<&Path>, args: &[String], tally: &mut Option<Tally>) -> Outcome {
+    let notes = root().join(format!("target/xtask/skips-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&notes) {
+        return Outcome::Failed(format!("{}: {e}", notes.display()));
+    }
+    let mut c = cargo();
+    c.args(["test", "--workspace", "--locked", "--no-fail-fast"]).args(args);
+    c.env(SKIPS, &notes).stdout(Stdio::piped());
+    if let Some(bin) = release {
+        c.env(RELEASE, bin);
+    }
+    let mut t = Tally::default();
+    let status = match c.spawn() {
+        Ok(mut child) => {
+            let out = child.stdout.take().expect("piped");
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                println!("{line}");
+                t.read(&line);
+            }
+            child.wait()
+        }
+        Err(e) => Err(e),
+    };
+    t.skip(read_notes(&notes));
+    let _ = std::fs::remove_dir_all(&notes);
+    let verdict = match status {
+        Ok(s) if s.success() && t.failed == 0 => Outcome::Passed,
+        Ok(s) => Outcome::Failed(format!("cargo test ended with {s}; {} failed", t.failed)),
+        Err(e) => Outcome::Failed(format!("cargo test did not start: {e}")),
+    };
+    *tally = Some(t);
+    verdict
+}
+
+/// Each note the tests left: "TEST: needs WHAT".
+fn read_notes(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .map(|n| n.trim().to_string())
+        .collect()
+}

@@ -2,6 +2,7 @@
 //! every candidate: the answer never costs more than the hardware the
 //! spec already names when that hardware has a valid design.
 
+use crate::common;
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
@@ -58,13 +59,7 @@ fn a_spec_mixing_models_off_the_list_is_a_candidate_at_its_own_prices() {
     // "used" switches at 5 and one "four" (the list's 10): 5 x 5 + 10 + 24.
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.toml");
-    std::fs::write(
-        &prices,
-        "cable_price = 0.0\n[nic]\nmodel = \"nic\"\nprice = 1.0\nspeed_mbps = 100\n\
-         [[switches]]\nmodel = \"four\"\nports = 4\nprice = 10.0\n\
-         [[switches]]\nmodel = \"eight\"\nports = 8\nprice = 100.0\n",
-    )
-    .unwrap();
+    std::fs::write(&prices, common::FOUR_AND_EIGHT_PORTS).unwrap();
     let spec = dir.path().join("eight.toml");
     std::fs::write(
         &spec,

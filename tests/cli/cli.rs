@@ -1,6 +1,7 @@
 //! The headless commands as a user runs them: exit codes, files written,
 //! messages for bad input.
 
+use crate::common;
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -558,13 +559,7 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     // cost 6 x 10 + 24 = 84, and five are too few.
     let dir = tempfile::tempdir().unwrap();
     let prices = dir.path().join("prices.toml");
-    std::fs::write(
-        &prices,
-        "cable_price = 0.0\n[nic]\nmodel = \"nic\"\nprice = 1.0\nspeed_mbps = 100\n\
-         [[switches]]\nmodel = \"four\"\nports = 4\nprice = 10.0\n\
-         [[switches]]\nmodel = \"eight\"\nports = 8\nprice = 100.0\n",
-    )
-    .unwrap();
+    std::fs::write(&prices, common::FOUR_AND_EIGHT_PORTS).unwrap();
     let spec = dir.path().join("eight.toml");
     std::fs::write(
         &spec,

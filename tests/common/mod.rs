@@ -45,6 +45,12 @@ pub fn papers_ga(c: &mut Cluster) {
     c.ga.portfolio = fnn_tui::spec::Preset::Papers;
 }
 
+/// A price list of the KLAT2 paper's kind: $1 NICs, 4-port switches at
+/// $10 ("four") and 8-port ones at $100 ("eight"), free cables.
+pub const FOUR_AND_EIGHT_PORTS: &str = "cable_price = 0.0\n[nic]\nmodel = \"nic\"\nprice = 1.0\nspeed_mbps = 100\n\
+     [[switches]]\nmodel = \"four\"\nports = 4\nprice = 10.0\n\
+     [[switches]]\nmodel = \"eight\"\nports = 8\nprice = 100.0\n";
+
 /// What a test needs from the machine beyond cargo.
 #[derive(Clone, Copy, Debug)]
 pub enum Need {

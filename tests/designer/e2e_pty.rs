@@ -411,6 +411,19 @@ fn mine_with_a_pin_in_recovery(h: &std::path::Path) -> (std::path::PathBuf, std:
     (sessions.join("mine.toml"), recovery)
 }
 
+/// A run of the default (KLAT2) paused, given a pin (an unsaved edit) and
+/// killed with Ctrl-C: it leaves `recovery/klat2.toml` holding the pin.
+fn default_run_killed_with_a_pin(h: &std::path::Path) {
+    let mut tui = Tui::start(&[], h);
+    tui.wait_for("full │ gen");
+    tui.keys(" ");
+    tui.wait_for("paused");
+    tui.keys("p");
+    tui.wait_for("pinned k00 on switch 0");
+    tui.keys("\x03");
+    assert_eq!(tui.exit_status().exit_code(), 130);
+}
+
 /// Whether the session file at `path` pins PC k00 on switch 0.
 fn pinned(path: &std::path::Path) -> bool {
     let text = std::fs::read_to_string(path).unwrap();
@@ -450,14 +463,7 @@ fn saving_an_opened_recovery_file_writes_the_sessions_own_file() {
 fn saving_the_defaults_recovery_file_takes_a_name_no_example_has() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    let mut tui = Tui::start(&[], h);
-    tui.wait_for("full │ gen");
-    tui.keys(" ");
-    tui.wait_for("paused");
-    tui.keys("p");
-    tui.wait_for("pinned k00 on switch 0");
-    tui.keys("\x03");
-    assert_eq!(tui.exit_status().exit_code(), 130);
+    default_run_killed_with_a_pin(h);
     let sessions = h.join("data/fnn-tui/sessions");
     let recovery = sessions.join("recovery/klat2.toml");
     assert!(pinned(&recovery), "the pin is in {}", recovery.display());
@@ -517,14 +523,7 @@ fn resuming_a_session_keeps_its_recovery_file_and_says_so() {
 fn a_fresh_run_keeps_another_runs_pinned_recovery_file_and_says_so() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    let mut tui = Tui::start(&[], h);
-    tui.wait_for("full │ gen");
-    tui.keys(" ");
-    tui.wait_for("paused");
-    tui.keys("p");
-    tui.wait_for("pinned k00 on switch 0");
-    tui.keys("\x03");
-    assert_eq!(tui.exit_status().exit_code(), 130);
+    default_run_killed_with_a_pin(h);
     let dir = h.join("data/fnn-tui/sessions/recovery");
     let theirs = dir.join("klat2.toml");
     assert!(pinned(&theirs), "the first run's pin is in {}", theirs.display());

@@ -418,7 +418,7 @@ fn a_stop_during_the_build_is_an_unknown_that_says_so() {
 /// the scaled-down phase and is the run's at generation 1.
 #[test]
 fn the_exact_first_portfolio_stops_on_a_proof_and_starts_from_a_design() {
-    use fnn_tui::ga::StopReason;
+    use fnn_tui::run::StopReason;
     use fnn_tui::run::Limits;
     use fnn_tui::spec::Preset;
     let mut pinned = common::quick_with(8, 2, "2x8", |s| {

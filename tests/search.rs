@@ -9,7 +9,8 @@ mod common;
 mod hard_specs;
 
 use fnn_tui::ga::blocks::{self, Blocks};
-use fnn_tui::ga::{Deadline, Engine, Eval, Genome, Problem, Rng, StopReason, Strategy, operators};
+use fnn_tui::ga::{Deadline, Engine, Eval, Genome, Problem, Rng, Strategy, operators};
+use fnn_tui::run::StopReason;
 use fnn_tui::metrics::Metrics;
 use fnn_tui::planted::{Family, plant};
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};

@@ -1,8 +1,9 @@
 //! What `design` and `check` write: `report.json` and a
 //! plain-text summary of the same figures.
 
-use crate::ga::{StopReason, Terms};
+use crate::ga::Terms;
 use crate::metrics::Metrics;
+use crate::run::stop::StopReason;
 use crate::spec::{Cluster, Coverage};
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -5,7 +5,8 @@
 //! clear message and never overwritten.
 
 use crate::atomic::write_atomic;
-use crate::ga::{Engine, EngineState};
+use crate::ga::Engine;
+use crate::run::checkpoint::EngineState;
 use crate::spec::{Cluster, PatternSpec, Spec, check_feasible};
 use crate::spec::{PairFilePlace, read_pair_file};
 use serde::{Deserialize, Serialize};

@@ -7,7 +7,7 @@
 use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::exact::PinsVerdict;
-use crate::ga::{Engine, Phase, Portfolio, StopReason, presets};
+use crate::ga::{Engine, GenStats, Member, Phase, Portfolio, presets};
 use crate::metrics::Metrics;
 use crate::report::{Report, RunInfo};
 use crate::session::{Session, SessionError};
@@ -15,8 +15,14 @@ use crate::spec::{Cluster, GaParams, PinKind, Preset, Spec, SpecError, Weights, 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub mod checkpoint;
 mod limits;
+mod pool;
+pub mod stop;
+pub use checkpoint::{EngineState, MemberState, ScaledProgress};
 pub use limits::Limits;
+pub use pool::thread_pool;
+pub use stop::StopReason;
 
 /// Where a run is, for a progress line.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,7 +114,8 @@ impl Run {
             strategies = ?portfolio.names(),
             "run started"
         );
-        let engine = Engine::with_portfolio(cluster, portfolio, deadline, limits.slice(started));
+        let threads = thread_pool(cluster.ga.threads);
+        let engine = Engine::with_portfolio(cluster, portfolio, deadline, limits.slice(started), threads);
         Run::around(spec, engine, limits, started)
     }
 
@@ -309,14 +316,25 @@ impl Run {
             }
             Edit::Pin { pc, switch, pin } => self.pin(pc, switch, pin),
             Edit::Restart(seed) => {
-                self.engine.restart(seed);
-                self.elapsed = Duration::ZERO;
-                self.started = Instant::now();
-                self.stopped = None;
-                self.first_valid_s = None;
+                self.restart(seed);
                 Ok(format!("restarted with seed {seed}"))
             }
         }
+    }
+
+    /// Starts again from a fresh population with this seed, keeping the
+    /// spec, weights, pins and the portfolio (on a pool of the GA
+    /// parameters' threads, which the form may have changed).
+    fn restart(&mut self, seed: u64) {
+        let mut cluster = self.engine.cluster().clone();
+        cluster.ga.seed = seed;
+        let portfolio = self.engine.take_portfolio();
+        let threads = thread_pool(cluster.ga.threads);
+        self.engine = Engine::with_portfolio(cluster, portfolio, Deadline::NONE, Deadline::NONE, threads);
+        self.elapsed = Duration::ZERO;
+        self.started = Instant::now();
+        self.stopped = None;
+        self.first_valid_s = None;
     }
 
     /// New weights and GA parameters, checked together before either is
@@ -424,6 +442,49 @@ impl Run {
             best_fitness: top.map_or(0.0, |m| m.fitness()),
             best_uncovered: top.map_or(0, |m| m.terms().uncovered),
         }
+    }
+
+    pub fn generation(&self) -> u64 {
+        self.engine.generation()
+    }
+
+    /// The evaluations the run made (a resumed run counts its earlier
+    /// runs' too).
+    pub fn evaluations(&self) -> u64 {
+        self.engine.evaluations()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.engine.phase()
+    }
+
+    /// Whether the best design covers every required pair.
+    pub fn is_valid(&self) -> bool {
+        self.engine.is_valid()
+    }
+
+    /// The population, best first (of the scaled-down problem during that
+    /// phase).
+    pub fn population(&self) -> &[Member] {
+        self.engine.population()
+    }
+
+    /// One generation's figures each, for the fitness curve.
+    pub fn history(&self) -> &[GenStats] {
+        self.engine.history()
+    }
+
+    /// Generations at which the phase changed (scaled-down -> full).
+    pub fn phase_changes(&self) -> &[u64] {
+        self.engine.phase_changes()
+    }
+
+    /// The wiring of the population's member `k` (the last, past the
+    /// end), of the problem the population solves.
+    pub fn member_design(&self, k: usize) -> Design {
+        let pop = self.engine.population();
+        let member = &pop[k.min(pop.len().saturating_sub(1))];
+        member.genome.design(self.engine.active())
     }
 
     /// What the strategies said of their verdicts (the exact mode's

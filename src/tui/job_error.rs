@@ -26,7 +26,7 @@ pub enum JobError {
     #[error(transparent)]
     Choice(#[from] ChoiceError),
     /// The export failed, in the designer's words.
-    #[error("{}", super::worker::export_words(.0))]
+    #[error("{}", export_words(.0))]
     Export(ExportError),
     /// The comparison's artifacts were not written.
     #[error(transparent)]
@@ -46,4 +46,47 @@ pub enum JobError {
     /// The spec's own pins, which no wiring can obey: why.
     #[error("{0}")]
     PinsImpossible(String),
+}
+
+/// An occupied export folder in the designer's words, named whole: the
+/// form's folder is relative to wherever the designer was started, which
+/// the user may not have in mind. (`path` is already escaped for a
+/// message; the folder is escaped here.)
+fn occupied_words(path: String, why: &str, cwd: Option<&std::path::Path>) -> String {
+    let whole = match cwd {
+        Some(cwd) if !path.starts_with('/') => format!("{}/{path}", crate::input::shown(cwd)),
+        _ => path,
+    };
+    format!("refusing to write into {whole}: {why}; give another folder (or empty this one)")
+}
+
+/// An export's failure in the designer's words: its flags are the
+/// command line's.
+fn export_words(e: &crate::export::ExportError) -> String {
+    match e {
+        crate::export::ExportError::Invalid(n) => format!(
+            "the design is not valid ({n} required pair(s) share no switch): labels and boot scripts would build a network that does not connect them; let the search reach VALID first (or export from the command line with --allow-invalid)"
+        ),
+        crate::export::ExportError::Output(crate::output::OutputError::Occupied { path, why }) => {
+            occupied_words(path.clone(), why, std::env::current_dir().ok().as_deref())
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occupied_words;
+    use std::path::Path;
+
+    #[test]
+    fn an_occupied_export_folder_is_named_whole() {
+        let said = occupied_words("userdir".into(), "it holds files", Some(Path::new("/home/ann")));
+        assert!(
+            said.starts_with("refusing to write into /home/ann/userdir: it holds files"),
+            "{said}"
+        );
+        let said = occupied_words("/srv/out".into(), "it holds files", Some(Path::new("/home/ann")));
+        assert!(said.starts_with("refusing to write into /srv/out:"), "{said}");
+    }
 }

@@ -56,6 +56,17 @@ pub struct RunInfo {
     pub fitness: Option<f64>,
 }
 
+impl crate::run::Run {
+    /// The report of the run's best design so far.
+    pub fn report(&self) -> Report {
+        let design = self.best_design();
+        let metrics = crate::metrics::Metrics::compute(&design, self.cluster());
+        let mut run = RunInfo::of_engine(self.engine(), self.elapsed().as_secs_f64(), self.stopped());
+        run.first_valid_s = self.first_valid_s();
+        Report::new(self.cluster(), metrics, run)
+    }
+}
+
 impl RunInfo {
     /// What an engine has done so far, its best member's terms included.
     pub fn of_engine(engine: &crate::ga::Engine, elapsed_s: f64, stop_reason: Option<StopReason>) -> RunInfo {

@@ -8,6 +8,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use fnn_tui::ga::Engine;
+use fnn_tui::run::Run;
 use fnn_tui::spec::{QuickFlags, Spec};
 use fnn_tui::tui::app::App;
 use fnn_tui::tui::keymap::Keymap;
@@ -58,14 +59,8 @@ fn frame_time(c: &mut Criterion) {
         engine.step();
         let mut app = App::new(s, label.into(), None, Keymap::default(), Theme::colored());
         app.size = Rect::new(0, 0, 200, 60);
-        let _ = app.on_event(Event::Snapshot(Box::new(snapshot(
-            &engine,
-            0,
-            true,
-            None,
-            0.0,
-            Duration::ZERO,
-        ))));
+        let run = Run::of_engine(Spec::default(), engine);
+        let _ = app.on_event(Event::Snapshot(Box::new(snapshot(&run, 0, true, 0.0, Duration::ZERO))));
         // Put the cursor mid-grid so the detail line does its full work.
         app.cursor = (pcs / 2, 3);
         app.scroll_grid();

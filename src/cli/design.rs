@@ -3,8 +3,9 @@
 use super::DesignArgs;
 use super::inputs;
 use super::out;
-use fnn_tui::ga::{Phase, StopReason};
+use fnn_tui::ga::Phase;
 use fnn_tui::run::Run;
+use fnn_tui::run::StopReason;
 use fnn_tui::run::{Limits, Progress};
 use fnn_tui::spec::{Cluster, Preset, Spec};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -5,10 +5,11 @@
 use super::DesignArgs;
 use super::exit;
 use super::out;
-use fnn_tui::exact::Verdict;
+use fnn_tui::exact::{ExactError, Proof, Verdict, cnf_path_of};
 use fnn_tui::ga::{presets, sat::Exact};
 use fnn_tui::run::Run;
 use fnn_tui::spec::Spec;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Exit codes as every search: 0 found (table and report written),
@@ -17,7 +18,7 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
     // No bound check first: a bound that refutes the spec is a proof too.
     let cluster = spec.resolve()?;
     let limit = cluster.ga.time_limit_s;
-    let exact = Exact::alone(args.proof.clone());
+    let exact = Exact::alone(args.proof.is_some());
     let settled = exact.settled();
     let portfolio = presets::exact(exact);
     // The time limit counts from the command's start, reading the spec included.
@@ -36,6 +37,10 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         }
     };
     let how = out.how();
+    let proof = match (&args.proof, &out.proof) {
+        (Some(path), Some(proof)) => Some(write_proof(path, proof)?),
+        _ => None,
+    };
     let (code, verdict, reason) = match &out.verdict {
         Verdict::Found(_) => {
             let (table_path, report_path) = fnn_tui::export::write_design(&args.out, &design, &report)?;
@@ -50,7 +55,7 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
             if !args.quiet && !args.json {
                 out::outln!("exact: impossible: {why}")?;
                 out::outln!("proved by {how}")?;
-                if let Some((cnf, proof)) = &out.proof {
+                if let Some((cnf, proof)) = &proof {
                     out::outln!(
                         "DRAT proof in {} for the CNF in {} (check: rate {} {})",
                         proof.display(),
@@ -81,7 +86,7 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
                 "reason": reason,
                 "how": how,
                 "seconds": out.seconds,
-                "proof": out.proof.as_ref().map(|(cnf, proof)| serde_json::json!({
+                "proof": proof.as_ref().map(|(cnf, proof)| serde_json::json!({
                     "cnf": cnf.display().to_string(),
                     "drat": proof.display().to_string(),
                 })),
@@ -94,4 +99,13 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(code)
+}
+
+/// Writes a proof of impossibility as asked: the DRAT proof to `path`, the
+/// CNF it refutes to `path.cnf`; returns the two paths (CNF first).
+fn write_proof(path: &Path, proof: &Proof) -> Result<(PathBuf, PathBuf), ExactError> {
+    let cnf = cnf_path_of(path);
+    fnn_tui::fs::atomic::write_atomic(&cnf, &proof.cnf).map_err(|e| ExactError::write(&cnf, e))?;
+    fnn_tui::fs::atomic::write_atomic(path, &proof.drat).map_err(|e| ExactError::write(path, e))?;
+    Ok((cnf, path.to_path_buf()))
 }

@@ -5,6 +5,7 @@
 use super::keymap::{Action, Context, Keymap};
 use super::theme::Theme;
 use super::worker::{Command, Event, Snapshot};
+use crate::run::Edit;
 use crate::session::{SessionEntry, data_dir};
 use crate::spec::{GaParams, PinKind, Spec, Weights};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
@@ -379,14 +380,14 @@ impl App {
             }
             Event::SweepEnded(Err(e)) => {
                 if let View::Sweep(view, _) = &mut self.view {
-                    view.failed = Some(e.clone());
+                    view.failed = Some(e.to_string());
                 }
                 self.set_status(format!("the sweep failed: {e}"), true);
             }
             Event::SweepEnded(Ok(())) => {}
             Event::RacksPlaced(placed, generation) => {
                 if let View::Racks(..) = self.view {
-                    self.view = View::Racks(placed, generation);
+                    self.view = View::Racks(placed.map_err(|e| e.to_string()), generation);
                 }
             }
             Event::Applied(Ok(done)) => {
@@ -847,7 +848,7 @@ impl App {
             None => s.cluster.pins.is_forbidden(pc, switch),
         };
         self.edited(|e| if forbid { e.forbids = true } else { e.pins = true });
-        vec![Command::Pin { pc, switch, pin }]
+        vec![Command::Edit(Edit::Pin { pc, switch, pin })]
     }
 
     #[must_use = "the commands are the worker's to carry out"]
@@ -953,7 +954,7 @@ impl App {
                     Ok((w, g)) => {
                         self.mode = Mode::Normal;
                         self.edited(|e| e.weights = true);
-                        return vec![Command::Tune { weights: w, ga: g }];
+                        return vec![Command::Edit(Edit::Tune { weights: w, ga: g })];
                     }
                     Err(e) => form.error = Some(e),
                 },
@@ -964,7 +965,9 @@ impl App {
         Vec::new()
     }
 
-    /// Parses the form and validates it exactly as a spec file would be.
+    /// Parses the form and validates its values exactly as a spec file's
+    /// would be. The spec is not resolved here: the worker's run resolves
+    /// it once, with the edit, and says if it refuses it.
     fn parse_form(&self, form: &Form) -> Result<(Weights, GaParams), String> {
         let (mut w, mut g) = self
             .snapshot
@@ -978,7 +981,7 @@ impl App {
         spec.weights = w.clone();
         spec.ga = g.clone();
         spec.source = "form".into();
-        spec.resolve().map_err(|e| e.without_file())?;
+        spec.check_tuning().map_err(|e| e.without_file())?;
         Ok((w, g))
     }
 
@@ -1259,7 +1262,7 @@ impl App {
                     .map_or(self.spec.ga.seed, |s| s.cluster.ga.seed)
                     .wrapping_add(1);
                 self.edited(|e| e.restart = true);
-                return vec![Command::Restart(seed)];
+                return vec![Command::Edit(Edit::Restart(seed))];
             }
         }
         Vec::new()

@@ -9,6 +9,7 @@ pub mod config;
 pub mod find;
 pub mod form;
 pub mod job_control;
+pub mod job_error;
 pub mod keymap;
 pub mod layout;
 pub mod line_edit;
@@ -235,7 +236,7 @@ fn save_and_wait(worker: &Worker, path: &Path, name: &str, edits: bool) -> Resul
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {
         match ev {
             Event::Autosaved(Ok(_)) => return Ok(()),
-            Event::Autosaved(Err(e)) => return Err(NotSaved::Refused(e)),
+            Event::Autosaved(Err(e)) => return Err(NotSaved::Refused(e.to_string())),
             _ => {}
         }
     }

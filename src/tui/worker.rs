@@ -1,12 +1,13 @@
 //! The GA worker thread (bottom's collection thread): it
-//! steps the engine one generation at a time, takes commands between
+//! steps the run one generation at a time, takes commands between
 //! generations, and sends owned snapshots; the UI only draws the newest.
 
+pub use super::job_error::{JobError, Panicked};
 use crate::design::Design;
-use crate::ga::{Engine, GenStats, Phase, StopReason, Terms};
-use crate::run::{Edit, Run};
+use crate::ga::{GenStats, Phase, Terms};
+use crate::run::{Edit, Run, StopReason};
 use crate::session::Session;
-use crate::spec::{Cluster, GaParams, PinKind, Weights};
+use crate::spec::Cluster;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,18 +19,9 @@ pub enum Command {
     Pause,
     Resume,
     Step,
-    /// The weights form: both applied, or neither if either is refused.
-    Tune {
-        weights: Weights,
-        ga: GaParams,
-    },
-    /// Pin (`Some(Must)`), forbid (`Some(Forbid)`) or clear (`None`) a cell.
-    Pin {
-        pc: usize,
-        switch: usize,
-        pin: Option<PinKind>,
-    },
-    Restart(u64),
+    /// An edit for the run (the weights form, a pin, a restart), applied
+    /// between generations; its outcome comes back as `Event::Applied`.
+    Edit(Edit),
     /// Which population member the snapshots show in the grid.
     Select(usize),
     /// Save the run to `path`; an autosave (a recovery file) keeps the
@@ -77,27 +69,27 @@ pub enum Command {
 pub enum Event {
     Snapshot(Box<Snapshot>),
     /// The path and the generation saved.
-    Saved(Result<(PathBuf, u64), String>),
+    Saved(Result<(PathBuf, u64), JobError>),
     /// A recovery file written (or not) by the autosave.
-    Autosaved(Result<(PathBuf, u64), String>),
+    Autosaved(Result<(PathBuf, u64), JobError>),
     /// What an edit did, or why it was refused.
-    Applied(Result<String, String>),
+    Applied(Result<String, JobError>),
     /// The rack placement of the selected design, at a generation.
-    RacksPlaced(Result<crate::export::racks::Placement, String>, u64),
+    RacksPlaced(Result<crate::export::racks::Placement, JobError>, u64),
     /// A size the sweep job finished.
     SweepPoint(crate::sweep::Point),
-    /// The sweep job ended, or failed (a panic included).
-    SweepEnded(Result<(), String>),
-    Exported(Result<Vec<PathBuf>, String>),
+    /// The sweep job ended, or failed (a panic).
+    SweepEnded(Result<(), Panicked>),
+    Exported(Result<Vec<PathBuf>, JobError>),
     /// The emulate job's progress: what it is doing, done, of.
     EmulateProgress(String, usize, usize),
     /// The emulate job's summary, or why it could not run.
-    Emulated(Result<String, String>),
-    Loaded(Result<String, String>),
+    Emulated(Result<String, JobError>),
+    Loaded(Result<String, JobError>),
     /// The spec's own pins, checked together at start: `Err` when no
     /// wiring can obey them (the run stays paused), `Ok(Some(note))` when
     /// the check was not settled in its budget.
-    PinsChecked(Result<Option<String>, String>),
+    PinsChecked(Result<Option<String>, JobError>),
     /// The worker died; the UI shows this and keeps running.
     Failed(String),
 }
@@ -158,12 +150,14 @@ pub const THREAD_NAME: &str = "ga-worker";
 /// that dies must be reported to the UI, which otherwise waits for its
 /// answer forever. (The UI's panic hook leaves the terminal alone for any
 /// thread but its own.)
-pub fn catching<T>(job: impl FnOnce() -> T) -> Result<T, String> {
+pub fn catching<T>(job: impl FnOnce() -> T) -> Result<T, Panicked> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).map_err(|p| {
-        p.downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "unknown panic".into())
+        Panicked(
+            p.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into()),
+        )
     })
 }
 
@@ -208,7 +202,7 @@ fn pins_can_hold(cluster: &Cluster, tx: &Sender<Event>) -> bool {
     let (holds, said) = match check_pins(cluster, PINS_BUDGET) {
         PinsVerdict::Possible => return true,
         PinsVerdict::NotProved(why) => (true, Ok(Some(why))),
-        PinsVerdict::Impossible(why) => (false, Err(why)),
+        PinsVerdict::Impossible(why) => (false, Err(JobError::PinsImpossible(why))),
     };
     let _ = tx.send(Event::PinsChecked(said));
     holds
@@ -263,7 +257,7 @@ const SEND_EVERY: Duration = Duration::from_millis(40);
 
 impl State {
     fn new(run: Run, name: String, running: bool, tx: Sender<Event>) -> State {
-        let evals = run.engine().evaluations();
+        let evals = run.evaluations();
         State {
             run,
             name,
@@ -331,7 +325,7 @@ impl State {
         if !self.watch {
             return None;
         }
-        let every = match self.run.engine().phase() {
+        let every = match self.run.phase() {
             Phase::Scaled { .. } => WATCH_SCALED,
             Phase::Full => WATCH_FULL,
         };
@@ -343,7 +337,7 @@ impl State {
     /// stays paused).
     fn apply(&mut self, edit: Edit) {
         let stopped = !self.running && self.run.stopped().is_some();
-        let r = self.run.apply(edit).map_err(|e| e.without_file());
+        let r = self.run.apply(edit).map_err(JobError::Refused);
         if r.is_ok() && stopped {
             self.running = true;
             self.reset_rate();
@@ -365,12 +359,13 @@ impl State {
                 self.run.resume_after_stop();
                 self.run.step();
             }
-            Command::Tune { weights, ga } => self.apply(Edit::Tune { weights, ga }),
-            Command::Pin { pc, switch, pin } => self.apply(Edit::Pin { pc, switch, pin }),
-            Command::Restart(seed) => {
-                self.apply(Edit::Restart(seed));
-                self.reset_rate();
-                self.clock.restart(self.run.engine().evaluations(), Instant::now());
+            Command::Edit(edit) => {
+                let restart = matches!(edit, Edit::Restart(_));
+                self.apply(edit);
+                if restart {
+                    self.reset_rate();
+                    self.clock.restart(self.run.evaluations(), Instant::now());
+                }
             }
             Command::Select(k) => self.selected = k,
             Command::Save {
@@ -384,11 +379,11 @@ impl State {
                 }
                 let mut session = self.run.session(&self.name);
                 session.user_edits = autosave.then_some(edits);
-                let generation = self.run.engine().generation();
+                let generation = self.run.generation();
                 let r = session
                     .save(&path)
                     .map(|_| (path, generation))
-                    .map_err(|e| e.to_string());
+                    .map_err(JobError::Session);
                 if r.is_ok() && !autosave {
                     self.baseline = Some(self.run.best_design());
                 }
@@ -398,7 +393,7 @@ impl State {
             }
             Command::ExportCompare { dir } => {
                 let r = crate::topology::artifacts::write_all(&dir, self.run.cluster(), &self.run.best_design());
-                let _ = self.tx.send(Event::Exported(r.map_err(|e| e.to_string())));
+                let _ = self.tx.send(Event::Exported(r.map_err(JobError::Artifacts)));
             }
             Command::Export {
                 dir,
@@ -411,8 +406,8 @@ impl State {
                 }
                 let r = choices
                     .resolve(self.run.cluster(), &session_dirs)
-                    .map_err(|e| e.to_string())
-                    .and_then(|options| self.export(&dir, &options).map_err(export_words));
+                    .map_err(JobError::Choice)
+                    .and_then(|options| self.export(&dir, &options).map_err(JobError::Export));
                 let _ = self.tx.send(Event::Exported(r));
             }
             Command::Emulate { probe_order } => self.start_emulate(probe_order),
@@ -424,10 +419,10 @@ impl State {
                         self.baseline = Some(self.run.best_design());
                         self.selected = 0;
                         self.reset_rate();
-                        self.clock.restart(self.run.engine().evaluations(), Instant::now());
+                        self.clock.restart(self.run.evaluations(), Instant::now());
                         Ok(session.name.clone())
                     }
-                    Err(e) => Err(e.to_string()),
+                    Err(e) => Err(JobError::Session(e)),
                 };
                 let _ = self.tx.send(Event::Loaded(r));
             }
@@ -439,15 +434,14 @@ impl State {
             }
             Command::StopSweep => self.stop_sweep(),
             Command::PlaceRacks => {
-                let e = self.run.engine();
-                let placed = if e.phase() == Phase::Full {
-                    let k = self.selected.min(e.population().len().saturating_sub(1));
-                    let design = e.population()[k].genome.design(e.problem());
-                    crate::export::racks::place(e.cluster(), &design).map_err(|e| e.to_string())
-                } else {
-                    Err("the rack view shows the full-size design: wait for the scaled-down phase to end".into())
+                let placed = match self.run.phase() {
+                    Phase::Full => {
+                        let design = self.run.member_design(self.selected);
+                        crate::export::racks::place(self.run.cluster(), &design).map_err(JobError::Placement)
+                    }
+                    Phase::Scaled { .. } => Err(JobError::ScaledPhase),
                 };
-                let _ = self.tx.send(Event::RacksPlaced(placed, e.generation()));
+                let _ = self.tx.send(Event::RacksPlaced(placed, self.run.generation()));
             }
             Command::Quit => {}
             Command::Crash => panic!("crash requested"),
@@ -472,7 +466,7 @@ impl State {
 
     fn start_emulate(&mut self, probe_order: Option<String>) {
         if self.emulate.as_ref().is_some_and(|(_, h)| !h.is_finished()) {
-            let _ = self.tx.send(Event::Emulated(Err("emulate is already running".into())));
+            let _ = self.tx.send(Event::Emulated(Err(JobError::EmulateRunning)));
             return;
         }
         let (cluster, design) = (self.run.cluster().clone(), self.run.best_design());
@@ -482,7 +476,7 @@ impl State {
             .name("emulate".into())
             .spawn(move || {
                 let r = catching(|| run_emulate(&cluster, &design, probe_order.as_deref(), &flag, &tx))
-                    .unwrap_or_else(|msg| Err(format!("emulate stopped: {msg}")));
+                    .unwrap_or_else(|panic| Err(JobError::EmulateStopped(panic)));
                 let _ = tx.send(Event::Emulated(r));
             })
             .expect("the emulate thread starts");
@@ -505,7 +499,7 @@ impl State {
     /// The rate restarts from the current count: after a restart the count
     /// falls, and a rate from the old count was absurd (4e18 evals/s).
     fn reset_rate(&mut self) {
-        self.last_evals = (Instant::now(), self.run.engine().evaluations());
+        self.last_evals = (Instant::now(), self.run.evaluations());
         self.rate = 0.0;
     }
 
@@ -514,7 +508,7 @@ impl State {
     /// over a clock still counting would fall for ever).
     fn send_snapshot(&mut self) {
         let now = Instant::now();
-        let evals = self.run.engine().evaluations();
+        let evals = self.run.evaluations();
         let (t0, e0) = self.last_evals;
         let dt = now.duration_since(t0).as_secs_f64();
         if dt >= 0.25 {
@@ -527,14 +521,7 @@ impl State {
         } else {
             self.clock.rate(evals, now)
         };
-        let mut snapshot = snapshot(
-            self.run.engine(),
-            self.selected,
-            self.running,
-            self.run.stopped(),
-            rate,
-            self.clock.elapsed(now),
-        );
+        let mut snapshot = snapshot(&self.run, self.selected, self.running, rate, self.clock.elapsed(now));
         snapshot.watch = self.watch;
         snapshot.evaluations = self.clock.evaluations(evals);
         self.last_send = now;
@@ -542,19 +529,12 @@ impl State {
     }
 }
 
-/// An owned picture of the engine for the UI.
-pub fn snapshot(
-    engine: &Engine,
-    selected: usize,
-    running: bool,
-    stopped: Option<StopReason>,
-    evals_per_sec: f64,
-    run_time: Duration,
-) -> Snapshot {
-    let pop = engine.population();
+/// An owned picture of the run for the UI.
+pub fn snapshot(run: &Run, selected: usize, running: bool, evals_per_sec: f64, run_time: Duration) -> Snapshot {
+    let pop = run.population();
     let selected = selected.min(pop.len().saturating_sub(1));
     let member = &pop[selected];
-    let history = engine.history();
+    let history = run.history();
     let stride = history.len().div_ceil(CHART_POINTS).max(1);
     let mut sampled: Vec<GenStats> = history.iter().step_by(stride).cloned().collect();
     if let Some(last) = history.last()
@@ -563,15 +543,15 @@ pub fn snapshot(
         sampled.push(last.clone());
     }
     Snapshot {
-        cluster: Arc::new(engine.cluster().clone()),
-        generation: engine.generation(),
-        evaluations: engine.evaluations(),
+        cluster: Arc::new(run.cluster().clone()),
+        generation: run.generation(),
+        evaluations: run.evaluations(),
         evals_per_sec,
         elapsed_s: run_time.as_secs_f64(),
         running,
-        stopped,
-        phase: engine.phase(),
-        valid: engine.is_valid(),
+        stopped: run.stopped(),
+        phase: run.phase(),
+        valid: run.is_valid(),
         members: pop
             .iter()
             .map(|m| MemberRow {
@@ -581,9 +561,9 @@ pub fn snapshot(
             })
             .collect(),
         history: sampled,
-        phase_changes: engine.phase_changes().to_vec(),
+        phase_changes: run.phase_changes().to_vec(),
         selected,
-        design: member.genome.design(engine.active()),
+        design: run.member_design(selected),
         lacking: member.eval.lacking.clone(),
         watch: false,
     }
@@ -596,10 +576,10 @@ fn run_emulate(
     probe_order: Option<&str>,
     cancel: &std::sync::atomic::AtomicBool,
     tx: &Sender<Event>,
-) -> Result<String, String> {
+) -> Result<String, JobError> {
     use crate::emulate::{Options, emulate};
     let ifaces = match probe_order {
-        Some(p) => crate::routing::Interfaces::parse(p).map_err(|e| format!("probe order: {e}"))?,
+        Some(p) => crate::routing::Interfaces::parse(p).map_err(JobError::ProbeOrder)?,
         None => crate::routing::Interfaces {
             probe_order: (1..=c.max_nics().max(1) as usize).collect(),
         },
@@ -611,7 +591,7 @@ fn run_emulate(
     o.cancel = Some(cancel);
     o.progress = Some(&progress);
     // The testbed is dropped here, removing everything, before the summary is shown.
-    let (summary, _testbed) = emulate(c, d, &o).map_err(|e| e.to_string())?;
+    let (summary, _testbed) = emulate(c, d, &o)?;
     Ok(summary.text())
 }
 
@@ -636,47 +616,4 @@ fn spawn_sweep(plan: &super::sweep::SweepPlan, tx: Sender<Event>, stop: Arc<std:
             });
             let _ = tx.send(Event::SweepEnded(end));
         });
-}
-
-/// An occupied export folder in the designer's words, named whole: the
-/// form's folder is relative to wherever the designer was started, which
-/// the user may not have in mind. (`path` is already escaped for a
-/// message; the folder is escaped here.)
-fn occupied_words(path: String, why: &str, cwd: Option<&std::path::Path>) -> String {
-    let whole = match cwd {
-        Some(cwd) if !path.starts_with('/') => format!("{}/{path}", crate::input::shown(cwd)),
-        _ => path,
-    };
-    format!("refusing to write into {whole}: {why}; give another folder (or empty this one)")
-}
-
-/// An export's failure in the designer's words: its flags are the
-/// command line's.
-fn export_words(e: crate::export::ExportError) -> String {
-    match e {
-        crate::export::ExportError::Invalid(n) => format!(
-            "the design is not valid ({n} required pair(s) share no switch): labels and boot scripts would build a network that does not connect them; let the search reach VALID first (or export from the command line with --allow-invalid)"
-        ),
-        crate::export::ExportError::Output(crate::output::OutputError::Occupied { path, why }) => {
-            occupied_words(path, &why, std::env::current_dir().ok().as_deref())
-        }
-        other => other.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::occupied_words;
-    use std::path::Path;
-
-    #[test]
-    fn an_occupied_export_folder_is_named_whole() {
-        let said = occupied_words("userdir".into(), "it holds files", Some(Path::new("/home/ann")));
-        assert!(
-            said.starts_with("refusing to write into /home/ann/userdir: it holds files"),
-            "{said}"
-        );
-        let said = occupied_words("/srv/out".into(), "it holds files", Some(Path::new("/home/ann")));
-        assert!(said.starts_with("refusing to write into /srv/out:"), "{said}");
-    }
 }

@@ -30,7 +30,7 @@ pub fn run(e: fnn_tui::ga::Engine, generations: u64) -> fnn_tui::ga::Engine {
 }
 
 /// [`run`], with the reason it stopped.
-pub fn run_to_stop(e: fnn_tui::ga::Engine, generations: u64) -> (fnn_tui::ga::Engine, fnn_tui::ga::StopReason) {
+pub fn run_to_stop(e: fnn_tui::ga::Engine, generations: u64) -> (fnn_tui::ga::Engine, fnn_tui::run::StopReason) {
     let spec = Spec::default();
     let mut r = fnn_tui::run::Run::of_engine(spec, e).with_limits(fnn_tui::run::Limits {
         generations,

@@ -190,6 +190,7 @@ fn a_population_cut_short_by_the_deadline_is_filled_by_the_next_generation() {
         presets::of_params(&c.ga),
         Deadline::at(passed),
         Deadline::NONE,
+        fnn_tui::run::thread_pool(c.ga.threads),
     );
     assert_eq!(
         e.population().len(),

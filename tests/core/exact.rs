@@ -194,21 +194,11 @@ fn proofs_are_accepted_by_an_independent_drat_checker() {
         ),
     ] {
         let proof = dir.path().join(format!("{name}.drat"));
-        let opts = Options {
-            proof: Some(proof.clone()),
-            ..Options::default()
-        };
-        let out = solve(&c, &opts).unwrap();
-        let (cnf, written) = out.proof.expect("a proof written");
-        assert_eq!(written, proof);
+        let kept = in_memory_proof(&c);
+        let cnf = fnn_tui::exact::cnf_path_of(&proof);
+        fnn_tui::fs::atomic::write_atomic(&cnf, &kept.cnf).unwrap();
+        fnn_tui::fs::atomic::write_atomic(&proof, &kept.drat).unwrap();
         assert!(checker_accepts(&rate, &cnf, &proof), "{name}: rate rejected the proof");
-        // Only the winning model's files stay.
-        let left: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|f| f.starts_with(name) && f.contains(".drat."))
-            .collect();
-        assert_eq!(left, vec![format!("{name}.drat.cnf")], "stray proof files");
         // An empty proof proves nothing: the checker must say so (except
         // for the eight PCs, whose NIC and port counts alone clash once
         // each PC must cable all three NICs to reach the other seven).
@@ -222,6 +212,33 @@ fn proofs_are_accepted_by_an_independent_drat_checker() {
             "{name}: rate accepted an empty proof"
         );
     }
+}
+
+/// The exact mode's proof of impossibility: kept in memory, the CNF and
+/// its DRAT refutation; the solver writes no file.
+fn in_memory_proof(c: &fnn_tui::spec::Cluster) -> fnn_tui::exact::Proof {
+    let opts = Options {
+        proof: true,
+        ..Options::default()
+    };
+    let out = solve(c, &opts).unwrap();
+    assert!(matches!(out.verdict, Verdict::Impossible(_)), "{:?}", out.verdict);
+    out.proof.expect("a proof kept")
+}
+
+/// The exact mode hands its proof back in memory (it wrote FILE and
+/// FILE.cnf itself, beside a path it was given): the front end writes it
+/// where the user asked, through the one writer.
+#[test]
+fn the_proof_comes_back_in_memory() {
+    let kept = in_memory_proof(&common::quick(100, 3, "43x7"));
+    let cnf = String::from_utf8(kept.cnf).expect("DIMACS is text");
+    assert!(cnf.lines().any(|l| l.starts_with("p cnf ")), "{cnf:.200}");
+    let drat = String::from_utf8(kept.drat).expect("text DRAT");
+    assert!(
+        drat.lines().last().is_some_and(|l| l.trim() == "0"),
+        "ends with the empty clause"
+    );
 }
 
 /// A limit that runs out gives "unknown", never a wrong answer.
@@ -418,8 +435,8 @@ fn a_stop_during_the_build_is_an_unknown_that_says_so() {
 /// the scaled-down phase and is the run's at generation 1.
 #[test]
 fn the_exact_first_portfolio_stops_on_a_proof_and_starts_from_a_design() {
-    use fnn_tui::ga::StopReason;
     use fnn_tui::run::Limits;
+    use fnn_tui::run::StopReason;
     use fnn_tui::spec::Preset;
     let mut pinned = common::quick_with(8, 2, "2x8", |s| {
         s.coverage = Coverage::Sparse;

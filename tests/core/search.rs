@@ -9,9 +9,10 @@ use crate::common;
 mod hard_specs;
 
 use fnn_tui::ga::blocks::{self, Blocks};
-use fnn_tui::ga::{Deadline, Engine, Eval, Genome, Problem, Rng, StopReason, Strategy, operators};
+use fnn_tui::ga::{Budget, Deadline, Engine, Eval, Genome, Problem, Rng, Strategy, operators};
 use fnn_tui::metrics::Metrics;
 use fnn_tui::planted::{Family, plant};
+use fnn_tui::run::StopReason;
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
 use rand::SeedableRng;
 
@@ -381,7 +382,7 @@ fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
 fn blocks_seed(family: Family, pcs: usize, seed: u64) -> (Problem, Genome) {
     let p = Problem::new(plant(family, pcs, seed).unwrap().spec.resolve().unwrap());
     let g = Blocks { seeds: true }
-        .seed(&p, Deadline::NONE)
+        .seed(&p, Budget::NONE)
         .expect("a sparse spec has a block seed");
     (p, g)
 }
@@ -414,10 +415,10 @@ fn random_nics_beside_a_torus_are_found_again_as_switches() {
 fn the_seed_keeps_the_time_limit() {
     let spec = plant(Family::Mixture, 256, 3).unwrap().spec;
     let p = Problem::new(spec.resolve().unwrap());
-    let (found, free) = blocks::seed_design(&p, Deadline::NONE);
+    let (found, free) = blocks::seed_design(&p, Budget::NONE);
     assert!(free.grown > 1 && free.walked >= 1, "{free:?}");
     assert_eq!(found.map(|g| Eval::full(&p, &g).terms.uncovered), Some(0), "{free:?}");
-    let (found, up) = blocks::seed_design(&p, Deadline::now());
+    let (found, up) = blocks::seed_design(&p, Budget::time(Deadline::now()));
     assert_eq!(up, blocks::Tried { grown: 1, walked: 1 });
     assert!(found.is_some(), "the best it saw is still returned");
 }

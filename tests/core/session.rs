@@ -2,6 +2,7 @@
 //! overwritten.
 
 use fnn_tui::ga::Engine;
+use fnn_tui::run::{Edit, Run};
 use fnn_tui::session::{Session, SessionError, VERSION, find_session, list_sessions};
 use fnn_tui::spec::{PatternSpec, PinKind, PinSpec, QuickFlags, Spec};
 
@@ -199,4 +200,44 @@ fn shipped_examples_open_read_only_from_anywhere() {
     assert_eq!((s.name.as_str(), writable), ("mine", Some(copy)));
     let e = fnn_tui::session::open_session("nosuch", &[]).unwrap_err().to_string();
     assert!(e.contains("shipped example (klat2, kasy0-sparse)"), "{e}");
+}
+
+/// A quick spec: `pcs` PCs of `nics` NICs on `switches`.
+fn quick(pcs: usize, nics: u32, switches: &str) -> Spec {
+    QuickFlags {
+        pcs: Some(pcs),
+        nics: Some(nics),
+        switches: Some(switches.into()),
+        ..Default::default()
+    }
+    .apply(Spec::default())
+    .unwrap()
+}
+
+/// Five must-pins on a 4-NIC PC were accepted.
+#[test]
+fn a_pin_beyond_a_pcs_nics_is_refused_and_changes_nothing() {
+    let mut r = Run::new(quick(16, 4, "16x8")).unwrap();
+    for s in 0..4 {
+        let done = r.apply(Edit::Pin {
+            pc: 0,
+            switch: s,
+            pin: Some(PinKind::Must),
+        });
+        assert!(done.is_ok(), "{done:?}");
+    }
+    let e = r
+        .apply(Edit::Pin {
+            pc: 0,
+            switch: 4,
+            pin: Some(PinKind::Must),
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("n00"), "{e}");
+    assert!(!r.cluster().pins.is_must(0, 4));
+    assert_eq!(r.cluster().pins.list().len(), 4);
+    // The session still opens.
+    let text = r.session("pins").to_toml();
+    let back = Session::from_toml(&text, "pins.toml").unwrap();
+    assert!(Run::resume(&back).is_ok());
 }

@@ -5,6 +5,7 @@
 #![cfg(feature = "tui")]
 
 use fnn_tui::ga::Engine;
+use fnn_tui::run::{Edit, Run};
 use fnn_tui::spec::Spec;
 use fnn_tui::tui::app::{App, Mode};
 use fnn_tui::tui::keymap::{Keymap, key_name};
@@ -40,8 +41,11 @@ fn app_after(generations: usize, w: u16, h: u16) -> (App, Engine) {
     (app, engine)
 }
 
+/// The worker's snapshot of a run around a copy of `engine` (its
+/// checkpoint restored), so the test steps on with the engine itself.
 fn shot(engine: &Engine, running: bool) -> Snapshot {
-    snapshot(engine, 0, running, None, 0.0, Duration::ZERO)
+    let copy = Engine::from_state(engine.cluster().clone(), &engine.state()).expect("its own state");
+    snapshot(&Run::of_engine(Spec::default(), copy), 0, running, 0.0, Duration::ZERO)
 }
 
 fn screen(app: &App, w: u16, h: u16) -> String {
@@ -481,8 +485,14 @@ fn the_status_bar_at_80x24_keeps_state_validity_generation_help_and_quit() {
         Keymap::default(),
         Theme::plain(),
     );
-    let stalled = Some(fnn_tui::ga::StopReason::Stalled);
-    let mut s = snapshot(&engine, 0, false, stalled, 123_456.0, Duration::from_secs(3725));
+    let mut s = snapshot(
+        &Run::of_engine(Spec::default(), engine),
+        0,
+        false,
+        123_456.0,
+        Duration::from_secs(3725),
+    );
+    s.stopped = Some(fnn_tui::run::StopReason::Stalled);
     s.watch = true;
     let generation = s.generation;
     let _ = app.on_event(Event::Snapshot(Box::new(s)));
@@ -501,7 +511,7 @@ fn the_status_bar_at_80x24_keeps_state_validity_generation_help_and_quit() {
         ui.event(Event::Snapshot(Box::new(app.snapshot.clone().unwrap())));
         ui.settle();
         ui.key(key('p'));
-        assert!(matches!(ui.command(), Command::Pin { .. }));
+        assert!(matches!(ui.command(), Command::Edit(Edit::Pin { .. })));
         ui.event(Event::Applied(Ok("pinned k00 on switch 0".into())));
         ui.key(key('v'));
         assert!(matches!(ui.command(), Command::Watch(false)));
@@ -585,7 +595,7 @@ fn the_unsaved_marker_goes_out_on_save_and_returns_only_with_something_unsaved()
     // And an edit of the user's.
     let (_, edited) = frame(app, &|ui| {
         ui.key(key('x'));
-        assert!(matches!(ui.command(), Command::Pin { .. }));
+        assert!(matches!(ui.command(), Command::Edit(Edit::Pin { .. })));
         ui.event(Event::Applied(Ok("forbade k00 on switch 0".into())));
     });
     assert!(status_bar(&edited).contains("● unsaved edits, design"), "{edited}");
@@ -601,8 +611,9 @@ fn a_pin_the_worker_refuses_leaves_nothing_unsaved() {
     let _ = app.on_event(Event::Snapshot(Box::new(shot(&engine, true))));
     let ui = Loop::start(app, 80, 24);
     ui.key(key('p'));
-    assert!(matches!(ui.command(), Command::Pin { .. }));
-    ui.event(Event::Applied(Err("n0 and n1 must share a switch".into())));
+    assert!(matches!(ui.command(), Command::Edit(Edit::Pin { .. })));
+    let refused = fnn_tui::spec::SpecError::infeasible("edit", "n0 and n1 must share a switch");
+    ui.event(Event::Applied(Err(fnn_tui::tui::worker::JobError::Refused(refused))));
     ui.settle();
     ui.key(key('q'));
     let (app, last) = ui.quit();
@@ -621,11 +632,11 @@ fn the_quit_question_names_the_users_unsaved_edits() {
     let _ = app.on_event(Event::Snapshot(Box::new(shot(&engine, true))));
     let ui = Loop::start(app, 80, 24);
     ui.key(key('p'));
-    assert!(matches!(ui.command(), Command::Pin { .. }));
+    assert!(matches!(ui.command(), Command::Edit(Edit::Pin { .. })));
     ui.event(Event::Applied(Ok("pinned k00 on switch 0".into())));
     ui.key(key('l'));
     ui.key(key('x'));
-    assert!(matches!(ui.command(), Command::Pin { .. }));
+    assert!(matches!(ui.command(), Command::Edit(Edit::Pin { .. })));
     ui.event(Event::Applied(Ok("forbade k00 on switch 1".into())));
     ui.settle();
     ui.key(key('q'));

@@ -8,12 +8,13 @@
 #![allow(unused_must_use)]
 
 use fnn_tui::ga::Engine;
+use fnn_tui::run::Edit;
 use fnn_tui::session::Session;
 use fnn_tui::spec::{PinKind, Spec};
 use fnn_tui::tui::app::{App, Discard, Mode, Pane, PromptKind};
 use fnn_tui::tui::keymap::Keymap;
 use fnn_tui::tui::theme::Theme;
-use fnn_tui::tui::worker::{Command, Event, Worker, snapshot};
+use fnn_tui::tui::worker::{Command, Event, JobError, Snapshot, Worker, snapshot};
 use fnn_tui::tui::{config, ui};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -58,6 +59,13 @@ fn scaled_worker() -> Worker {
     )
 }
 
+/// The worker's snapshot of a run around `engine`, which comes back for
+/// the test to step on.
+fn shot_of(engine: Engine, running: bool) -> (Snapshot, Engine) {
+    let run = fnn_tui::run::Run::of_engine(Spec::default(), engine);
+    (snapshot(&run, 0, running, 0.0, Duration::ZERO), run.into_engine())
+}
+
 fn app_for(spec: Spec, generations: usize) -> (App, Engine) {
     let mut engine = Engine::new(spec.resolve().unwrap());
     for _ in 0..generations {
@@ -65,14 +73,8 @@ fn app_for(spec: Spec, generations: usize) -> (App, Engine) {
     }
     let mut app = App::new(spec, "KLAT2".into(), None, Keymap::default(), Theme::plain());
     app.size = Rect::new(0, 0, 120, 40);
-    app.on_event(Event::Snapshot(Box::new(snapshot(
-        &engine,
-        0,
-        true,
-        None,
-        0.0,
-        Duration::ZERO,
-    ))));
+    let (shot, engine) = shot_of(engine, true);
+    app.on_event(Event::Snapshot(Box::new(shot)));
     // As in the designer, a frame is drawn before any key: its layout is
     // what the keys and clicks act on.
     screen(&app, 120, 40);
@@ -104,24 +106,24 @@ fn grid_keys_move_the_cursor_and_pin_forbid_clear_the_cell() {
     assert_eq!(app.cursor, (2, 1));
     match app.on_key(key('p')).as_slice() {
         [
-            Command::Pin {
+            Command::Edit(Edit::Pin {
                 pc: 2,
                 switch: 1,
                 pin: Some(PinKind::Must),
-            },
+            }),
         ] => {}
         _ => panic!("p should pin the cell under the cursor"),
     }
     assert!(matches!(
         app.on_key(key('x')).as_slice(),
-        [Command::Pin {
+        [Command::Edit(Edit::Pin {
             pin: Some(PinKind::Forbid),
             ..
-        }]
+        })]
     ));
     assert!(matches!(
         app.on_key(key('c')).as_slice(),
-        [Command::Pin { pin: None, .. }]
+        [Command::Edit(Edit::Pin { pin: None, .. })]
     ));
     assert!(app.unsaved());
     // The cursor scrolls the grid to stay visible.
@@ -136,20 +138,23 @@ fn grid_keys_move_the_cursor_and_pin_forbid_clear_the_cell() {
 fn pins_wait_for_the_full_phase() {
     // The run holds the rule; the app passes the pin on and shows the answer.
     let (mut app, _) = app_for(scaled_spec(), 0);
-    assert!(matches!(app.on_key(key('p')).as_slice(), [Command::Pin { .. }]));
+    assert!(matches!(
+        app.on_key(key('p')).as_slice(),
+        [Command::Edit(Edit::Pin { .. })]
+    ));
     let worker = scaled_worker();
-    worker.send(Command::Pin {
+    worker.send(Command::Edit(Edit::Pin {
         pc: 0,
         switch: 0,
         pin: Some(PinKind::Must),
-    });
+    }));
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let refusal = loop {
         if let Event::Applied(r) = worker.rx.recv_deadline(deadline).expect("the worker answers") {
             break r.expect_err("a pin in the scaled-down phase");
         }
     };
-    assert!(refusal.contains("scaled-down phase"), "{refusal}");
+    assert!(refusal.to_string().contains("scaled-down phase"), "{refusal}");
     app.on_event(Event::Applied(Err(refusal)));
     assert!(app.status.as_ref().unwrap().1);
 }
@@ -189,22 +194,22 @@ fn mouse_clicks_pin_forbid_and_select() {
         .as_slice()
     {
         [
-            Command::Pin {
+            Command::Edit(Edit::Pin {
                 pc: 3,
                 switch: 4,
                 pin: Some(PinKind::Must),
-            },
+            }),
         ] => {}
         _ => panic!("a left click pins"),
     }
     assert!(matches!(
         app.on_mouse(click(MouseEventKind::Down(MouseButton::Right), x, y))
             .as_slice(),
-        [Command::Pin {
+        [Command::Edit(Edit::Pin {
             pc: 3,
             switch: 4,
             pin: Some(PinKind::Forbid)
-        }]
+        })]
     ));
     let row = g.population.y + 2 + 4;
     assert!(matches!(
@@ -215,6 +220,24 @@ fn mouse_clicks_pin_forbid_and_select() {
     assert_eq!(app.focus, Pane::Population);
     app.on_mouse(click(MouseEventKind::ScrollDown, x, y));
     assert_eq!(app.cursor.0, 6, "the wheel scrolls the grid");
+}
+
+/// The weights form checks its own values on the UI thread and leaves the
+/// spec to the worker's run, which resolves it once, with the edit: a
+/// resolve (its millions of pairs) took a second on the thread that draws.
+/// Here the spec could not be resolved at all (no PCs), so a resolve on
+/// the UI thread shows as a form that refuses good values.
+#[test]
+fn the_weights_form_leaves_resolving_the_spec_to_the_worker() {
+    let (mut app, _) = app_after(3);
+    app.spec.pcs.count = 0;
+    app.on_key(key('w'));
+    let cmds = app.on_key(code(KeyCode::Enter));
+    assert!(
+        matches!(cmds.as_slice(), [Command::Edit(Edit::Tune { .. })]),
+        "the form resolved the spec: {:?}",
+        app.mode
+    );
 }
 
 #[test]
@@ -229,7 +252,7 @@ fn weights_form_applies_valid_values_and_refuses_bad_ones() {
     app.on_key(key('7'));
     let cmds = app.on_key(code(KeyCode::Enter));
     match cmds.as_slice() {
-        [Command::Tune { weights, .. }] => assert_eq!(weights.redundancy, 7.0),
+        [Command::Edit(Edit::Tune { weights, .. })] => assert_eq!(weights.redundancy, 7.0),
         _ => panic!("enter applies weights and GA parameters"),
     }
     assert_eq!(app.mode, Mode::Normal);
@@ -378,7 +401,10 @@ fn open_and_restart_ask_first_when_work_is_unsaved() {
     app.on_key(key('n'));
     assert_eq!(app.mode, Mode::Normal);
     app.on_key(key('R'));
-    assert!(matches!(app.on_key(key('y')).as_slice(), [Command::Restart(_)]));
+    assert!(matches!(
+        app.on_key(key('y')).as_slice(),
+        [Command::Edit(Edit::Restart(_))]
+    ));
     app.on_key(key('o'));
     assert_eq!(app.mode, Mode::Confirm(Discard::Open));
     app.on_key(key('y'));
@@ -392,7 +418,10 @@ fn open_and_restart_ask_first_when_work_is_unsaved() {
         [Command::Save { autosave: false, .. }]
     ));
     let after = app.on_event(Event::Saved(Ok(("/tmp/r.toml".into(), 10))));
-    assert!(matches!(after.as_slice(), [Command::Restart(_)]), "restarts once saved");
+    assert!(
+        matches!(after.as_slice(), [Command::Edit(Edit::Restart(_))]),
+        "restarts once saved"
+    );
 }
 
 /// The autosave renamed an untitled run "autosave"
@@ -459,7 +488,7 @@ fn the_first_save_offers_the_stem_its_recovery_file_has() {
 fn nothing_changed_since_open_is_worth_no_recovery_file() {
     let (mut app, engine) = app_after(10);
     let later = std::time::Instant::now() + fnn_tui::tui::app::AUTOSAVE_EVERY * 2;
-    let mut moved = snapshot(&engine, 0, true, None, 0.0, Duration::ZERO);
+    let (mut moved, _) = shot_of(engine, true);
     moved.generation += 40;
     app.on_event(Event::Snapshot(Box::new(moved.clone())));
     assert!(app.unsaved(), "the search moved on");
@@ -545,8 +574,11 @@ fn a_long_session_name_still_gets_a_recovery_file_that_can_be_written() {
 #[test]
 fn messages_quoting_inputs_show_escapes_and_are_cut() {
     let (mut app, _) = app_after(10);
-    let hostile = format!("cannot write out/\x1b[2J\x1b]0;pwned\x07{}", "x".repeat(50_000));
-    app.on_event(Event::Exported(Err(hostile.clone())));
+    let hostile = fnn_tui::output::OutputError::Io {
+        path: format!("out/\x1b[2J\x1b]0;pwned\x07{}", "x".repeat(50_000)),
+        reason: "no space left".into(),
+    };
+    app.on_event(Event::Exported(Err(JobError::Artifacts(hostile.into()))));
     let fnn_tui::tui::app::Mode::Message(text) = &app.mode else {
         panic!("an error popup")
     };
@@ -574,11 +606,11 @@ fn a_refused_pin_is_reported_and_not_shown() {
     let engine = Engine::new(spec.resolve().unwrap());
     let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), false, None);
     for s in 0..5 {
-        worker.send(Command::Pin {
+        worker.send(Command::Edit(Edit::Pin {
             pc: 0,
             switch: s,
             pin: Some(PinKind::Must),
-        });
+        }));
     }
     let mut applied = Vec::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
@@ -588,10 +620,10 @@ fn a_refused_pin_is_reported_and_not_shown() {
         }
     }
     assert!(applied[..4].iter().all(|r| r.is_ok()), "{applied:?}");
-    let e = applied[4].as_ref().unwrap_err();
-    assert!(e.contains("n00"), "{e}");
+    let e = applied.swap_remove(4).unwrap_err();
+    assert!(e.to_string().contains("n00"), "{e}");
     let mut app = App::new(Spec::klat2(), "t".into(), None, Keymap::default(), Theme::plain());
-    app.on_event(Event::Applied(Err(e.clone())));
+    app.on_event(Event::Applied(Err(e)));
     assert!(
         app.status
             .as_ref()
@@ -608,7 +640,7 @@ fn the_rate_after_a_restart_is_sane() {
     };
     let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), true, None);
     std::thread::sleep(std::time::Duration::from_millis(400));
-    worker.send(Command::Restart(9));
+    worker.send(Command::Edit(Edit::Restart(9)));
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
     let mut worst = 0.0f64;
     while let Ok(ev) = worker.rx.recv_deadline(deadline) {
@@ -794,16 +826,16 @@ fn a_panic_in_the_worker_reaches_the_ui_as_an_event() {
     }
     let worker = Worker::spawn(fnn_tui::run::Run::of_engine(spec, engine), "t".into(), false, None);
     // A PC that does not exist is refused, not a crash.
-    worker.send(Command::Pin {
+    worker.send(Command::Edit(Edit::Pin {
         pc: 10_000,
         switch: 0,
         pin: Some(PinKind::Must),
-    });
+    }));
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
         match worker.rx.recv_deadline(deadline) {
             Ok(Event::Applied(r)) => {
-                assert!(r.unwrap_err().contains("outside the design"));
+                assert!(r.unwrap_err().to_string().contains("outside the design"));
                 break;
             }
             Ok(_) => continue,
@@ -978,7 +1010,7 @@ fn r_toggles_the_rack_view_of_the_design() {
     loop {
         match worker.rx.recv_deadline(deadline).expect("the worker answers") {
             Event::RacksPlaced(Err(e), _) => {
-                assert!(e.contains("scaled-down"), "{e}");
+                assert!(e.to_string().contains("scaled-down"), "{e}");
                 break;
             }
             Event::RacksPlaced(Ok(_), _) => panic!("a scaled-down design was placed"),
@@ -995,7 +1027,7 @@ fn open_racks(app: &mut App) {
         "the worker places the racks"
     );
     let s = app.snapshot.as_ref().unwrap();
-    let placed = fnn_tui::export::racks::place(&s.cluster, &s.design).map_err(|e| e.to_string());
+    let placed = fnn_tui::export::racks::place(&s.cluster, &s.design).map_err(JobError::Placement);
     let generation = s.generation;
     app.on_event(Event::RacksPlaced(placed, generation));
 }
@@ -1204,7 +1236,7 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
     );
     insta::assert_snapshot!(text);
     // A failed job is shown, not a tab that stalls silently.
-    app.on_event(Event::SweepEnded(Err("boom".into())));
+    app.on_event(Event::SweepEnded(Err(fnn_tui::tui::worker::Panicked("boom".into()))));
     let failed = screen(&app, 120, 40);
     assert!(failed.contains("Sweep FAILED after 18/18 sizes: boom"), "{failed}");
 }
@@ -1318,8 +1350,12 @@ fn emulate_progress_and_summary_reach_the_screen() {
     let at = |text: &str| rows.iter().position(|r| r.contains(text));
     let (a, b) = (at("4032 answered"), at("frames: 0 ARP"));
     assert!(a.is_some() && b == a.map(|a| a + 1), "one summary line a row:\n{s}");
-    app.on_event(Event::Emulated(Err("it needs root".into())));
-    assert!(screen(&app, 120, 40).contains("Emulate failed: it needs root"));
+    let setup = fnn_tui::emulate::EmulateError::Setup {
+        command: "ip netns add".into(),
+        reason: "it needs root".into(),
+    };
+    app.on_event(Event::Emulated(Err(JobError::Emulate(setup))));
+    assert!(screen(&app, 120, 40).contains("Emulate failed: `ip netns add` failed: it needs root"));
 }
 
 /// The real event loop on a test terminal, with the test as the worker:
@@ -1383,8 +1419,8 @@ fn the_event_loop_refreshes_the_rack_view_as_the_design_moves_on() {
     for _ in 0..50 {
         engine.step();
     }
-    let s = snapshot(&engine, 0, true, None, 0.0, Duration::ZERO);
-    let placed = fnn_tui::export::racks::place(&s.cluster, &s.design).map_err(|e| e.to_string());
+    let (s, _) = shot_of(engine, true);
+    let placed = fnn_tui::export::racks::place(&s.cluster, &s.design).map_err(JobError::Placement);
     ui.events.send(Event::RacksPlaced(placed, 60)).unwrap();
     ui.events.send(Event::Snapshot(Box::new(s))).unwrap();
     assert!(
@@ -1521,7 +1557,10 @@ fn the_event_loop_restarts_after_saving_first() {
     ui.key(key('s'));
     assert!(matches!(ui.command(), Command::Save { autosave: false, .. }));
     ui.events.send(Event::Saved(Ok(("/tmp/r.toml".into(), 10)))).unwrap();
-    assert!(matches!(ui.command(), Command::Restart(_)), "saved but never restarted");
+    assert!(
+        matches!(ui.command(), Command::Edit(Edit::Restart(_))),
+        "saved but never restarted"
+    );
     let app = ui.quit();
     assert_eq!(app.session_path.as_deref(), Some(std::path::Path::new("/tmp/r.toml")));
 }
@@ -1530,10 +1569,14 @@ fn the_event_loop_restarts_after_saving_first() {
 /// silence it waits on forever.
 #[test]
 fn a_background_job_that_panics_becomes_an_error_message() {
+    use fnn_tui::tui::worker::Panicked;
     use fnn_tui::tui::worker::catching;
     assert_eq!(catching(|| 7), Ok(7));
-    assert_eq!(catching(|| -> u8 { panic!("lost {}", 1) }), Err("lost 1".to_string()));
-    assert_eq!(catching(|| -> u8 { panic!("lost") }), Err("lost".to_string()));
+    assert_eq!(
+        catching(|| -> u8 { panic!("lost {}", 1) }),
+        Err(Panicked("lost 1".to_string()))
+    );
+    assert_eq!(catching(|| -> u8 { panic!("lost") }), Err(Panicked("lost".to_string())));
 }
 
 /// A stopped run whose design a pin made invalid: the status line must
@@ -1546,15 +1589,9 @@ fn the_status_line_tells_one_truth_and_keeps_validity_and_unsaved_at_80_columns(
     assert!(!engine.is_valid(), "the scaled spec starts invalid");
     let mut app = App::new(spec, "cluster-1024".into(), None, Keymap::default(), Theme::plain());
     app.dirty = true;
-    let stalled = Some(fnn_tui::ga::StopReason::Stalled);
-    app.on_event(Event::Snapshot(Box::new(snapshot(
-        &engine,
-        0,
-        false,
-        stalled,
-        0.0,
-        Duration::ZERO,
-    ))));
+    let (mut stalled, engine) = shot_of(engine, false);
+    stalled.stopped = Some(fnn_tui::run::StopReason::Stalled);
+    app.on_event(Event::Snapshot(Box::new(stalled)));
     for (w, h) in [(80, 24), (200, 60)] {
         app.size = Rect::new(0, 0, w, h);
         let text = screen(&app, w, h);
@@ -1566,14 +1603,8 @@ fn the_status_line_tells_one_truth_and_keeps_validity_and_unsaved_at_80_columns(
         assert!(!status.to_lowercase().contains("valid;"), "{w}x{h}:\n{status}");
     }
     // Paused by the user: the bar says which key goes on.
-    app.on_event(Event::Snapshot(Box::new(snapshot(
-        &engine,
-        0,
-        false,
-        None,
-        0.0,
-        Duration::ZERO,
-    ))));
+    let (paused, _) = shot_of(engine, false);
+    app.on_event(Event::Snapshot(Box::new(paused)));
     app.size = Rect::new(0, 0, 200, 60);
     assert!(screen(&app, 200, 60).contains("⏸ paused (space resumes)"));
 }
@@ -1613,11 +1644,11 @@ fn an_edit_on_a_stopped_run_resumes_it() {
     let switch = (0..stopped.cluster.switch_count())
         .find(|&sw| !stopped.design.has(0, sw))
         .unwrap();
-    worker.send(Command::Pin {
+    worker.send(Command::Edit(Edit::Pin {
         pc: 0,
         switch,
         pin: Some(PinKind::Must),
-    });
+    }));
     loop {
         match worker.rx.recv_deadline(deadline).expect("the worker answers") {
             Event::Applied(r) => {
@@ -1645,7 +1676,8 @@ fn a_refusal_opens_whole_in_a_popup_and_stays_in_the_history() {
     let (mut app, _) = app_after(1);
     app.size = Rect::new(0, 0, 80, 24);
     let why = "impossible: k00 is pinned to 5 switches but has only 4 NICs; a long explanation that goes on well past eighty columns so that the status line alone would cut it";
-    app.on_event(Event::Applied(Err(why.into())));
+    let refused = fnn_tui::spec::SpecError::infeasible("edit", why.trim_start_matches("impossible: "));
+    app.on_event(Event::Applied(Err(JobError::Refused(refused))));
     assert!(matches!(app.mode, Mode::Message(_)), "{:?}", app.mode);
     let text = screen(&app, 80, 24);
     let flat: String = text
@@ -1685,6 +1717,7 @@ fn the_designer_refuses_to_export_a_design_that_is_not_valid() {
     loop {
         match worker.rx.recv_deadline(deadline).expect("an export result") {
             Event::Exported(Err(e)) => {
+                let e = e.to_string();
                 assert!(e.contains("not valid") && e.contains("reach VALID"), "{e}");
                 break;
             }
@@ -1742,11 +1775,11 @@ fn the_designer_refuses_the_pin_that_strands_a_pair() {
     let worker = Worker::spawn(run, "pins".into(), false, None);
     let pins = [(0, 0), (0, 1), (0, 2), (1, 3), (1, 4), (1, 5)];
     for (pc, switch) in pins {
-        worker.send(Command::Pin {
+        worker.send(Command::Edit(Edit::Pin {
             pc,
             switch,
             pin: Some(PinKind::Must),
-        });
+        }));
     }
     let mut answers = Vec::new();
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
@@ -1758,7 +1791,7 @@ fn the_designer_refuses_the_pin_that_strands_a_pair() {
     let last = answers.pop().unwrap();
     assert!(answers.iter().all(Result::is_ok), "{answers:?}");
     let why = last.expect_err("the sixth pin strands n0 and n1");
-    assert!(why.contains("n0 and n1 must share a switch"), "{why}");
+    assert!(why.to_string().contains("n0 and n1 must share a switch"), "{why}");
 }
 
 /// A spec whose own pins strand a pair is said so when the designer
@@ -1787,7 +1820,7 @@ fn the_designer_says_at_start_when_the_spec_pins_strand_a_pair() {
             _ => {}
         }
     };
-    assert!(why.contains("n0 and n1 must share a switch"), "{why}");
+    assert!(why.to_string().contains("n0 and n1 must share a switch"), "{why}");
     let snapshot = loop {
         if let Event::Snapshot(s) = worker.rx.recv_deadline(deadline).expect("a snapshot") {
             break s;
@@ -1818,14 +1851,8 @@ fn an_export_names_the_absolute_folder_it_wrote_into() {
 fn pause_and_step_on_a_stopped_run_say_it_has_stopped() {
     let (app, engine) = app_after(60);
     let ui = Loop::start(app);
-    let stopped = snapshot(
-        &engine,
-        0,
-        false,
-        Some(fnn_tui::ga::StopReason::Stalled),
-        0.0,
-        Duration::ZERO,
-    );
+    let (mut stopped, _) = shot_of(engine, false);
+    stopped.stopped = Some(fnn_tui::run::StopReason::Stalled);
     ui.events.send(Event::Snapshot(Box::new(stopped))).unwrap();
     ui.key(key(' '));
     ui.key(key('n'));

@@ -1,8 +1,9 @@
 //! What `design` and `check` write: `report.json` and a
 //! plain-text summary of the same figures.
 
-use crate::ga::{StopReason, Terms};
+use crate::ga::Terms;
 use crate::metrics::Metrics;
+use crate::run::stop::StopReason;
 use crate::spec::{Cluster, Coverage};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -53,6 +54,17 @@ pub struct RunInfo {
     pub first_valid_s: Option<f64>,
     pub terms: Option<Terms>,
     pub fitness: Option<f64>,
+}
+
+impl crate::run::Run {
+    /// The report of the run's best design so far.
+    pub fn report(&self) -> Report {
+        let design = self.best_design();
+        let metrics = crate::metrics::Metrics::compute(&design, self.cluster());
+        let mut run = RunInfo::of_engine(self.engine(), self.elapsed().as_secs_f64(), self.stopped());
+        run.first_valid_s = self.first_valid_s();
+        Report::new(self.cluster(), metrics, run)
+    }
 }
 
 impl RunInfo {

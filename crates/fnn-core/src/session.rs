@@ -5,9 +5,9 @@
 //! clear message and never overwritten.
 
 use crate::atomic::write_atomic;
-use crate::ga::{Engine, EngineState};
-use crate::spec::{Cluster, PatternSpec, Spec, check_feasible};
-use crate::spec::{PairFilePlace, read_pair_file};
+use crate::ga::Engine;
+use crate::run::checkpoint::EngineState;
+use crate::spec::{Cluster, Spec, check_feasible, live_spec};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -87,27 +87,17 @@ pub fn holds_user_edits(path: &Path) -> bool {
     true
 }
 
-/// The spec as it stands in a run: its own, self-contained, with the live
-/// weights, GA parameters and pins of `c`.
-pub fn live_spec(spec: &Spec, c: &Cluster) -> Spec {
-    let mut spec = self_contained(spec);
-    spec.weights = c.weights.clone();
-    spec.ga = c.ga.clone();
-    spec.pins = c
-        .pins
-        .list()
-        .into_iter()
-        .map(|(pc, switch, must)| crate::spec::PinSpec {
-            pc,
-            switch,
-            kind: if must {
-                crate::spec::PinKind::Must
-            } else {
-                crate::spec::PinKind::Forbid
-            },
-        })
-        .collect();
-    spec
+impl crate::run::Run {
+    /// A saved run, continuing where it stopped.
+    pub fn resume(session: &Session) -> Result<crate::run::Run, SessionError> {
+        let (_, engine) = session.restore()?;
+        Ok(crate::run::Run::of_engine(session.spec.clone(), engine))
+    }
+
+    /// The run as a session named `name`.
+    pub fn session(&self, name: &str) -> Session {
+        Session::capture(name, self.spec(), self.engine())
+    }
 }
 
 impl Session {
@@ -287,37 +277,6 @@ impl Session {
         }
         Ok(text)
     }
-}
-
-/// The spec with pair files read in, so the session stands on its own.
-fn self_contained(spec: &Spec) -> Spec {
-    let mut out = spec.clone();
-    for p in &mut out.patterns {
-        if let PatternSpec::PairFile {
-            path,
-            weight,
-            named_by_user,
-        } = p
-            && let Ok(pairs) = read_pair_file(
-                path,
-                if *named_by_user {
-                    PairFilePlace::AsTyped
-                } else {
-                    PairFilePlace::InFolder(spec.base_dir.as_ref())
-                },
-                spec.pcs.count,
-                &spec.source,
-                "pair-file",
-                crate::spec::MAX_PATTERN_PAIRS,
-            )
-        {
-            *p = PatternSpec::Pairs {
-                pairs: pairs.into_iter().map(|(a, b, w)| vec![a as f64, b as f64, w]).collect(),
-                weight: *weight,
-            };
-        }
-    }
-    out
 }
 
 fn one_line(s: &str) -> String {
@@ -698,5 +657,40 @@ mod tests {
         let by_path = d.path().join("klat2.toml");
         let (opened, _) = open_session(&by_path.display().to_string(), &dirs).unwrap();
         assert_eq!(opened.name, "mine");
+    }
+
+    /// A session past the size a session may be (written, then refused on
+    /// reading) keeps its best members that fit, and opens again with the
+    /// population filled up.
+    #[test]
+    fn a_session_too_big_to_read_back_keeps_its_best_members() {
+        let mut spec = crate::spec::QuickFlags {
+            pcs: Some(40),
+            nics: Some(3),
+            switches: Some("20x12".into()),
+            ..Default::default()
+        }
+        .apply(Spec::default())
+        .unwrap();
+        // Something left to improve, so the resumed run takes a generation.
+        spec.weights.balance = 1.0;
+        let session = crate::run::Run::new(spec).unwrap().session("big");
+        let whole = session.to_toml();
+        let limit = whole.len() as u64 / 3;
+        let text = session.fitting_toml(limit).expect("fits with fewer members");
+        assert!(text.len() as u64 <= limit, "{} > {limit}", text.len());
+        let back = Session::from_toml(&text, "big.toml").expect("reads back");
+        let kept = back.engine.population.len();
+        assert!(kept > 1 && kept < session.engine.population.len(), "{kept}");
+        let best = |s: &Session| s.engine.population.first().map(|m| m.entries.clone());
+        assert_eq!(best(&back), best(&session), "the best member is kept");
+        let mut resumed = crate::run::Run::resume(&back).expect("restores");
+        let stop = resumed.step();
+        assert_eq!(
+            (stop, resumed.engine().population().len()),
+            (None, session.engine.population.len()),
+            "filled up again"
+        );
+        assert!(session.fitting_toml(10).unwrap_err().contains("even with one member"));
     }
 }

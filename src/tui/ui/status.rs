@@ -207,9 +207,11 @@ fn rate(r: f64) -> String {
 }
 
 /// Why the run stopped, in words.
-fn stop_words(why: crate::ga::StopReason, s: &crate::tui::worker::Snapshot) -> String {
+fn stop_words(why: crate::run::StopReason, s: &crate::tui::worker::Snapshot) -> String {
     match why {
-        crate::ga::StopReason::Stalled => format!("no better design in {} generations", s.cluster.ga.stall_generations),
+        crate::run::StopReason::Stalled => {
+            format!("no better design in {} generations", s.cluster.ga.stall_generations)
+        }
         other => other.words().to_string(),
     }
 }

@@ -30,4 +30,4 @@ pub use cadical::SolverError;
 pub use model::Model;
 pub use pins::{BUDGET as PINS_BUDGET, PinsVerdict, check_pins, check_pins_design};
 pub use size::Size;
-pub use solve::{ExactError, Options, Outcome, Verdict, estimates, solve, solve_until};
+pub use solve::{ExactError, Options, Outcome, Proof, Verdict, cnf_path_of, estimates, solve, solve_until};

@@ -69,7 +69,7 @@ fn settle(c: &Cluster, budget: Duration) -> (PinsVerdict, Option<Design>) {
     }
     let opts = Options {
         time_limit: Some(budget),
-        proof: None,
+        proof: false,
         only: Some(Model::PerPc),
         count_only: false,
     };

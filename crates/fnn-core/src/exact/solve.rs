@@ -1,13 +1,14 @@
-//! Running a model: the solver, its time limit, the proof files, and the
-//! check of a found design.
+//! Running a model: the solver, its time limit, the proof (kept in
+//! memory: whoever asked for it writes it), and the check of a found
+//! design.
 
 use super::cadical::{self, Answer, SolverError};
 use super::model::{Built, Model};
 use super::size::Size;
 use super::{per_pc, types};
 use crate::design::Design;
-use crate::fs::temp::TempFile;
 use crate::spec::{Cluster, Coverage, SpecError, check_feasible};
+use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -17,8 +18,9 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// Give up (an honest "unknown") after this long.
     pub time_limit: Option<Duration>,
-    /// Write the CNF to `FILE.cnf` and the solver's DRAT proof to `FILE`.
-    pub proof: Option<PathBuf>,
+    /// Keep the CNF and the solver's DRAT proof of an impossibility, for
+    /// the caller to write ([`Outcome::proof`]).
+    pub proof: bool,
     /// Run only this model (when it applies), not the race of both: for
     /// tests that hold each model to account on its own.
     pub only: Option<Model>,
@@ -45,11 +47,33 @@ pub struct Outcome {
     pub variables: u32,
     pub clauses: usize,
     pub seconds: f64,
-    /// The CNF and proof written, when asked and the answer is impossible.
-    pub proof: Option<(PathBuf, PathBuf)>,
+    /// The CNF and its DRAT refutation, when asked and the answer is
+    /// impossible.
+    pub proof: Option<Proof>,
     /// Why the answer is unknown, in words (the time limit ran out while
     /// solving or building, or the model would not fit in memory).
     pub unknown_because: Option<String>,
+}
+
+/// A proof of impossibility, in memory: the CNF (DIMACS) and the
+/// solver's text DRAT refutation of it, which a checker such as `rate`
+/// verifies. The exact mode writes no file; the caller writes these
+/// (conventionally the proof to `FILE` and the CNF to [`cnf_path_of`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Proof {
+    pub cnf: Vec<u8>,
+    pub drat: Vec<u8>,
+}
+
+impl std::fmt::Debug for Proof {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Proof {{ cnf: {} bytes, drat: {} bytes }}",
+            self.cnf.len(),
+            self.drat.len()
+        )
+    }
 }
 
 impl Outcome {
@@ -103,7 +127,8 @@ pub enum ExactError {
 }
 
 impl ExactError {
-    fn write(path: &Path, source: std::io::Error) -> ExactError {
+    /// A proof (or its CNF) that could not be written to `path`.
+    pub fn write(path: &Path, source: std::io::Error) -> ExactError {
         ExactError::Write {
             path: path.display().to_string(),
             source,
@@ -177,7 +202,7 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
     // A proof asked for, or one model asked for by name, means the SAT
     // model runs even where a bound already says no.
     if let Err(e) = check_feasible(cluster)
-        && opts.proof.is_none()
+        && !opts.proof
         && opts.only.is_none()
     {
         return Ok(Outcome {
@@ -212,21 +237,13 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
         });
     }
     let flags = [&stop, interrupt];
-    let proof_of = |m: Model| opts.proof.as_ref().map(|p| (p.clone(), m));
-    let count_only = opts.count_only;
+    let (proof, count_only) = (opts.proof, opts.count_only);
     let mut attempts: Vec<Attempt> = std::thread::scope(|sc| {
         let others: Vec<_> = plans[1..]
             .iter()
-            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof_of(plan.model), deadline, flags, count_only)))
+            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof, deadline, flags, count_only)))
             .collect();
-        let mut all = vec![attempt(
-            cluster,
-            plans[0],
-            proof_of(plans[0].model),
-            deadline,
-            flags,
-            count_only,
-        )];
+        let mut all = vec![attempt(cluster, plans[0], proof, deadline, flags, count_only)];
         all.extend(
             others
                 .into_iter()
@@ -236,14 +253,6 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
     })?;
     let winner = attempts.iter().position(|a| a.verdict != Verdict::Unknown).unwrap_or(0);
     let a = attempts.swap_remove(winner);
-    let mut proof = None;
-    if let (Some(path), Some((cnf_tmp, drat_tmp)), Verdict::Impossible(_)) = (&opts.proof, a.files, &a.verdict) {
-        let cnf_path = cnf_path_of(path);
-        let saved = |tmp: TempFile, to: &Path| crate::atomic::persist(tmp, to).map_err(|e| ExactError::write(to, e));
-        saved(cnf_tmp, &cnf_path)?;
-        saved(drat_tmp, path)?;
-        proof = Some((cnf_path, path.clone()));
-    }
     let unknown_because = (a.verdict == Verdict::Unknown).then(|| {
         let mut why = a
             .unknown_because
@@ -263,7 +272,7 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
         variables: a.variables,
         clauses: a.clauses,
         seconds: start.elapsed().as_secs_f64(),
-        proof,
+        proof: a.proof,
         unknown_because,
     })
 }
@@ -282,14 +291,14 @@ fn too_big(plan: Plan, budget: u64) -> String {
     )
 }
 
-/// One model's run: its answer, its size and the proof files it wrote
-/// (temporaries beside the proof, kept only if this answer is used).
+/// One model's run: its answer, its size and, when asked, its proof of an
+/// impossibility.
 struct Attempt {
     verdict: Verdict,
     model: Model,
     variables: u32,
     clauses: usize,
-    files: Option<(TempFile, TempFile)>,
+    proof: Option<Proof>,
     unknown_because: Option<String>,
 }
 
@@ -301,7 +310,7 @@ impl Attempt {
             // Not finished: nothing to count.
             variables: 0,
             clauses: 0,
-            files: None,
+            proof: None,
             unknown_because: Some(why.to_string()),
         }
     }
@@ -310,11 +319,11 @@ impl Attempt {
 /// Builds and solves one model until it answers, the deadline passes or
 /// either flag is set (`stop`: another model answered first; `interrupt`:
 /// the user); an answer sets `stop`. With a proof asked for, the CNF and
-/// the DRAT proof go to temporaries beside `FILE`.
+/// the DRAT proof are kept in memory.
 fn attempt(
     cluster: &Cluster,
     plan: Plan,
-    proof: Option<(PathBuf, Model)>,
+    proof: bool,
     deadline: Option<Instant>,
     [stop, interrupt]: [&AtomicBool; 2],
     count_only: bool,
@@ -353,29 +362,17 @@ fn attempt(
             model,
             variables,
             clauses,
-            files: None,
+            proof: None,
             unknown_because: Some("only counted, not solved".into()),
         });
     }
-    let files = match &proof {
-        Some((path, _)) => {
-            let cnf_path = cnf_path_of(path);
-            let cannot = ExactError::write;
-            let mut cnf_tmp = crate::atomic::temp_beside(&cnf_path).map_err(|e| cannot(&cnf_path, e))?;
-            let mut w = std::io::BufWriter::new(cnf_tmp.as_file_mut());
-            cnf.write_dimacs(&mut w, variables).map_err(|e| cannot(&cnf_path, e))?;
-            w.into_inner().map_err(|e| cannot(&cnf_path, e.into_error()))?;
-            let drat_tmp = crate::atomic::temp_beside(path).map_err(|e| cannot(path, e))?;
-            Some((cnf_tmp, drat_tmp))
-        }
-        None => None,
+    let mut kept = match proof {
+        true => Some(InMemory::new(&cnf, variables)?),
+        false => None,
     };
-    let proof_file = files
-        .as_ref()
-        .zip(proof.as_ref())
-        .map(|((_, d), (p, _))| (d.as_file(), p.as_path()));
+    let drat = kept.as_ref().map(|k| (&k.drat, Path::new(IN_MEMORY)));
     tracing::info!(model = ?plan.model, variables, clauses, "exact: solving");
-    let answer = cadical::solve(cnf, variables, proof_file, deadline, [stop, interrupt])?;
+    let answer = cadical::solve(cnf, variables, drat, deadline, [stop, interrupt])?;
     let verdict = match answer {
         Answer::Sat(a) => {
             let design = decode(&a);
@@ -388,18 +385,56 @@ fn attempt(
     if verdict != Verdict::Unknown {
         stop.store(true, Ordering::Relaxed);
     }
+    let proof = match (&verdict, kept.take()) {
+        (Verdict::Impossible(_), Some(k)) => Some(k.read()?),
+        _ => None,
+    };
     Ok(Attempt {
         verdict,
         model,
         variables,
         clauses,
-        files,
+        proof,
         unknown_because: None,
     })
 }
 
-/// `FILE.cnf` beside the proof `FILE`.
-fn cnf_path_of(proof: &Path) -> PathBuf {
+/// What the solver's proof is called in its messages: it has no file.
+const IN_MEMORY: &str = "the DRAT proof (in memory)";
+
+/// A proof being made: the CNF as text and an anonymous in-memory file
+/// the solver writes its DRAT lines to (a file descriptor, as CaDiCaL
+/// wants one; nothing in any folder).
+struct InMemory {
+    cnf: Vec<u8>,
+    drat: std::fs::File,
+}
+
+impl InMemory {
+    fn new(cnf: &rustsat::instances::Cnf, variables: u32) -> Result<InMemory, ExactError> {
+        let cannot = |e: std::io::Error| ExactError::write(Path::new(IN_MEMORY), e);
+        let mut text = Vec::new();
+        cnf.write_dimacs(&mut text, variables).map_err(cannot)?;
+        let fd = rustix::fs::memfd_create("fnn-drat", rustix::fs::MemfdFlags::CLOEXEC).map_err(|e| cannot(e.into()))?;
+        Ok(InMemory {
+            cnf: text,
+            drat: std::fs::File::from(fd),
+        })
+    }
+
+    /// The proof, once the solver has closed its stream.
+    fn read(mut self) -> Result<Proof, ExactError> {
+        let cannot = |e: std::io::Error| ExactError::write(Path::new(IN_MEMORY), e);
+        let mut drat = Vec::new();
+        self.drat.rewind().map_err(cannot)?;
+        self.drat.read_to_end(&mut drat).map_err(cannot)?;
+        Ok(Proof { cnf: self.cnf, drat })
+    }
+}
+
+/// `FILE.cnf` beside the proof `FILE`: where a caller that writes a
+/// proof to `FILE` puts its CNF.
+pub fn cnf_path_of(proof: &Path) -> PathBuf {
     with_suffix(proof, ".cnf")
 }
 

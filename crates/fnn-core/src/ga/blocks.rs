@@ -32,9 +32,8 @@ use super::genome::Genome;
 use super::local::{self, Required};
 use super::problem::Problem;
 use super::residual;
-use super::strategy::{Context, Found, Strategy};
+use super::strategy::{Budget, Context, Found, Strategy};
 use super::{Eval, Rng};
-use crate::deadline::Deadline;
 use crate::design::bits;
 use crate::patterns::{self, PairWeights};
 use crate::spec::Coverage;
@@ -63,11 +62,11 @@ impl Strategy for Blocks {
         "blocks"
     }
 
-    fn seed(&self, full: &Problem, deadline: Deadline) -> Option<Genome> {
+    fn seed(&self, full: &Problem, budget: Budget) -> Option<Genome> {
         if full.cluster.coverage != Coverage::Sparse || !self.seeds {
             return None;
         }
-        seed_design(full, deadline).0
+        seed_design(full, budget).0
     }
 
     fn applies(&self, ctx: &Context<'_>) -> bool {
@@ -89,7 +88,7 @@ impl Strategy for Blocks {
             Layers::Compared
         };
         let grown = grow(problem, &req, &weight, &order, &ties, layers);
-        let (_, mut g) = better(problem, &req, grown, MOVES_PER_PAIR, ctx.budget.deadline, rng);
+        let (_, mut g) = better(problem, &req, grown, MOVES_PER_PAIR, ctx.budget, rng);
         let walk_seed = rng.random();
         let out = local::improve(problem, &req, &mut g, ctx.budget, &mut Rng::seed_from_u64(walk_seed));
         Found {
@@ -300,7 +299,7 @@ fn partitioned(
     req: &Required<'_>,
     plan: &Plan,
     moves_per_pair: u64,
-    deadline: Deadline,
+    time: Budget,
     rng: &mut Rng,
 ) -> Genome {
     let p = problem.pcs();
@@ -334,7 +333,7 @@ fn partitioned(
         }
     }
     let only: Vec<residual::Kind> = kinds.iter().map(|(k, _)| *k).collect();
-    let found = residual::partition(p, &only, &edges, moves_per_pair, deadline, rng);
+    let found = residual::partition(p, &only, &edges, moves_per_pair, time, rng);
     let mut preferred = vec![Vec::new(); p];
     let laid = plan.laid.iter().map(|(blocks, switches)| (blocks, switches));
     for (blocks, switches) in laid.chain(found.iter().zip(kinds.iter().map(|(_, s)| s))) {
@@ -353,14 +352,14 @@ fn better(
     req: &Required<'_>,
     (grown, plan): (Genome, Option<Plan>),
     moves_per_pair: u64,
-    deadline: Deadline,
+    time: Budget,
     rng: &mut Rng,
 ) -> (u64, Genome) {
     let left = Eval::full(problem, &grown).terms.uncovered;
     let Some(plan) = plan.filter(|_| left > 0) else {
         return (left, grown);
     };
-    let g = partitioned(problem, req, &plan, moves_per_pair, deadline, rng);
+    let g = partitioned(problem, req, &plan, moves_per_pair, time, rng);
     let after = Eval::full(problem, &g).terms.uncovered;
     if after < left { (after, g) } else { (left, grown) }
 }
@@ -378,7 +377,7 @@ pub struct Tried {
 /// go to the plans growing left the fewest pairs, until one covers every
 /// pair or the run's time is up (a spec of three widths has 12 plans,
 /// and walking them in order took 117 s at 4096 PCs).
-pub fn seed_design(full: &Problem, deadline: Deadline) -> (Option<Genome>, Tried) {
+pub fn seed_design(full: &Problem, time: Budget) -> (Option<Genome>, Tried) {
     let req = Required::new(full);
     let weight = triangle_weights(&full.cluster.pattern);
     let ties: Vec<u32> = (0..full.pcs() as u32).collect();
@@ -390,7 +389,7 @@ pub fn seed_design(full: &Problem, deadline: Deadline) -> (Option<Genome>, Tried
         .take(ORDERS)
         .flat_map(|ws| [(ws, Layers::Compared), (ws, Layers::Favoured)]);
     for (ws, layers) in tries {
-        if deadline.passed() && !plans.is_empty() {
+        if time.spent() && !plans.is_empty() {
             break;
         }
         let (mut g, plan) = grow(full, &req, &weight, &by_width(full, ws), &ties, layers);
@@ -406,13 +405,13 @@ pub fn seed_design(full: &Problem, deadline: Deadline) -> (Option<Genome>, Tried
     plans.sort_by_key(|(left, _)| *left);
     let mut best: Option<(u64, Genome)> = None;
     for (_, (mut grown, plan)) in plans {
-        if deadline.passed() && best.is_some() {
+        if time.spent() && best.is_some() {
             break;
         }
         grown.restore_masks(full);
         tried.walked += 1;
         let mut rng = Rng::seed_from_u64(best.as_ref().map_or(0, |(u, _)| *u));
-        let (uncovered, g) = better(full, &req, (grown, plan), SEED_MOVES_PER_PAIR, deadline, &mut rng);
+        let (uncovered, g) = better(full, &req, (grown, plan), SEED_MOVES_PER_PAIR, time, &mut rng);
         if best.as_ref().is_none_or(|(u, _)| uncovered < *u) {
             best = Some((uncovered, g));
         }

@@ -34,8 +34,7 @@ use super::Rng;
 use super::genome::Genome;
 use super::groups::ones;
 use super::problem::Problem;
-use super::strategy::{Context, Found, Strategy};
-use crate::deadline::Deadline;
+use super::strategy::{Budget, Context, Found, Strategy};
 use crate::spec::Coverage;
 use rand::RngExt;
 
@@ -158,15 +157,13 @@ impl Strategy for Cyclic {
         let moves = budget.patience.min(MAX_MOVES);
         let mut found = Found::default();
         if let Some(plan) = Plan::of(ctx.problem) {
-            found
-                .members
-                .extend(search(ctx.problem, &plan, moves, budget.deadline, rng));
+            found.members.extend(search(ctx.problem, &plan, moves, budget, rng));
         }
         if found.members.is_empty()
             && Cyclic::full_size_due(ctx)
             && let Some(plan) = Plan::of(ctx.full)
         {
-            found.full = search(ctx.full, &plan, moves, budget.deadline, rng);
+            found.full = search(ctx.full, &plan, moves, budget, rng);
         }
         found
     }
@@ -182,8 +179,8 @@ const MAX_MODULUS: usize = 128;
 
 /// Runs both searches on each modulus of the plan in turn, each for at
 /// most `max` moves; a genome of the full problem once both succeed.
-pub fn search(problem: &Problem, plan: &Plan, max: u64, deadline: Deadline, rng: &mut Rng) -> Option<Genome> {
-    let whole = plan.moduli.iter().take_while(|_| !deadline.passed()).find_map(|&m| {
+pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget, rng: &mut Rng) -> Option<Genome> {
+    let whole = plan.moduli.iter().take_while(|_| !time.spent()).find_map(|&m| {
         let base = difference_cover(m, plan.nics, max, rng)?;
         // With one residue more than switches, switch 0 (the points of
         // the base set) must stay empty.
@@ -195,7 +192,7 @@ pub fn search(problem: &Problem, plan: &Plan, max: u64, deadline: Deadline, rng:
     whole.or_else(|| {
         plan.spare_moduli
             .iter()
-            .take_while(|_| !deadline.passed())
+            .take_while(|_| !time.spent())
             .find_map(|&m| with_spare_nic(problem, plan, m, max, rng))
     })
 }
@@ -520,7 +517,7 @@ mod tests {
         assert_eq!(plan.moduli[0], 31, "one more residue than switches");
         let mut rng = Rng::seed_from_u64(1);
         let g = (0..20)
-            .find_map(|_| search(&p, &plan, MAX_MOVES, Deadline::default(), &mut rng))
+            .find_map(|_| search(&p, &plan, MAX_MOVES, Budget::NONE, &mut rng))
             .expect("a design");
         let e = Eval::full(&p, &g);
         assert_eq!(e.terms.uncovered, 0);

@@ -21,8 +21,7 @@
 use super::Rng;
 use super::genome::Genome;
 use super::problem::Problem;
-use super::strategy::{Context, Found, Strategy};
-use crate::deadline::Deadline;
+use super::strategy::{Budget, Context, Found, Strategy};
 use crate::spec::Coverage;
 use rand::RngExt;
 
@@ -134,7 +133,7 @@ impl Strategy for Grouped {
             return Found::default();
         };
         let budget = ctx.budget;
-        let (g, out) = search(ctx.full, &plan, budget.patience, budget.deadline, rng);
+        let (g, out) = search(ctx.full, &plan, budget.patience, budget, rng);
         Found {
             members: g.into_iter().collect(),
             moves: out.iterations,
@@ -153,20 +152,14 @@ pub struct Outcome {
 
 /// Runs the grouped search from a random feasible grouping for at most
 /// `max` moves; a genome of the full problem when it covers every pair.
-pub fn search(
-    problem: &Problem,
-    plan: &Plan,
-    max: u64,
-    deadline: Deadline,
-    rng: &mut Rng,
-) -> (Option<Genome>, Outcome) {
+pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget, rng: &mut Rng) -> (Option<Genome>, Outcome) {
     let Some(mut s) = State::random(problem, plan, rng) else {
         return (None, Outcome::default());
     };
     let mut best = s.uncovered;
     while s.uncovered > 0 && s.iteration < max {
         s.iteration += 1;
-        if s.iteration % 64 == 0 && deadline.passed() {
+        if s.iteration % 64 == 0 && time.spent() {
             break;
         }
         let Some(((a, b), m)) = s.choose(rng) else {
@@ -448,7 +441,7 @@ mod tests {
         let p = problem(21, 4, "7x13");
         let plan = Plan::of(&p).unwrap();
         let mut rng = Rng::seed_from_u64(1);
-        let (g, out) = search(&p, &plan, 200_000, Deadline::default(), &mut rng);
+        let (g, out) = search(&p, &plan, 200_000, Budget::NONE, &mut rng);
         let g = g.unwrap_or_else(|| panic!("{out:?}"));
         assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
         assert!(g.entries()[p.real_entries()..].is_empty(), "every NIC cabled");

@@ -20,7 +20,6 @@ use super::genome::{FREE, Genome};
 use super::problem::{DUMMY_SWITCH, Problem};
 use super::strategy::{Budget, Context, Found, Strategy};
 use super::tabu::Marks;
-use crate::deadline::Deadline;
 use crate::design::bits;
 use crate::patterns::PairWeights;
 use crate::spec::Coverage;
@@ -174,7 +173,7 @@ struct Search<'a> {
     iteration: u64,
     /// When to stop, looked at inside a move's scan too: one scan covers
     /// millions of pairs at 16384 PCs.
-    deadline: Deadline,
+    budget: Budget,
 }
 
 /// Runs the tabu search on `g` until every required pair is covered or the
@@ -183,7 +182,7 @@ struct Search<'a> {
 /// finding better designs goes on: its pair weights are what it learnt.
 pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Budget, rng: &mut Rng) -> Outcome {
     let mut s = Search::new(problem, req, g.clone());
-    s.deadline = budget.deadline;
+    s.budget = budget;
     let before = s.uncovered;
     let mut best = (s.uncovered, s.g.clone());
     let mut best_at = 0;
@@ -231,7 +230,7 @@ impl<'a> Search<'a> {
             uncovered: 0,
             tabu: Marks::new(p),
             iteration: 0,
-            deadline: Deadline::default(),
+            budget: Budget::NONE,
         };
         if matches!(req, Required::Sparse(_)) {
             s.cover = vec![0; req.slots()];
@@ -362,7 +361,7 @@ impl<'a> Search<'a> {
         let mut only_y: Vec<(usize, i64)> = Vec::new();
         let mut zero: Vec<(usize, i64)> = Vec::new();
         for (i, ek) in p.range(y).enumerate() {
-            if i % 64 == 63 && self.deadline.passed() {
+            if i % 64 == 63 && self.budget.spent() {
                 return;
             }
             let k = self.g.entries()[ek];
@@ -587,7 +586,7 @@ mod tests {
         let budget = Budget {
             patience: 200_000,
             max: 200_000,
-            deadline: Deadline::default(),
+            deadline: crate::deadline::Deadline::NONE,
         };
         let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
         assert_eq!(out.uncovered_before, start);
@@ -606,7 +605,7 @@ mod tests {
         let budget = Budget {
             patience: 1_000_000_000,
             max: 1_000_000_000,
-            deadline: Deadline::now(),
+            deadline: crate::deadline::Deadline::now(),
         };
         let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
         assert_eq!(out.iterations, 1, "{out:?}");

@@ -20,11 +20,12 @@
 //!   too, as a seed): a search handed a budget that hands back what it
 //!   found and a verdict; [`portfolio`] runs them side by side, each on a
 //!   random stream of its own, and [`presets`] names the combinations;
-//! * [`engine`]: the generation loop, one step at a time, deterministic
-//!   for a seed whatever the thread count.
+//! * [`engine`]: the generation step, one generation at a time,
+//!   deterministic for a seed whatever the thread count.
 //!
-//! A search run (limits, clock, stop reason, the edits a user makes) is
-//! [`crate::run::Run`], which drives the engine.
+//! A search run (limits, clock, stop reason, thread pool, restart,
+//! checkpoint, the edits a user makes) is [`crate::run::Run`], which
+//! drives the engine.
 
 mod band_rows;
 pub mod blocks;
@@ -48,7 +49,7 @@ pub mod tabu;
 mod wide_row;
 
 pub use crate::deadline::Deadline;
-pub use engine::{Engine, EngineState, GenStats, MemberState, Phase, ScaledProgress, StopReason};
+pub use engine::{Engine, GenStats, Phase};
 pub use eval::{Eval, Terms};
 pub use genome::Genome;
 pub use member::Member;

@@ -12,7 +12,7 @@
 use super::Rng;
 use super::genome::Genome;
 use super::problem::Problem;
-use super::strategy::{Context, Found, Strategy};
+use super::strategy::{Budget, Context, Found, Strategy};
 use crate::deadline::Deadline;
 use rand::SeedableRng;
 use rayon::prelude::*;
@@ -109,7 +109,7 @@ impl Portfolio {
         let mut seeds = Vec::new();
         for (k, e) in self.entries.iter().enumerate() {
             let t = Instant::now();
-            let Some(g) = e.strategy.seed(full, deadline) else {
+            let Some(g) = e.strategy.seed(full, Budget::time(deadline)) else {
                 continue;
             };
             let uncovered = super::Eval::full(full, &g).terms.uncovered;

@@ -20,7 +20,7 @@ pub fn portfolio(preset: Preset, ga: &GaParams) -> Portfolio {
         Preset::Quick => constructions(ga_alone, ga),
         Preset::Default => searches(constructions(ga_alone, ga), ga),
         Preset::ExactFirst => searches(constructions(ga_alone.then_first(Exact::first()), ga), ga),
-        Preset::Exact => exact(Exact::alone(None)),
+        Preset::Exact => exact(Exact::alone(false)),
     }
 }
 

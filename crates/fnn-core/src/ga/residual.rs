@@ -25,7 +25,7 @@
 //!   other's PCs, where every single trade uncovers as much as it covers.
 
 use super::Rng;
-use crate::deadline::Deadline;
+use super::strategy::Budget;
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
@@ -53,19 +53,14 @@ pub(super) fn partition(
     kinds: &[Kind],
     edges: &[(u32, u32)],
     moves_per_pair: u64,
-    deadline: Deadline,
+    time: Budget,
     rng: &mut Rng,
 ) -> Vec<Vec<Vec<usize>>> {
     let mut g = Groups::new(pcs, kinds, edges);
     g.fill_greedily(rng);
     g.settle();
     let n = edges.len() as u64;
-    let best = g.walk(
-        moves_per_pair * n + 100_000,
-        PATIENCE_PER_PAIR * n + 20_000,
-        deadline,
-        rng,
-    );
+    let best = g.walk(moves_per_pair * n + 100_000, PATIENCE_PER_PAIR * n + 20_000, time, rng);
     (0..kinds.len()).map(|k| g.pack(k, &best)).collect()
 }
 
@@ -461,12 +456,12 @@ impl Groups {
     }
 
     /// The min-conflicts walk; returns the groups of the best grouping seen.
-    fn walk(&mut self, moves: u64, patience: u64, deadline: Deadline, rng: &mut Rng) -> Vec<u32> {
+    fn walk(&mut self, moves: u64, patience: u64, time: Budget, rng: &mut Rng) -> Vec<u32> {
         let mut best = (self.open.len(), self.group.clone());
         let (mut iteration, mut best_at) = (0u64, 0u64);
         while !self.open.is_empty() && iteration < moves && iteration - best_at < patience {
             iteration += 1;
-            if iteration % 1024 == 0 && deadline.passed() {
+            if iteration % 1024 == 0 && time.spent() {
                 break;
             }
             let e = self.open[rng.random_range(0..self.open.len())];
@@ -654,7 +649,7 @@ mod tests {
         let pcs = 256;
         let edges = planted(pcs, 8, 2, 3, &mut rng);
         let kinds = [kind(pcs, 8, 2)];
-        let blocks = partition(pcs, &kinds, &edges, 200, Deadline::NONE, &mut rng);
+        let blocks = partition(pcs, &kinds, &edges, 200, Budget::NONE, &mut rng);
         assert_eq!(blocks[0].len(), pcs * 2 / 8);
         assert!(blocks[0].iter().all(|b| b.len() == 8));
         for pc in 0..pcs {
@@ -675,7 +670,7 @@ mod tests {
         let edges = planted(pcs, 4, 3, 4, &mut rng);
         let mut g = Groups::new(pcs, &kinds, &edges);
         g.fill_greedily(&mut rng);
-        g.walk(300, 300, Deadline::NONE, &mut rng);
+        g.walk(300, 300, Budget::NONE, &mut rng);
         for (e, &(a, b)) in edges.iter().enumerate() {
             let shared = g.group[g.nics_of(a)].iter().filter(|&&x| g.holds(b, x)).count();
             assert_eq!(g.count[e] as usize, shared, "edge {e}");

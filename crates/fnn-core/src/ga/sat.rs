@@ -4,25 +4,24 @@
 //! time the run gives it. A design joins the population (and ends a
 //! scaled phase); a proof is its verdict, which stops the run; an unknown
 //! leaves the rest of the portfolio to go on (or, alone, ends the run).
+//! It writes no file: a proof asked for comes back in its outcome.
 
 use super::Rng;
 use super::genome::Genome;
-use super::strategy::{Context, Found, Strategy, Verdict};
-use crate::deadline::Deadline;
+use super::strategy::{Budget, Context, Found, Strategy, Verdict};
 use crate::exact::{self, ExactError, Options, Outcome};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What the exact mode settled (or why it could not run), for the front
-/// end that asked for it: the proof's files, the model, what it cost.
+/// end that asked for it: the proof, the model, what it cost.
 pub type Settled = Arc<Mutex<Option<Result<Outcome, ExactError>>>>;
 
 #[derive(Clone, Debug)]
 pub struct Exact {
-    /// Write the CNF to `FILE.cnf` and the solver's DRAT proof of an
-    /// impossibility to `FILE`.
-    pub proof: Option<PathBuf>,
+    /// Keep the CNF and the solver's DRAT proof of an impossibility in
+    /// its outcome ([`Settled`]), for the front end to write.
+    pub proof: bool,
     /// The share of the time left that the solver may take, and its time
     /// when the run has no limit (`None`: none either).
     pub share: f64,
@@ -32,7 +31,7 @@ pub struct Exact {
 
 impl Exact {
     /// The exact mode alone: all the run's time.
-    pub fn alone(proof: Option<PathBuf>) -> Exact {
+    pub fn alone(proof: bool) -> Exact {
         Exact {
             proof,
             share: 1.0,
@@ -46,7 +45,7 @@ impl Exact {
     /// solver for hours).
     pub fn first() -> Exact {
         Exact {
-            proof: None,
+            proof: false,
             share: 0.5,
             unlimited: Some(Duration::from_secs(10)),
             settled: Settled::default(),
@@ -59,8 +58,8 @@ impl Exact {
         Arc::clone(&self.settled)
     }
 
-    fn time_limit(&self, deadline: Deadline) -> Option<Duration> {
-        match deadline.left() {
+    fn time_limit(&self, budget: Budget) -> Option<Duration> {
+        match budget.left() {
             Some(left) => Some(left.mul_f64(self.share)),
             None => self.unlimited,
         }
@@ -78,8 +77,8 @@ impl Strategy for Exact {
 
     fn search(&self, ctx: &Context<'_>, _rng: &mut Rng) -> Found {
         let opts = Options {
-            time_limit: self.time_limit(ctx.budget.deadline),
-            proof: self.proof.clone(),
+            time_limit: self.time_limit(ctx.budget),
+            proof: self.proof,
             only: None,
             count_only: false,
         };

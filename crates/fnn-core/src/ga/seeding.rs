@@ -9,8 +9,7 @@ use super::Rng;
 use super::eval::Eval;
 use super::genome::Genome;
 use super::problem::Problem;
-use super::strategy::{Context, Found, Strategy};
-use crate::deadline::Deadline;
+use super::strategy::{Budget, Context, Found, Strategy};
 use crate::design::constructions::{self, Built};
 use crate::spec::Coverage;
 
@@ -24,7 +23,7 @@ impl Strategy for Constructions {
         "constructions"
     }
 
-    fn seed(&self, full: &Problem, _deadline: Deadline) -> Option<Genome> {
+    fn seed(&self, full: &Problem, _budget: Budget) -> Option<Genome> {
         construction_seed(full).map(|(g, _)| g)
     }
 

@@ -20,8 +20,9 @@ pub trait Strategy: Send + Sync {
     fn name(&self) -> &'static str;
 
     /// A design of the full problem to start from, made before the first
-    /// generation, by `deadline`; the run starts from the best offered.
-    fn seed(&self, _full: &Problem, _deadline: Deadline) -> Option<Genome> {
+    /// generation within `budget`'s time; the run starts from the best
+    /// offered.
+    fn seed(&self, _full: &Problem, _budget: Budget) -> Option<Genome> {
         None
     }
 
@@ -63,7 +64,7 @@ impl Context<'_> {
     /// Whether the search should give up now: its time is up or the run
     /// is cancelled.
     pub fn spent(&self) -> bool {
-        self.budget.deadline.passed() || self.cancel.load(std::sync::atomic::Ordering::Relaxed)
+        self.budget.spent() || self.cancel.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -96,9 +97,23 @@ impl Budget {
         self.patience > 0
     }
 
-    /// Whether the time is up.
+    /// Only time, no moves: for a seed, whose moves the run does not count.
+    pub fn time(deadline: Deadline) -> Budget {
+        Budget {
+            deadline,
+            ..Budget::NONE
+        }
+    }
+
+    /// Whether the time is up: the one question a search asks of the
+    /// clock, through the budget the run gave it.
     pub fn spent(&self) -> bool {
         self.deadline.passed()
+    }
+
+    /// The time left, `None` without a limit.
+    pub fn left(&self) -> Option<std::time::Duration> {
+        self.deadline.left()
     }
 
     /// The same moves, the time cut at `deadline` if that is sooner.

@@ -1,8 +1,9 @@
 //! When a run stops: its limits (generations, time) and the stop rules,
 //! written once for every front end.
 
+use super::stop::StopReason;
 use crate::deadline::Deadline;
-use crate::ga::{Engine, StopReason};
+use crate::ga::Engine;
 use crate::spec::GaParams;
 use std::time::{Duration, Instant};
 

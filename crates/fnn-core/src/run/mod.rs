@@ -1,22 +1,27 @@
 //! One search run: the spec it started from, the engine, the
 //! limits, the clock and why it stopped. The CLI commands, the sweep, the
 //! cheapest-hardware search and the designer's worker all drive a `Run`,
-//! so the stop rules, the edits a user may make and what a report or a
-//! session holds are decided here, once, and tested without a thread.
+//! so the stop rules and the edits a user may make are decided here,
+//! once, and tested without a thread. A run's report
+//! ([`crate::report`]) and its session ([`crate::session`]) are made
+//! from it there, above it.
 
 use crate::deadline::Deadline;
 use crate::design::Design;
 use crate::exact::PinsVerdict;
-use crate::ga::{Engine, Phase, Portfolio, StopReason, presets};
-use crate::metrics::Metrics;
-use crate::report::{Report, RunInfo};
-use crate::session::{Session, SessionError};
+use crate::ga::{Engine, GenStats, Member, Phase, Portfolio, presets};
 use crate::spec::{Cluster, GaParams, PinKind, Preset, Spec, SpecError, Weights, check_feasible};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+pub mod checkpoint;
 mod limits;
+mod pool;
+pub mod stop;
+pub use checkpoint::{EngineState, MemberState, ScaledProgress};
 pub use limits::Limits;
+pub use pool::thread_pool;
+pub use stop::StopReason;
 
 /// Where a run is, for a progress line.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,14 +113,9 @@ impl Run {
             strategies = ?portfolio.names(),
             "run started"
         );
-        let engine = Engine::with_portfolio(cluster, portfolio, deadline, limits.slice(started));
+        let threads = thread_pool(cluster.ga.threads);
+        let engine = Engine::with_portfolio(cluster, portfolio, deadline, limits.slice(started), threads);
         Run::around(spec, engine, limits, started)
-    }
-
-    /// A saved run, continuing where it stopped.
-    pub fn resume(session: &Session) -> Result<Run, SessionError> {
-        let (_, engine) = session.restore()?;
-        Ok(Run::of_engine(session.spec.clone(), engine))
     }
 
     /// A run around an engine already built (the designer's start, a
@@ -309,14 +309,25 @@ impl Run {
             }
             Edit::Pin { pc, switch, pin } => self.pin(pc, switch, pin),
             Edit::Restart(seed) => {
-                self.engine.restart(seed);
-                self.elapsed = Duration::ZERO;
-                self.started = Instant::now();
-                self.stopped = None;
-                self.first_valid_s = None;
+                self.restart(seed);
                 Ok(format!("restarted with seed {seed}"))
             }
         }
+    }
+
+    /// Starts again from a fresh population with this seed, keeping the
+    /// spec, weights, pins and the portfolio (on a pool of the GA
+    /// parameters' threads, which the form may have changed).
+    fn restart(&mut self, seed: u64) {
+        let mut cluster = self.engine.cluster().clone();
+        cluster.ga.seed = seed;
+        let portfolio = self.engine.take_portfolio();
+        let threads = thread_pool(cluster.ga.threads);
+        self.engine = Engine::with_portfolio(cluster, portfolio, Deadline::NONE, Deadline::NONE, threads);
+        self.elapsed = Duration::ZERO;
+        self.started = Instant::now();
+        self.stopped = None;
+        self.first_valid_s = None;
     }
 
     /// New weights and GA parameters, checked together before either is
@@ -347,7 +358,7 @@ impl Run {
     fn validated(&self, change: impl FnOnce(&mut Spec)) -> Result<(), SpecError> {
         // The spec alone: capturing the whole population to check one
         // edit cost a serialisation of every member.
-        let mut spec = crate::session::live_spec(&self.spec, self.engine.cluster());
+        let mut spec = crate::spec::live_spec(&self.spec, self.engine.cluster());
         spec.source = "edit".into();
         change(&mut spec);
         let c = spec.resolve()?;
@@ -426,6 +437,49 @@ impl Run {
         }
     }
 
+    pub fn generation(&self) -> u64 {
+        self.engine.generation()
+    }
+
+    /// The evaluations the run made (a resumed run counts its earlier
+    /// runs' too).
+    pub fn evaluations(&self) -> u64 {
+        self.engine.evaluations()
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.engine.phase()
+    }
+
+    /// Whether the best design covers every required pair.
+    pub fn is_valid(&self) -> bool {
+        self.engine.is_valid()
+    }
+
+    /// The population, best first (of the scaled-down problem during that
+    /// phase).
+    pub fn population(&self) -> &[Member] {
+        self.engine.population()
+    }
+
+    /// One generation's figures each, for the fitness curve.
+    pub fn history(&self) -> &[GenStats] {
+        self.engine.history()
+    }
+
+    /// Generations at which the phase changed (scaled-down -> full).
+    pub fn phase_changes(&self) -> &[u64] {
+        self.engine.phase_changes()
+    }
+
+    /// The wiring of the population's member `k` (the last, past the
+    /// end), of the problem the population solves.
+    pub fn member_design(&self, k: usize) -> Design {
+        let pop = self.engine.population();
+        let member = &pop[k.min(pop.len().saturating_sub(1))];
+        member.genome.design(self.engine.active())
+    }
+
     /// What the strategies said of their verdicts (the exact mode's
     /// answer and what it cost), by strategy name.
     pub fn said(&self) -> &[(&'static str, String)] {
@@ -437,18 +491,9 @@ impl Run {
         self.engine.best_design()
     }
 
-    /// The report of the best design so far.
-    pub fn report(&self) -> Report {
-        let design = self.best_design();
-        let metrics = Metrics::compute(&design, self.cluster());
-        let mut run = RunInfo::of_engine(&self.engine, self.elapsed.as_secs_f64(), self.stopped);
-        run.first_valid_s = self.first_valid_s;
-        Report::new(self.cluster(), metrics, run)
-    }
-
-    /// The run as a session named `name`.
-    pub fn session(&self, name: &str) -> Session {
-        Session::capture(name, &self.spec, &self.engine)
+    /// When the first valid design appeared, in search time.
+    pub fn first_valid_s(&self) -> Option<f64> {
+        self.first_valid_s
     }
 }
 
@@ -567,34 +612,6 @@ mod tests {
         .unwrap();
         assert_eq!(r.step(), Some(StopReason::TimeLimit));
         assert_eq!(r.engine().generation(), 0);
-    }
-
-    /// Five must-pins on a 4-NIC PC were accepted.
-    #[test]
-    fn a_pin_beyond_a_pcs_nics_is_refused_and_changes_nothing() {
-        let mut r = Run::new(spec(16, 4, "16x8", |_| {})).unwrap();
-        for s in 0..4 {
-            let done = r.apply(Edit::Pin {
-                pc: 0,
-                switch: s,
-                pin: Some(PinKind::Must),
-            });
-            assert!(done.is_ok(), "{done:?}");
-        }
-        let e = r
-            .apply(Edit::Pin {
-                pc: 0,
-                switch: 4,
-                pin: Some(PinKind::Must),
-            })
-            .unwrap_err();
-        assert!(e.to_string().contains("n00"), "{e}");
-        assert!(!r.cluster().pins.is_must(0, 4));
-        assert_eq!(r.cluster().pins.list().len(), 4);
-        // The session still opens.
-        let text = r.session("pins").to_toml();
-        let back = Session::from_toml(&text, "pins.toml").unwrap();
-        assert!(Run::resume(&back).is_ok());
     }
 
     /// Pins that leave a required pair no switch to share were accepted
@@ -792,40 +809,5 @@ mod tests {
         assert_eq!(r.engine().population().len(), 50);
         assert!(r.apply(Edit::Restart(7)).unwrap().contains("seed 7"));
         assert_eq!(r.cluster().ga.seed, 7);
-    }
-
-    /// A session past the size a session may be (written, then refused on
-    /// reading) keeps its best members that fit, and opens again with the
-    /// population filled up.
-    #[test]
-    fn a_session_too_big_to_read_back_keeps_its_best_members() {
-        let mut spec = QuickFlags {
-            pcs: Some(40),
-            nics: Some(3),
-            switches: Some("20x12".into()),
-            ..Default::default()
-        }
-        .apply(Spec::default())
-        .unwrap();
-        // Something left to improve, so the resumed run takes a generation.
-        spec.weights.balance = 1.0;
-        let session = Run::new(spec).unwrap().session("big");
-        let whole = session.to_toml();
-        let limit = whole.len() as u64 / 3;
-        let text = session.fitting_toml(limit).expect("fits with fewer members");
-        assert!(text.len() as u64 <= limit, "{} > {limit}", text.len());
-        let back = crate::session::Session::from_toml(&text, "big.toml").expect("reads back");
-        let kept = back.engine.population.len();
-        assert!(kept > 1 && kept < session.engine.population.len(), "{kept}");
-        let best = |s: &crate::session::Session| s.engine.population.first().map(|m| m.entries.clone());
-        assert_eq!(best(&back), best(&session), "the best member is kept");
-        let mut resumed = Run::resume(&back).expect("restores");
-        let stop = resumed.step();
-        assert_eq!(
-            (stop, resumed.engine().population().len()),
-            (None, session.engine.population.len()),
-            "filled up again"
-        );
-        assert!(session.fitting_toml(10).unwrap_err().contains("even with one member"));
     }
 }

@@ -6,6 +6,7 @@
 mod cluster;
 mod error;
 mod feasibility;
+mod live;
 mod memory;
 mod model;
 mod patterns;
@@ -17,6 +18,7 @@ pub mod text;
 pub use cluster::{Cluster, Pins, SwitchSlot, Uplink};
 pub use error::SpecError;
 pub use feasibility::check_feasible;
+pub use live::live_spec;
 pub use memory::{LEAN_MASKS_ABOVE, SearchMemory};
 pub use model::{
     CableColor, CableSpec, Coverage, GaParams, NicOverride, NicSpec, PatternSpec, PcSpec, PinKind, PinSpec, Preset,

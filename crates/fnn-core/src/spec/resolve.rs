@@ -48,6 +48,14 @@ pub(crate) fn amount(file: &str, field: &str, v: f64) -> Result<(), SpecError> {
 pub(crate) const MAX_SPEED_MBPS: f64 = 1e7;
 
 impl Spec {
+    /// Validates the weights and GA parameters (and the prices checked with
+    /// them) as [`Spec::resolve`] does, without resolving the spec: for a
+    /// form that changes only those, on a thread that must not wait for a
+    /// resolve (its millions of pairs can take a second).
+    pub fn check_tuning(&self) -> Result<(), SpecError> {
+        self.check_prices_and_ga()
+    }
+
     /// Validates the spec and resolves it into the engine's [`Cluster`].
     pub fn resolve(&self) -> Result<Cluster, SpecError> {
         let f = self.source.as_str();

@@ -65,6 +65,8 @@ pub enum EmulateError {
     Setup { command: String, reason: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
+    #[error("cannot lock emulate's run record {path}: {reason} (the registry must be on a local file system)")]
+    Lock { path: String, reason: String },
     #[error(transparent)]
     Unavailable(#[from] Unavailable),
     #[error("interface names are at most 15 characters: `{0}` is too long (a shorter name_prefix)")]

@@ -170,7 +170,7 @@ pub(super) fn sweep_in(dir: &Path, which: Sweep) -> Result<Removed, EmulateError
         };
         // Locked: its run is alive. Gone once locked: its run ended and
         // removed the record (and its testbed) in between.
-        if !try_lock(&file) || !still_named(&file, &path) {
+        if !try_lock(&file, &path)? || !still_named(&file, &path) {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -248,7 +248,7 @@ fn create_locked(dir: &Path, path: &Path) -> Result<Option<File>, EmulateError> 
     // has no `.`, so a sweep never reads it as a record.
     let handle = crate::fs::Dir::open(dir).map_err(|e| super::io(dir, e))?;
     let tmp = crate::fs::temp::TempFile::new_in(&handle, "new-", 0o600).map_err(|e| super::io(dir, e))?;
-    if !try_lock(tmp.as_file()) {
+    if !try_lock(tmp.as_file(), dir)? {
         return Ok(None);
     }
     let name = crate::fs::file_name(path).map_err(|e| super::io(path, e))?;
@@ -263,8 +263,18 @@ fn still_named(f: &File, path: &Path) -> bool {
     }
 }
 
-fn try_lock(f: &File) -> bool {
-    rustix::fs::flock(f, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok()
+/// Locks `f` (the record at `path`) for this process: `false` when
+/// another holds it. Any other failure is no answer about the run, and
+/// is reported rather than taken for a live one.
+fn try_lock(f: &File, path: &Path) -> Result<bool, EmulateError> {
+    match f.try_lock() {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(EmulateError::Lock {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+    }
 }
 
 /// Makes the registry folder, or checks the one there is ours: a real
@@ -329,6 +339,28 @@ mod tests {
         assert!(reg.join("fezz02.kept").exists());
         assert_eq!(sweep_in(&reg, Sweep::DeadAndKept).unwrap().runs, ["fezz02"]);
         assert!(reg.join("notours.run").exists());
+    }
+
+    /// Only "held by another" means a live run; a lock that fails for any
+    /// other reason (here: a descriptor flock cannot use) says so, with
+    /// the record's path, instead of passing for a live run.
+    #[test]
+    fn a_lock_that_fails_is_reported_not_taken_for_a_live_run() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("fezz03.run");
+        crate::fs::write_in_place(&path, "pid 3\n").unwrap();
+        let holder = File::open(&path).unwrap();
+        assert!(try_lock(&holder, &path).unwrap(), "free: locked");
+        assert!(
+            !try_lock(&File::open(&path).unwrap(), &path).unwrap(),
+            "held by another"
+        );
+        let no_lock = rustix::fs::open(&path, rustix::fs::OFlags::PATH, rustix::fs::Mode::empty()).unwrap();
+        let e = try_lock(&File::from(no_lock), &path).unwrap_err().to_string();
+        assert!(
+            e.contains("cannot lock") && e.contains(&path.display().to_string()),
+            "{e}"
+        );
     }
 
     #[test]

@@ -51,6 +51,19 @@ pub struct Session {
     pub engine: EngineState,
 }
 
+/// A session that stays over the size a session may be even with its
+/// best member alone.
+#[derive(Debug, Error)]
+#[error(
+    "the session would be {} even with one member, more than the {} a session may be",
+    crate::budget::human(*bytes),
+    crate::budget::human(*limit)
+)]
+pub(crate) struct TooBig {
+    pub bytes: u64,
+    pub limit: u64,
+}
+
 /// The top-level `version = N` line, read before the first table header
 /// (where TOML's top-level keys are): the version decides how the rest is
 /// read, and parsing 32 MiB of TOML only for it costs seconds.
@@ -247,12 +260,10 @@ impl Session {
                 message: e.to_string(),
             })?;
         }
-        let text = self
-            .fitting_toml(MAX_SESSION_BYTES)
-            .map_err(|message| SessionError::Write {
-                path: shown.clone(),
-                message,
-            })?;
+        let text = self.fitting_toml(MAX_SESSION_BYTES).map_err(|e| SessionError::Write {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
         write_atomic(path, text.as_bytes()).map_err(|e| SessionError::Write {
             path: shown,
             message: e.to_string(),
@@ -264,7 +275,7 @@ impl Session {
     /// thousands of PCs a member is hundreds of KB of TOML: only the best
     /// members that fit are kept, and the resumed run fills its
     /// population up again.
-    pub(crate) fn fitting_toml(&self, limit: u64) -> Result<String, String> {
+    pub(crate) fn fitting_toml(&self, limit: u64) -> Result<String, TooBig> {
         let mut text = self.to_toml();
         let all = self.engine.population.len();
         let mut kept = all;
@@ -276,11 +287,10 @@ impl Session {
             text = fewer.to_toml();
         }
         if text.len() as u64 > limit {
-            return Err(format!(
-                "the session would be {} even with one member, more than the {} a session may be",
-                crate::budget::human(text.len() as u64),
-                crate::budget::human(limit)
-            ));
+            return Err(TooBig {
+                bytes: text.len() as u64,
+                limit,
+            });
         }
         if kept < all {
             tracing::warn!(kept, all, "session trimmed to its best members to stay readable");

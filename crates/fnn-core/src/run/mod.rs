@@ -826,6 +826,12 @@ mod tests {
             (None, session.engine.population.len()),
             "filled up again"
         );
-        assert!(session.fitting_toml(10).unwrap_err().contains("even with one member"));
+        assert!(
+            session
+                .fitting_toml(10)
+                .unwrap_err()
+                .to_string()
+                .contains("even with one member")
+        );
     }
 }

@@ -74,24 +74,36 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         }
     };
     if args.json {
-        let found = matches!(out.verdict, Verdict::Found(_));
-        let json = serde_json::json!({
-            "exact": {
-                "verdict": verdict,
-                "reason": reason,
-                "how": how,
-                "seconds": out.seconds,
-                "proof": out.proof.as_ref().map(|(cnf, proof)| serde_json::json!({
-                    "cnf": cnf.display().to_string(),
-                    "drat": proof.display().to_string(),
-                })),
-            },
-            "report": found.then(|| serde_json::to_value(&report).expect("a report serializes")),
-        });
-        out::outln!(
-            "{}",
-            serde_json::to_string_pretty(&json).expect("JSON values serialize")
-        )?;
+        print_json(&out, verdict, reason, &report)?;
     }
     Ok(code)
+}
+
+/// `--json`: the verdict, how it was reached, the proof's files, and the
+/// report when a design was found.
+fn print_json(
+    out: &fnn_tui::exact::Outcome,
+    verdict: &str,
+    reason: Option<String>,
+    report: &fnn_tui::report::Report,
+) -> anyhow::Result<()> {
+    let found = matches!(out.verdict, Verdict::Found(_));
+    let json = serde_json::json!({
+        "exact": {
+            "verdict": verdict,
+            "reason": reason,
+            "how": out.how(),
+            "seconds": out.seconds,
+            "proof": out.proof.as_ref().map(|(cnf, proof)| serde_json::json!({
+                "cnf": cnf.display().to_string(),
+                "drat": proof.display().to_string(),
+            })),
+        },
+        "report": found.then(|| serde_json::to_value(report).expect("a report serializes")),
+    });
+    out::outln!(
+        "{}",
+        serde_json::to_string_pretty(&json).expect("JSON values serialize")
+    )?;
+    Ok(())
 }

@@ -176,23 +176,8 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
     let start = Instant::now();
     // A proof asked for, or one model asked for by name, means the SAT
     // model runs even where a bound already says no.
-    if let Err(e) = check_feasible(cluster)
-        && opts.proof.is_none()
-        && opts.only.is_none()
-    {
-        return Ok(Outcome {
-            // The verdict says "impossible" itself: only the reason.
-            verdict: Verdict::Impossible(match e {
-                SpecError::Infeasible { reason, .. } => reason,
-                other => other.to_string(),
-            }),
-            model: Model::Bounds,
-            variables: 0,
-            clauses: 0,
-            seconds: start.elapsed().as_secs_f64(),
-            proof: None,
-            unknown_because: None,
-        });
+    if let Some(refuted) = refuted_by_bounds(cluster, opts, start) {
+        return Ok(refuted);
     }
     let deadline = opts.time_limit.map(|l| start + l);
     let stop = AtomicBool::new(false);
@@ -211,39 +196,13 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
             unknown_because: Some(too_big(big, budget)),
         });
     }
-    let flags = [&stop, interrupt];
-    let proof_of = |m: Model| opts.proof.as_ref().map(|p| (p.clone(), m));
-    let count_only = opts.count_only;
-    let mut attempts: Vec<Attempt> = std::thread::scope(|sc| {
-        let others: Vec<_> = plans[1..]
-            .iter()
-            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof_of(plan.model), deadline, flags, count_only)))
-            .collect();
-        let mut all = vec![attempt(
-            cluster,
-            plans[0],
-            proof_of(plans[0].model),
-            deadline,
-            flags,
-            count_only,
-        )];
-        all.extend(
-            others
-                .into_iter()
-                .map(|h| h.join().expect("the solver thread does not panic")),
-        );
-        all.into_iter().collect::<Result<Vec<_>, ExactError>>()
-    })?;
+    let mut attempts = run_attempts(cluster, &plans, opts, deadline, [&stop, interrupt])?;
     let winner = attempts.iter().position(|a| a.verdict != Verdict::Unknown).unwrap_or(0);
     let a = attempts.swap_remove(winner);
-    let mut proof = None;
-    if let (Some(path), Some((cnf_tmp, drat_tmp)), Verdict::Impossible(_)) = (&opts.proof, a.files, &a.verdict) {
-        let cnf_path = cnf_path_of(path);
-        let saved = |tmp: TempFile, to: &Path| crate::atomic::persist(tmp, to).map_err(|e| ExactError::write(to, e));
-        saved(cnf_tmp, &cnf_path)?;
-        saved(drat_tmp, path)?;
-        proof = Some((cnf_path, path.clone()));
-    }
+    let proof = match (&opts.proof, a.files, &a.verdict) {
+        (Some(path), Some(files), Verdict::Impossible(_)) => Some(keep_proof(path, files)?),
+        _ => None,
+    };
     let unknown_because = (a.verdict == Verdict::Unknown).then(|| {
         let mut why = a
             .unknown_because
@@ -357,19 +316,7 @@ fn attempt(
             unknown_because: Some("only counted, not solved".into()),
         });
     }
-    let files = match &proof {
-        Some((path, _)) => {
-            let cnf_path = cnf_path_of(path);
-            let cannot = ExactError::write;
-            let mut cnf_tmp = crate::atomic::temp_beside(&cnf_path).map_err(|e| cannot(&cnf_path, e))?;
-            let mut w = std::io::BufWriter::new(cnf_tmp.as_file_mut());
-            cnf.write_dimacs(&mut w, variables).map_err(|e| cannot(&cnf_path, e))?;
-            w.into_inner().map_err(|e| cannot(&cnf_path, e.into_error()))?;
-            let drat_tmp = crate::atomic::temp_beside(path).map_err(|e| cannot(path, e))?;
-            Some((cnf_tmp, drat_tmp))
-        }
-        None => None,
-    };
+    let files = proof_temporaries(proof.as_ref(), &cnf, variables)?;
     let proof_file = files
         .as_ref()
         .zip(proof.as_ref())
@@ -396,6 +343,91 @@ fn attempt(
         files,
         unknown_because: None,
     })
+}
+
+/// The counting bounds' refusal, when they refuse the cluster. A proof
+/// asked for, or one model asked for by name, means the SAT model runs
+/// even where a bound already says no.
+fn refuted_by_bounds(cluster: &Cluster, opts: &Options, start: Instant) -> Option<Outcome> {
+    if opts.proof.is_some() || opts.only.is_some() {
+        return None;
+    }
+    let e = check_feasible(cluster).err()?;
+    Some(Outcome {
+        // The verdict says "impossible" itself: only the reason.
+        verdict: Verdict::Impossible(match e {
+            SpecError::Infeasible { reason, .. } => reason,
+            other => other.to_string(),
+        }),
+        model: Model::Bounds,
+        variables: 0,
+        clauses: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        proof: None,
+        unknown_because: None,
+    })
+}
+
+/// Every planned model, the first on this thread and the others each on
+/// its own, racing: the first answer stops the rest.
+fn run_attempts(
+    cluster: &Cluster,
+    plans: &[Plan],
+    opts: &Options,
+    deadline: Option<Instant>,
+    flags: [&AtomicBool; 2],
+) -> Result<Vec<Attempt>, ExactError> {
+    let proof_of = |m: Model| opts.proof.as_ref().map(|p| (p.clone(), m));
+    let count_only = opts.count_only;
+    std::thread::scope(|sc| {
+        let others: Vec<_> = plans[1..]
+            .iter()
+            .map(|plan| sc.spawn(move || attempt(cluster, *plan, proof_of(plan.model), deadline, flags, count_only)))
+            .collect();
+        let mut all = vec![attempt(
+            cluster,
+            plans[0],
+            proof_of(plans[0].model),
+            deadline,
+            flags,
+            count_only,
+        )];
+        all.extend(
+            others
+                .into_iter()
+                .map(|h| h.join().expect("the solver thread does not panic")),
+        );
+        all.into_iter().collect::<Result<Vec<_>, ExactError>>()
+    })
+}
+
+/// Moves the winning attempt's CNF and DRAT proof to `FILE.cnf` and `FILE`.
+fn keep_proof(path: &Path, (cnf_tmp, drat_tmp): (TempFile, TempFile)) -> Result<(PathBuf, PathBuf), ExactError> {
+    let cnf_path = cnf_path_of(path);
+    let saved = |tmp: TempFile, to: &Path| crate::atomic::persist(tmp, to).map_err(|e| ExactError::write(to, e));
+    saved(cnf_tmp, &cnf_path)?;
+    saved(drat_tmp, path)?;
+    Ok((cnf_path, path.to_path_buf()))
+}
+
+/// With a proof asked for: the CNF written to a temporary beside
+/// `FILE.cnf`, and an empty temporary beside `FILE` for the DRAT proof.
+fn proof_temporaries(
+    proof: Option<&(PathBuf, Model)>,
+    cnf: &rustsat::instances::Cnf,
+    variables: u32,
+) -> Result<Option<(TempFile, TempFile)>, ExactError> {
+    let Some((path, _)) = proof else {
+        return Ok(None);
+    };
+    let cnf_path = cnf_path_of(path);
+    let cannot = ExactError::write;
+    let mut cnf_tmp = crate::atomic::temp_beside(&cnf_path).map_err(|e| cannot(&cnf_path, e))?;
+    let mut w = std::io::BufWriter::new(cnf_tmp.as_file_mut());
+    cnf.write_dimacs(&mut w, variables).map_err(|e| cannot(&cnf_path, e))?;
+    w.into_inner().map_err(|e| cannot(&cnf_path, e.into_error()))?;
+    let drat_tmp = crate::atomic::temp_beside(path).map_err(|e| cannot(path, e))?;
+    Ok(Some((cnf_tmp, drat_tmp)))
 }
 
 /// `FILE.cnf` beside the proof `FILE`.

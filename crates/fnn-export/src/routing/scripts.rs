@@ -21,6 +21,42 @@ pub fn address_for(r: &BasicRouting, a: usize, b: usize) -> std::net::Ipv4Addr {
     }
 }
 
+/// One address per NIC, one subnet per FNN switch, and the uplink alias.
+fn addresses(s: &mut String, c: &Cluster, pc: usize, switches: &[usize]) {
+    s.push_str("\n# Addresses: one per NIC, one subnet per FNN switch.\n");
+    for (nic, &sw) in switches.iter().enumerate() {
+        let _ = writeln!(s, "ip link set \"$n{nic}\" up");
+        let _ = writeln!(
+            s,
+            "ip addr replace {}/16 dev \"$n{nic}\"   # switch {sw}",
+            switch_ip(sw, pc)
+        );
+        let _ = writeln!(s, "ip route replace {} dev \"$n{nic}\"", switch_net(sw));
+    }
+    if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
+        let _ = writeln!(
+            s,
+            "# The uplink alias (I/O, multicast, pairs without a shared switch).\nip addr replace {}/16 dev \"$n0\"",
+            uplink_ip(pc),
+        );
+    }
+}
+
+/// The neighbours' lines (`batch`) fed to one `ip -batch`, each NIC
+/// number turned into the name found at boot.
+fn neighbours(s: &mut String, batch: &str, nics: usize) {
+    let _ = write!(
+        s,
+        "\n# Neighbours: the address and MAC of each on every switch we share, and\n\
+         # the NIC that reaches it (by its number: the names are found at boot).\n\
+         while read -r ip mac k what; do\n\
+         \tcase $k in\n{}\tesac\n\
+         \techo \"neigh replace $ip lladdr $mac dev $dev nud permanent\"\n\
+         done <<'{NEIGHBOURS_END}' | ip -batch -\n{batch}{NEIGHBOURS_END}\n",
+        (0..nics).map(|k| format!("\t{k}) dev=$n{k} ;;\n")).collect::<String>()
+    );
+}
+
 /// `ip` commands for PC `pc`, run as root at boot.
 pub fn setup_script(
     c: &Cluster,
@@ -48,23 +84,7 @@ pub fn setup_script(
     s.push('\n');
     let switches = d.switches_of(pc);
     find_nics(&mut s, pc, switches.len(), ifaces, macs, "fnn-setup");
-    s.push_str("\n# Addresses: one per NIC, one subnet per FNN switch.\n");
-    for (nic, &sw) in switches.iter().enumerate() {
-        let _ = writeln!(s, "ip link set \"$n{nic}\" up");
-        let _ = writeln!(
-            s,
-            "ip addr replace {}/16 dev \"$n{nic}\"   # switch {sw}",
-            switch_ip(sw, pc)
-        );
-        let _ = writeln!(s, "ip route replace {} dev \"$n{nic}\"", switch_net(sw));
-    }
-    if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
-        let _ = writeln!(
-            s,
-            "# The uplink alias (I/O, multicast, pairs without a shared switch).\nip addr replace {}/16 dev \"$n0\"",
-            uplink_ip(pc),
-        );
-    }
+    addresses(&mut s, c, pc, &switches);
     // Every neighbour's addresses (see `for_each_neighbour`), through one
     // `ip -batch` for them all: a universal design at a thousand PCs
     // has thousands of neighbours, and an `ip` process each would make the
@@ -77,18 +97,7 @@ pub fn setup_script(
         neighbour(&mut batch, n.ip, &n.mac, n.nic, &what);
     });
     if !batch.is_empty() {
-        let _ = write!(
-            s,
-            "\n# Neighbours: the address and MAC of each on every switch we share, and\n\
-             # the NIC that reaches it (by its number: the names are found at boot).\n\
-             while read -r ip mac k what; do\n\
-             \tcase $k in\n{}\tesac\n\
-             \techo \"neigh replace $ip lladdr $mac dev $dev nud permanent\"\n\
-             done <<'{NEIGHBOURS_END}' | ip -batch -\n{batch}{NEIGHBOURS_END}\n",
-            (0..switches.len())
-                .map(|k| format!("\t{k}) dev=$n{k} ;;\n"))
-                .collect::<String>()
-        );
+        neighbours(&mut s, &batch, switches.len());
     }
     if unreachable > 0 {
         let _ = writeln!(

@@ -229,8 +229,19 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
         ]);
     }
     commands::batch(&host, None)?;
-    // Routes by destination: up the cable its number picks, and from the
-    // core down the same-numbered cable to its edge.
+    add_routes(s, pcs, &mut edge_cfg, &mut core_cfg);
+    for (ns, cfg) in edges.iter().zip(&edge_cfg).chain(cores.iter().zip(&core_cfg)) {
+        router(ns)?;
+        commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(cfg.clone().into_bytes()), None)?;
+    }
+    configure_pcs(s, &namespaces)?;
+    Ok((namespaces, ends))
+}
+
+/// Routes by destination: up the cable its number picks, and from the
+/// core down the same-numbered cable to its edge.
+fn add_routes(s: &Shape, pcs: usize, edge_cfg: &mut [String], core_cfg: &mut [String]) {
+    let cable = |e: usize, v: usize| e * s.vlans() + v;
     for d in 0..pcs {
         let v = s.vlan_for(d);
         let (k, de) = (v / s.bundle.max(1), s.edge(d));
@@ -252,10 +263,12 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
             ));
         }
     }
-    for (ns, cfg) in edges.iter().zip(&edge_cfg).chain(cores.iter().zip(&core_cfg)) {
-        router(ns)?;
-        commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(cfg.clone().into_bytes()), None)?;
-    }
+}
+
+/// Each PC's address, its route through its edge switch, and the static
+/// neighbours on its edge.
+fn configure_pcs(s: &Shape, namespaces: &[String]) -> Result<(), EmulateError> {
+    let pcs = namespaces.len();
     for (pc, ns) in namespaces.iter().enumerate() {
         let mut script = format!(
             "link set eth0 up\naddr add {}/16 dev eth0\nroute add 10.0.0.0/8 via {}\n",
@@ -268,7 +281,7 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
         }
         commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(script.into_bytes()), None)?;
     }
-    Ok((namespaces, ends))
+    Ok(())
 }
 
 /// Makes namespace `ns` a router: it forwards, and takes packets back by

@@ -10,7 +10,7 @@
 
 use super::commands::{run, run_until};
 use super::wiring::Wiring;
-use super::{EmulateError, Options, io};
+use super::{EmulateError, Options, failed, io};
 use crate::escape::sh_word;
 use crate::export::cut_list::switch_name;
 use crate::routing::tools::Tool;
@@ -96,30 +96,11 @@ impl Drop for Daemons {
     }
 }
 
-/// Starts lldpd in every PC's namespace, announces every plugged switch
-/// port, waits until each PC has heard each of its plugged NICs' ports,
-/// and writes each PC's `lldpcli -f json show neighbors` to
-/// `dir/fnn-lldp-PC.json`, as `verify --lldp` reads them.
-pub fn collect(
-    c: &Cluster,
-    w: &Wiring,
-    namespaces: &[String],
-    host_end: &dyn Fn(usize, usize) -> String,
-    work: &Path,
-    dir: &Path,
-    o: &Options,
-) -> Result<(), EmulateError> {
-    let failed = |what: String| {
-        move |e: std::io::Error| EmulateError::Setup {
-            command: what,
-            reason: e.to_string(),
-        }
-    };
-    let sockets: Vec<String> = (0..namespaces.len())
-        .map(|pc| work.join(format!("lldpd-{pc}.socket")).display().to_string())
-        .collect();
+/// lldpd in each namespace, listening on its socket; stopped when the
+/// returned daemons are dropped.
+fn start_daemons(namespaces: &[String], sockets: &[String]) -> Result<Daemons, EmulateError> {
     let mut daemons = Daemons(Vec::new());
-    for (ns, socket) in namespaces.iter().zip(&sockets) {
+    for (ns, socket) in namespaces.iter().zip(sockets) {
         // lldpd chroots into /run/lldpd: a private one per namespace, in a
         // /run of its own, so nothing is made in the machine's /run.
         let script = format!(
@@ -137,7 +118,12 @@ pub fn collect(
             .map_err(failed(format!("lldpd in {ns}")))?;
         daemons.0.push(child);
     }
-    let sender = Sender::open().map_err(failed("an AF_PACKET socket to send LLDP".into()))?;
+    Ok(daemons)
+}
+
+/// Each plugged switch port's host-side interface and the LLDP frame it
+/// announces.
+fn switch_ports(w: &Wiring, host_end: &dyn Fn(usize, usize) -> String) -> Result<Vec<(i32, Vec<u8>)>, EmulateError> {
     let mut ports = Vec::new();
     for (pc, cables) in w.cables.iter().enumerate() {
         for (nic, cable) in cables.iter().enumerate() {
@@ -148,6 +134,45 @@ pub fn collect(
             }
         }
     }
+    Ok(ports)
+}
+
+/// The PCs that did not hear every switch port in time.
+fn deaf(c: &Cluster, heard: &[Option<String>]) -> EmulateError {
+    let deaf: Vec<String> = (0..heard.len())
+        .filter(|&p| heard[p].is_none())
+        .map(|p| c.pc_name(p))
+        .collect();
+    EmulateError::Setup {
+        command: "lldpd in every PC".into(),
+        reason: format!(
+            "{} did not hear every switch port within {} s: {}",
+            crate::words::count(deaf.len(), "PC"),
+            HEAR_WAIT.as_secs(),
+            deaf.join(", ")
+        ),
+    }
+}
+
+/// Starts lldpd in every PC's namespace, announces every plugged switch
+/// port, waits until each PC has heard each of its plugged NICs' ports,
+/// and writes each PC's `lldpcli -f json show neighbors` to
+/// `dir/fnn-lldp-PC.json`, as `verify --lldp` reads them.
+pub fn collect(
+    c: &Cluster,
+    w: &Wiring,
+    namespaces: &[String],
+    host_end: &dyn Fn(usize, usize) -> String,
+    work: &Path,
+    dir: &Path,
+    o: &Options,
+) -> Result<(), EmulateError> {
+    let sockets: Vec<String> = (0..namespaces.len())
+        .map(|pc| work.join(format!("lldpd-{pc}.socket")).display().to_string())
+        .collect();
+    let _daemons = start_daemons(namespaces, &sockets)?;
+    let sender = Sender::open().map_err(failed("an AF_PACKET socket to send LLDP".into()))?;
+    let ports = switch_ports(w, host_end)?;
     let plugged: Vec<usize> = w.cables.iter().map(|c| c.iter().flatten().count()).collect();
     let mut heard = vec![None; namespaces.len()];
     let mut resumed = vec![false; namespaces.len()];
@@ -182,19 +207,7 @@ pub fn collect(
             break;
         }
         if Instant::now() > deadline {
-            let deaf: Vec<String> = (0..heard.len())
-                .filter(|&p| heard[p].is_none())
-                .map(|p| c.pc_name(p))
-                .collect();
-            return Err(EmulateError::Setup {
-                command: "lldpd in every PC".into(),
-                reason: format!(
-                    "{} did not hear every switch port within {} s: {}",
-                    crate::words::count(deaf.len(), "PC"),
-                    HEAR_WAIT.as_secs(),
-                    deaf.join(", ")
-                ),
-            });
+            return Err(deaf(c, &heard));
         }
     }
     // The user's folder, maybe shared: opened once, never through a link

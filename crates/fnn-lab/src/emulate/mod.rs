@@ -279,6 +279,45 @@ fn host_end(prefix: &str, pc: usize, nic: usize) -> String {
 /// A PC's MACs by interface name, as its namespace lists them.
 type Macs = HashMap<String, [u8; 6]>;
 
+/// The uplink: a veth pair from each switch's bridge to the uplink
+/// bridge (the last of `bridges`); returns their ends as bridge ports.
+fn uplink_ports(
+    d: &Design,
+    tb: &mut Testbed,
+    bridges: &[String],
+    o: &Options,
+) -> Result<HashMap<i32, Port>, EmulateError> {
+    let prefix = tb.prefix.clone();
+    let bridge = |s: usize| &bridges[s];
+    let mut ports = HashMap::new();
+    let pairs: Vec<(String, String)> = (0..d.switches())
+        .map(|s| (format!("{prefix}u{s}"), format!("{prefix}v{s}")))
+        .collect();
+    tb.add_veths(&pairs)?;
+    let up = &bridges[d.switches()];
+    let enslave = |(s, (a, b)): (usize, &(String, String))| {
+        format!("link set {a} master {} up\nlink set {b} master {up} up\n", bridge(s))
+    };
+    commands::batch(&pairs.iter().enumerate().map(enslave).collect::<String>(), o.cancel)?;
+    for (s, (a, b)) in pairs.iter().enumerate() {
+        ports.insert(
+            testbed::ifindex(a)?,
+            Port {
+                bridge: s,
+                nic_mac: None,
+            },
+        );
+        ports.insert(
+            testbed::ifindex(b)?,
+            Port {
+                bridge: d.switches(),
+                nic_mac: None,
+            },
+        );
+    }
+    Ok(ports)
+}
+
 /// The bridges, namespaces and veths; returns the bridge ports to watch
 /// and each PC's MACs.
 /// Each kind is made by one `ip -batch` process, not one `ip` per link.
@@ -298,34 +337,10 @@ fn build(
     }
     o.report("building", 0, d.pcs());
     tb.add_bridges(&bridges)?;
-    let mut ports = HashMap::new();
-    if uplink {
-        let pairs: Vec<(String, String)> = (0..d.switches())
-            .map(|s| (format!("{prefix}u{s}"), format!("{prefix}v{s}")))
-            .collect();
-        tb.add_veths(&pairs)?;
-        let up = &bridges[d.switches()];
-        let enslave = |(s, (a, b)): (usize, &(String, String))| {
-            format!("link set {a} master {} up\nlink set {b} master {up} up\n", bridge(s))
-        };
-        commands::batch(&pairs.iter().enumerate().map(enslave).collect::<String>(), o.cancel)?;
-        for (s, (a, b)) in pairs.iter().enumerate() {
-            ports.insert(
-                testbed::ifindex(a)?,
-                Port {
-                    bridge: s,
-                    nic_mac: None,
-                },
-            );
-            ports.insert(
-                testbed::ifindex(b)?,
-                Port {
-                    bridge: d.switches(),
-                    nic_mac: None,
-                },
-            );
-        }
-    }
+    let mut ports = match uplink {
+        true => uplink_ports(d, tb, &bridges, o)?,
+        false => HashMap::new(),
+    };
     let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
     tb.add_namespaces(&namespaces)?;
     o.check()?;
@@ -679,6 +694,14 @@ fn parallel<T: Send>(
         return Err(EmulateError::Interrupted);
     }
     Ok(results.into_iter().filter_map(|(_, r)| r.ok()).collect())
+}
+
+/// What a failed system call in `what` says.
+fn failed(what: String) -> impl FnOnce(std::io::Error) -> EmulateError {
+    move |e: std::io::Error| EmulateError::Setup {
+        command: what,
+        reason: e.to_string(),
+    }
 }
 
 fn io(path: &Path, e: std::io::Error) -> EmulateError {

@@ -466,6 +466,41 @@ struct Measured {
     congestion: String,
 }
 
+/// Over MPTCP, measured once every connection has a subflow per shared
+/// switch (`want`, per flow). A join can be lost (the kernel does not try
+/// it again for minutes): such a connection is opened afresh, twice at
+/// most; one still short is measured as it is, and its subflows are
+/// reported.
+fn await_joins(
+    groups: &mut [Vec<Connection>],
+    want: &[u32],
+    open: &dyn Fn(usize) -> Result<Vec<Connection>, EmulateError>,
+) -> Result<(), EmulateError> {
+    let short = |groups: &[Vec<Connection>]| -> Vec<usize> {
+        (0..groups.len())
+            .filter(|&i| {
+                groups[i]
+                    .iter()
+                    .any(|(client, _)| subflows(client).unwrap_or(want[i]) < want[i])
+            })
+            .collect()
+    };
+    for attempt in 0..=JOIN_RETRIES {
+        let deadline = Instant::now() + JOIN_WAIT;
+        while Instant::now() < deadline && !short(groups).is_empty() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let again = short(groups);
+        if again.is_empty() || attempt == JOIN_RETRIES {
+            break;
+        }
+        for i in again {
+            groups[i] = open(i)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs the pattern once over one transport, as `o` says.
 #[allow(clippy::too_many_arguments)]
 fn measure(
@@ -478,12 +513,7 @@ fn measure(
     cancel: Option<&AtomicBool>,
 ) -> Result<Measured, EmulateError> {
     let (seconds, congestion) = (o.seconds, o.congestion.as_str());
-    let failed = |what: String| {
-        move |e: std::io::Error| EmulateError::Setup {
-            command: what,
-            reason: e.to_string(),
-        }
-    };
+    let failed = super::failed;
     let (mptcp, transport) = (t.mptcp(), t.name());
     // A listener a flow, taking each of its connections.
     let open = |i: usize| -> Result<Vec<Connection>, EmulateError> {
@@ -517,33 +547,8 @@ fn measure(
     })?;
     let mut groups = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
     if mptcp {
-        // Measured once every connection has a subflow per shared switch.
-        // A join can be lost (the kernel does not try it again for minutes):
-        // such a connection is opened afresh, twice at most; one still
-        // short is measured as it is, and its subflows are reported.
         let want: Vec<u32> = flows.iter().map(|&(a, b)| (reach.subflows)(a, b)).collect();
-        let short = |groups: &[Vec<Connection>]| -> Vec<usize> {
-            (0..groups.len())
-                .filter(|&i| {
-                    groups[i]
-                        .iter()
-                        .any(|(client, _)| subflows(client).unwrap_or(want[i]) < want[i])
-                })
-                .collect()
-        };
-        for attempt in 0..=JOIN_RETRIES {
-            let deadline = Instant::now() + JOIN_WAIT;
-            while Instant::now() < deadline && !short(&groups).is_empty() {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let again = short(&groups);
-            if again.is_empty() || attempt == JOIN_RETRIES {
-                break;
-            }
-            for i in again {
-                groups[i] = open(i)?;
-            }
-        }
+        await_joins(&mut groups, &want, &open)?;
     }
     let owner: Vec<usize> = groups
         .iter()

@@ -53,6 +53,31 @@ pub struct ProbeResults {
     pub uplink_joined: Option<bool>,
 }
 
+/// The PC a probe file's header line (`fnn-probe VERSION PC`) names.
+fn header_pc(
+    header: Option<(usize, &str)>,
+    source: &str,
+    pc_named: &dyn Fn(&str) -> Option<usize>,
+) -> Result<usize, VerifyError> {
+    let err = |line: usize, problem: String| VerifyError::Line {
+        at: format!("{source}:{line}"),
+        problem,
+    };
+    match header.map(|(n, l)| (n, l.split_whitespace().collect::<Vec<_>>())) {
+        Some((_, f)) if f.len() == 3 && f[0] == "fnn-probe" && f[1] == probe::VERSION.to_string() => {
+            pc_named(f[2]).ok_or_else(|| err(1, format!("PC `{}` is not in the design", f[2])))
+        }
+        Some((n, _)) => Err(err(
+            n,
+            format!(
+                "expected the header `fnn-probe {} PC` a probe script writes",
+                probe::VERSION
+            ),
+        )),
+        None => Err(err(1, "empty: the probe script wrote nothing".into())),
+    }
+}
+
 /// Reads one probe file, checking it against the design.
 pub fn parse_results(
     text: &str,
@@ -68,22 +93,10 @@ pub fn parse_results(
     };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     let header = lines.find(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-    let mut r = ProbeResults::default();
-    match header.map(|(n, l)| (n, l.split_whitespace().collect::<Vec<_>>())) {
-        Some((_, f)) if f.len() == 3 && f[0] == "fnn-probe" && f[1] == probe::VERSION.to_string() => {
-            r.pc = pc_named(f[2]).ok_or_else(|| err(1, format!("PC `{}` is not in the design", f[2])))?;
-        }
-        Some((n, _)) => {
-            return Err(err(
-                n,
-                format!(
-                    "expected the header `fnn-probe {} PC` a probe script writes",
-                    probe::VERSION
-                ),
-            ));
-        }
-        None => return Err(err(1, "empty: the probe script wrote nothing".into())),
-    }
+    let mut r = ProbeResults {
+        pc: header_pc(header, source, &pc_named)?,
+        ..ProbeResults::default()
+    };
     let own = d.switches_of(r.pc);
     // A script that names its NICs says which is which (`nic` lines);
     // older ones used `ethN` by the probe order.
@@ -495,6 +508,33 @@ impl<'a> Tally<'a> {
         }
     }
 
+    /// Switch `sw`'s live cable ends (its PCs `pcs`) outside the largest
+    /// group of ends that reach each other; every end, as an error, when
+    /// no group is larger than all others.
+    fn outside_majority(&mut self, sw: usize, pcs: &[usize]) -> Result<Vec<End>, Vec<End>> {
+        let d = self.d;
+        let ends: Vec<End> = pcs
+            .iter()
+            .filter_map(|&pc| d.nic_on(pc, sw).map(|n| (pc, n)))
+            .filter(|&e| !self.dead[self.id(e)])
+            .collect();
+        let mut groups: BTreeMap<usize, usize> = BTreeMap::new();
+        for &e in &ends {
+            let r = self.root(self.id(e));
+            *groups.entry(r).or_default() += 1;
+        }
+        let mut sizes: Vec<(usize, usize)> = groups.into_iter().map(|(r, n)| (n, r)).collect();
+        sizes.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
+        if sizes.len() < 2 {
+            return Ok(Vec::new());
+        }
+        if sizes[0].0 == sizes[1].0 {
+            return Err(ends);
+        }
+        let main = sizes[0].1;
+        Ok(ends.into_iter().filter(|&e| self.root(self.id(e)) != main).collect())
+    }
+
     /// The report, once every PC's results are in. `again` reads every
     /// result once more, needed only when too many probes failed to keep.
     pub fn finish<E>(
@@ -527,33 +567,16 @@ impl<'a> Tally<'a> {
         };
         let mut misplaced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (sw, pcs) in d.pcs_on_switches().iter().enumerate() {
-            let ends: Vec<End> = pcs
-                .iter()
-                .filter_map(|&pc| d.nic_on(pc, sw).map(|n| (pc, n)))
-                .filter(|&e| !self.dead[self.id(e)])
-                .collect();
-            let mut groups: BTreeMap<usize, usize> = BTreeMap::new();
-            for &e in &ends {
-                let r = self.root(self.id(e));
-                *groups.entry(r).or_default() += 1;
-            }
-            let mut sizes: Vec<(usize, usize)> = groups.into_iter().map(|(r, n)| (n, r)).collect();
-            sizes.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
-            if sizes.len() < 2 {
-                continue;
-            }
-            if sizes[0].0 == sizes[1].0 {
+            match self.outside_majority(sw, pcs) {
                 // No majority: say so rather than pick.
-                findings.push(Finding::Ambiguous {
+                Err(ends) => findings.push(Finding::Ambiguous {
                     switch: sw,
-                    suspects: ends.iter().map(|&e| fix(e)).collect(),
-                });
-                continue;
-            }
-            let main = sizes[0].1;
-            for &(pc, n) in &ends {
-                if self.root(self.id((pc, n))) != main {
-                    misplaced.entry(pc).or_default().push(n);
+                    suspects: ends.into_iter().map(fix).collect(),
+                }),
+                Ok(outside) => {
+                    for (pc, n) in outside {
+                        misplaced.entry(pc).or_default().push(n);
+                    }
                 }
             }
         }

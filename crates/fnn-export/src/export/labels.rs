@@ -6,8 +6,8 @@
 //! page that prints cleanly on A4 and Letter, and a plain-text version.
 
 use super::colors::{Cable, cable};
-use crate::design::Design;
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
 /// The port of each PC on a switch: ports are numbered from 1 in PC order,
@@ -21,7 +21,7 @@ pub fn port_of(design: &Design, switch: usize, pc: usize) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-use crate::escape::{one_line, xml as esc};
+use fnn_core::escape::{one_line, xml as esc};
 
 fn patch(c: &Cable) -> String {
     let fill = match &c.stripe {

@@ -12,12 +12,12 @@ pub mod racks;
 pub mod rewire;
 pub mod size;
 
-use crate::design::{Design, format_table};
-pub use crate::output::{INCOMPLETE_MARKER, is_plain_relative};
-use crate::report::Report;
 use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, networkd, scripts};
-use crate::spec::Cluster;
 pub use files::{ExportError, write_design, write_files};
+use fnn_core::design::{Design, format_table};
+pub use fnn_core::output::{INCOMPLETE_MARKER, is_plain_relative};
+use fnn_core::report::Report;
+use fnn_core::spec::Cluster;
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).
@@ -130,7 +130,7 @@ fn with_banner(text: &str, banner: &str) -> String {
 /// The output being written, and the pairs no switch covers when the
 /// design is not valid (every file then starts with the not-valid banner).
 struct Writer {
-    out: crate::output::Staged,
+    out: fnn_core::output::Staged,
     uncovered: Option<u64>,
 }
 
@@ -174,7 +174,7 @@ pub fn write_all(
     let want = |a: &str| o.only.is_empty() || o.only.iter().any(|x| x == a);
     let placement = refusals_first(c, d, report, o, &want)?;
     let mut w = Writer {
-        out: crate::output::Staged::new_for(dir, "export", &identity(c), o.force)?,
+        out: fnn_core::output::Staged::new_for(dir, "export", &identity(c), o.force)?,
         uncovered: (!report.valid).then_some(report.uncovered_pairs),
     };
     if want("table") {

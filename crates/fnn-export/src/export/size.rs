@@ -10,9 +10,9 @@
 //! budget. The small files (labels, racks, CSV, JSON) are left out.
 
 use super::Options;
-use crate::design::Design;
 use crate::routing::BasicRouting;
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
 use std::io::Write;
 
 /// The budget when none is given (`--max-size`).

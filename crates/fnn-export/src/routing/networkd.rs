@@ -12,9 +12,9 @@ use super::addresses::{Interfaces, switch_ip, uplink_ip};
 use super::basic::BasicRouting;
 use super::macs::stable_name;
 use super::scripts::for_each_neighbour;
-use crate::design::Design;
-use crate::escape::one_line;
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::escape::one_line;
+use fnn_core::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
 /// The name a NIC gets under networkd: the one its machine gave it, when

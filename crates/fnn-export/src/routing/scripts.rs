@@ -7,9 +7,9 @@
 use super::MacTable;
 use super::addresses::{Interfaces, announce_ip, multipath_ip, switch_ip, switch_net, uplink_ip};
 use super::basic::BasicRouting;
-use crate::design::Design;
-use crate::escape::{batch_word, host_name, one_line, sh_word};
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::escape::{batch_word, host_name, one_line, sh_word};
+use fnn_core::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
 /// The address `a` should use for `b`: on the switch of their route, or
@@ -512,7 +512,7 @@ mod tests {
     /// names every multipath address.
     #[test]
     fn plain_tcp_reaches_a_multipath_address_over_every_shared_switch() {
-        let (c, d) = crate::fixtures::paper_eight();
+        let (c, d) = fnn_core::fixtures::paper_eight();
         let r = BasicRouting::new(&c, &d);
         let mut s = String::new();
         plain_multipath(&mut s, &c, &d, &r, 0);

@@ -4,12 +4,12 @@
 
 use super::fattree::Shape;
 use super::stacks;
-use crate::escape::one_line;
-use crate::spec::Cluster;
+use fnn_core::escape::one_line;
+use fnn_core::spec::Cluster;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn widest(c: &Cluster) -> &crate::spec::SwitchModel {
+fn widest(c: &Cluster) -> &fnn_core::spec::SwitchModel {
     c.models
         .iter()
         .max_by_key(|m| m.ports)
@@ -64,7 +64,7 @@ pub fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuil
         }
     };
     let money = |v: f64| format!("{v:.2}");
-    let bom = crate::escape::csv([
+    let bom = fnn_core::escape::csv([
         ["item".into(), "count".into(), "unit_price".into(), "total".into()],
         [
             format!("{} (edge)", m.model),
@@ -223,7 +223,7 @@ pub fn clex_stats(c: &Cluster) -> String {
 pub fn write_all(
     dir: &Path,
     c: &Cluster,
-    design: &crate::design::Design,
+    design: &fnn_core::design::Design,
 ) -> Result<Vec<PathBuf>, crate::export::ExportError> {
     let (rows, skipped) = super::compare::compare(c, design);
     let mut files: Vec<(String, String)> = vec![

@@ -7,9 +7,9 @@
 
 use super::fattree::{self, Shape, SwitchOption};
 use super::stacks;
-use crate::design::Design;
-use crate::metrics::Metrics;
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::metrics::Metrics;
+use fnn_core::spec::{Cluster, UplinkMode};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -363,14 +363,14 @@ pub fn text(rows: &[Row], skipped: &[Skipped], width: Option<u16>) -> String {
         "system", "sw", "NICs", "cables", "cost", "hops", "max", "fwd", "pairwise", "bisect", "best", "note",
     ];
     let cells: Vec<Vec<String>> = rows.iter().map(|r| cells(r, 3)).collect();
-    let mut s = crate::table::fitted(&header, &cells, width);
+    let mut s = fnn_core::table::fitted(&header, &cells, width);
     for k in skipped {
-        s.push_str(&crate::table::wrap(
+        s.push_str(&fnn_core::table::wrap(
             &format!("not built: {}: {}", k.system, k.reason),
             width,
         ));
     }
-    s.push_str(&crate::table::wrap(
+    s.push_str(&fnn_core::table::wrap(
         "sw: switches; hops: switches a message crosses (average), max: at most; fwd: software forwardings; \
          pairwise: links between two PCs (average); bisect, best: bisection for a random and the best split; \
          in links (a link is one NIC's bandwidth)",
@@ -405,5 +405,5 @@ pub fn csv(rows: &[Row]) -> String {
                   avg_pairwise_links,bisection_links,bisection_best_links,note";
     let header = std::iter::once(header.split(',').map(String::from).collect::<Vec<_>>());
     let body = rows.iter().map(|r| cells(r, 4));
-    crate::escape::csv(header.chain(body))
+    fnn_core::escape::csv(header.chain(body))
 }

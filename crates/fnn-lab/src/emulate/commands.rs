@@ -87,7 +87,7 @@ pub(super) fn run_with(
 /// list a folder anyone can write first.
 pub(super) fn command(program: &str) -> Command {
     let mut c = Command::new(program);
-    c.env("PATH", crate::routing::tools::PATH);
+    c.env("PATH", fnn_export::routing::tools::PATH);
     c
 }
 

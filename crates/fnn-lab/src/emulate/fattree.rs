@@ -17,16 +17,16 @@
 use super::links::End;
 use super::testbed::Testbed;
 use super::{EmulateError, commands};
-use crate::escape::batch_word;
-use crate::spec::Cluster;
-use crate::topology::fattree::Shape as Built;
+use fnn_core::escape::batch_word;
+use fnn_core::spec::Cluster;
+use fnn_export::topology::fattree::Shape as Built;
 use std::net::Ipv4Addr;
 
 /// Why no fat-tree is built for the cluster.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum NoFatTree {
     #[error(transparent)]
-    NotBuilt(#[from] crate::topology::compare::NotBuilt),
+    NotBuilt(#[from] fnn_export::topology::compare::NotBuilt),
     #[error("it is two blade enclosures, not switches")]
     Enclosures,
     #[error(
@@ -48,7 +48,7 @@ pub struct Shape {
 impl Shape {
     /// The fat-tree `compare` designs for `c`, or why there is none.
     pub fn of(c: &Cluster) -> Result<Shape, NoFatTree> {
-        let (_, t) = crate::topology::compare::fat_tree_for(c)?;
+        let (_, t) = fnn_export::topology::compare::fat_tree_for(c)?;
         match t.shape {
             Built::TwoLevel {
                 to_nodes,
@@ -150,7 +150,7 @@ enum Link {
 /// (its PCs' cables and, between edges, its VLAN's cables up from one and
 /// down to the other).
 pub fn predict(flows: &[(usize, usize)], s: &Shape, rate: f64, mptcp: bool) -> Vec<f64> {
-    let rate = rate * crate::bandwidth::payload_share(mptcp);
+    let rate = rate * fnn_export::bandwidth::payload_share(mptcp);
     let route = |a: usize, b: usize| {
         let mut v = vec![Link::Pc(a, true), Link::Pc(b, false)];
         if s.edge(a) != s.edge(b) {
@@ -159,7 +159,7 @@ pub fn predict(flows: &[(usize, usize)], s: &Shape, rate: f64, mptcp: bool) -> V
         }
         v
     };
-    crate::bandwidth::share_busiest(flows, rate, route)
+    fnn_export::bandwidth::share_busiest(flows, rate, route)
 }
 
 /// Builds the fat-tree in `tb`: the PCs' namespaces (one a PC, by the
@@ -288,9 +288,9 @@ fn configure_pcs(s: &Shape, namespaces: &[String]) -> Result<(), EmulateError> {
 /// whatever cable they arrive on (paths up and down differ by destination).
 fn router(ns: &str) -> Result<(), EmulateError> {
     super::netns::within(ns, || {
-        crate::fs::kernel::set(std::path::Path::new("/proc/sys/net/ipv4/ip_forward"), "1")?;
+        fnn_core::fs::kernel::set(std::path::Path::new("/proc/sys/net/ipv4/ip_forward"), "1")?;
         for f in ["all", "default"] {
-            crate::fs::kernel::set(
+            fnn_core::fs::kernel::set(
                 std::path::Path::new(&format!("/proc/sys/net/ipv4/conf/{f}/rp_filter")),
                 "0",
             )?;
@@ -317,7 +317,7 @@ mod tests {
             cores: 2,
             bundle: 1,
         };
-        let full = 10.0 * crate::bandwidth::payload_share(false);
+        let full = 10.0 * fnn_export::bandwidth::payload_share(false);
         assert_eq!(predict(&[(0, 1), (1, 0)], &s, 10.0, false), vec![full; 2]);
         // 2 and 4 are both even: VLAN 0, and edge 0's one cable to core 0.
         assert_eq!(predict(&[(0, 2), (1, 4)], &s, 10.0, false), vec![full / 2.0; 2]);

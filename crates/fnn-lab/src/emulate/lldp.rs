@@ -11,10 +11,10 @@
 use super::commands::{run, run_until};
 use super::wiring::Wiring;
 use super::{EmulateError, Options, failed, io};
-use crate::escape::sh_word;
-use crate::export::cut_list::switch_name;
-use crate::routing::tools::Tool;
-use crate::spec::Cluster;
+use fnn_core::escape::sh_word;
+use fnn_core::spec::Cluster;
+use fnn_export::export::cut_list::switch_name;
+use fnn_export::routing::tools::Tool;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -147,7 +147,7 @@ fn deaf(c: &Cluster, heard: &[Option<String>]) -> EmulateError {
         command: "lldpd in every PC".into(),
         reason: format!(
             "{} did not hear every switch port within {} s: {}",
-            crate::words::count(deaf.len(), "PC"),
+            fnn_core::words::count(deaf.len(), "PC"),
             HEAR_WAIT.as_secs(),
             deaf.join(", ")
         ),
@@ -212,10 +212,10 @@ pub fn collect(
     }
     // The user's folder, maybe shared: opened once, never through a link
     // another user could change, and written into by its handle.
-    let results = crate::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
+    let results = fnn_core::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
     for (pc, json) in heard.into_iter().enumerate() {
         let file = format!("fnn-lldp-{}.json", c.pc_name(pc));
-        crate::atomic::write_atomic_in(&results, &file, json.unwrap_or_default().as_bytes())
+        fnn_core::atomic::write_atomic_in(&results, &file, json.unwrap_or_default().as_bytes())
             .map_err(|e| io(&dir.join(&file), e))?;
     }
     Ok(())

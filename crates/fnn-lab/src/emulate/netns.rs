@@ -33,7 +33,7 @@ pub fn within<T: Send>(ns: &str, f: impl FnOnce() -> io::Result<T> + Send) -> io
 /// has no IPv6, and then there is nothing to silence.
 pub fn no_ipv6_here() {
     for f in ["all", "default"] {
-        let _ = crate::fs::kernel::set(
+        let _ = fnn_core::fs::kernel::set(
             std::path::Path::new(&format!("/proc/sys/net/ipv6/conf/{f}/disable_ipv6")),
             "1",
         );

@@ -13,8 +13,8 @@
 
 use super::EmulateError;
 use super::commands::{run, run_until};
-use crate::escape::sh_word;
-use crate::routing::tools::Tool;
+use fnn_core::escape::sh_word;
+use fnn_export::routing::tools::Tool;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! with the line where the two agree, and each transport's aggregate.
 
 use super::traffic::TrafficReport;
-use crate::svg::{Element, Svg};
+use fnn_core::svg::{Element, Svg};
 
 const W: f64 = 640.0;
 const H: f64 = 480.0;

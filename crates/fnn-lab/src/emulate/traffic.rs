@@ -3,14 +3,14 @@
 //! namespaces by a generator inside fnn-tui — a TCP or MPTCP connection
 //! per flow, opened from sockets made in the two PCs' namespaces, all
 //! sending at once — and each flow's throughput set beside what the model
-//! ([`crate::bandwidth`]) predicts.
+//! ([`fnn_export::bandwidth`]) predicts.
 
 use super::EmulateError;
-use crate::bandwidth::Transport;
-use crate::design::Design;
-use crate::routing::BasicRouting;
-use crate::routing::scripts::address_for;
-use crate::spec::{Cluster, Coverage};
+use fnn_core::design::Design;
+use fnn_core::spec::{Cluster, Coverage};
+use fnn_export::bandwidth::Transport;
+use fnn_export::routing::BasicRouting;
+use fnn_export::routing::scripts::address_for;
 use std::net::{Ipv4Addr, SocketAddrV4};
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,7 +90,7 @@ impl Pattern {
                 .ok()
                 .or_else(|| c.pc_named(t))
                 .filter(|&p| p < pcs)
-                .ok_or_else(|| TrafficError::NotAPc(crate::escape::one_line(t)))
+                .ok_or_else(|| TrafficError::NotAPc(fnn_core::escape::one_line(t)))
         };
         match f.as_slice() {
             ["pair", a, b] if a != b => Ok(Pattern::Pair {
@@ -100,10 +100,10 @@ impl Pattern {
             ["permutation", seed] => seed
                 .parse()
                 .map(|seed| Pattern::Permutation { seed })
-                .map_err(|_| TrafficError::NotASeed(crate::escape::one_line(seed))),
+                .map_err(|_| TrafficError::NotASeed(fnn_core::escape::one_line(seed))),
             ["spec"] => Ok(Pattern::Spec),
             ["all"] => Ok(Pattern::All),
-            _ => Err(TrafficError::NotAPattern(crate::escape::one_line(text))),
+            _ => Err(TrafficError::NotAPattern(fnn_core::escape::one_line(text))),
         }
     }
 
@@ -126,7 +126,7 @@ impl Pattern {
 /// The first flow between PCs that share no switch on a cluster without
 /// an uplink: there is no way between them.
 pub fn unreachable(c: &Cluster, d: &Design, flows: &[(usize, usize)]) -> Option<(usize, usize)> {
-    if c.uplink.mode != crate::spec::UplinkMode::None {
+    if c.uplink.mode != fnn_core::spec::UplinkMode::None {
         return None;
     }
     flows.iter().copied().find(|&(a, b)| d.links(a, b) == 0)
@@ -174,7 +174,7 @@ pub fn parse_rate(text: &str) -> Result<u64, TrafficError> {
     };
     match number.parse::<u64>() {
         Ok(n) if scale > 0 && (MIN_RATE..=MAX_RATE).contains(&n.saturating_mul(scale)) => Ok(n * scale),
-        _ => Err(TrafficError::NotARate(crate::escape::one_line(text))),
+        _ => Err(TrafficError::NotARate(fnn_core::escape::one_line(text))),
     }
 }
 
@@ -236,7 +236,7 @@ pub fn parse_congestion(text: &str) -> Result<String, TrafficError> {
     if ok {
         Ok(text.to_string())
     } else {
-        Err(TrafficError::NotACongestion(crate::escape::one_line(text)))
+        Err(TrafficError::NotACongestion(fnn_core::escape::one_line(text)))
     }
 }
 
@@ -591,16 +591,16 @@ pub fn rehearse(
 ) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
     let address = |a: usize, b: usize, t: Transport| match t {
-        Transport::TcpMultipath => crate::routing::multipath_ip(b),
+        Transport::TcpMultipath => fnn_export::routing::multipath_ip(b),
         _ => address_for(r, a, b),
     };
-    let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
+    let subflows = |a: usize, b: usize| fnn_export::bandwidth::paths(d, r, a, b, true).len() as u32;
     let reach = Reach {
         network: "fnn",
         address: &address,
         subflows: &subflows,
     };
-    let predict = |transport: Transport| crate::bandwidth::predict(d, r, &flows, t.rate as f64, transport);
+    let predict = |transport: Transport| fnn_export::bandwidth::predict(d, r, &flows, t.rate as f64, transport);
     run_all(c, d, &reach, &flows, &predict, namespaces, t, cancel)
 }
 
@@ -731,7 +731,7 @@ mod tests {
         ] {
             assert!(parse_rate(bad).is_err(), "{bad}");
         }
-        let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
+        let c = fnn_core::spec::quick_cluster(8, 3, "4x6").unwrap();
         assert_eq!(
             Pattern::parse("pair:n0:n1", &c, 8),
             Ok(Pattern::Pair { from: 0, to: 1 })

@@ -17,18 +17,18 @@
 
 pub mod lldp;
 
-use crate::design::Design;
-use crate::export::colors::cable;
-use crate::export::labels::port_of;
-use crate::routing::{Interfaces, probe, switch_ip};
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
+use fnn_export::export::colors::cable;
+use fnn_export::export::labels::port_of;
+use fnn_export::routing::{Interfaces, probe, switch_ip};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
     #[error("{0}")]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] fnn_core::input::InputError),
     #[error("cannot read the folder {path}: {reason}")]
     Dir { path: String, reason: String },
     #[error("{at}: {problem}")]
@@ -103,7 +103,7 @@ pub fn parse_results(
     let mut declared: BTreeMap<String, usize> = BTreeMap::new();
     let nic_of = |declared: &BTreeMap<String, usize>, iface: &str, n: usize| -> Result<usize, VerifyError> {
         let nic = if declared.is_empty() {
-            crate::routing::interface_number(iface).map(|i| ifaces.nic_of(i))
+            fnn_export::routing::interface_number(iface).map(|i| ifaces.nic_of(i))
         } else {
             declared.get(iface).copied()
         };
@@ -118,12 +118,16 @@ pub fn parse_results(
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
             ["nic", nic, iface] => {
-                let nic = crate::routing::whole_number(nic)
+                let nic = fnn_export::routing::whole_number(nic)
                     .filter(|&k| k < own.len())
                     .ok_or_else(|| {
                         err(
                             n,
-                            format!("{} is not one of {}'s NICs", crate::escape::shown(nic), c.pc_name(r.pc)),
+                            format!(
+                                "{} is not one of {}'s NICs",
+                                fnn_core::escape::shown(nic),
+                                c.pc_name(r.pc)
+                            ),
                         )
                     })?;
                 declared.insert(iface.to_string(), nic);
@@ -163,7 +167,7 @@ pub fn for_each_result(
     mut f: impl FnMut(&ProbeResults),
 ) -> Result<(), VerifyError> {
     let entries = std::fs::read_dir(dir).map_err(|e| VerifyError::Dir {
-        path: crate::input::shown(dir),
+        path: fnn_core::input::shown(dir),
         reason: e.to_string(),
     })?;
     let mut paths: Vec<_> = entries
@@ -179,19 +183,19 @@ pub fn for_each_result(
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(VerifyError::Empty(crate::input::shown(dir)));
+        return Err(VerifyError::Empty(fnn_core::input::shown(dir)));
     }
     let mut seen: Vec<Option<usize>> = vec![None; d.pcs()];
     for (i, p) in paths.iter().enumerate() {
-        let text = crate::input::read_text(p)?;
-        let r = parse_results(&text, &crate::input::shown(p), c, d, ifaces)?;
+        let text = fnn_core::input::read_text(p)?;
+        let r = parse_results(&text, &fnn_core::input::shown(p), c, d, ifaces)?;
         if let Some(first) = seen[r.pc].replace(i) {
             return Err(VerifyError::File {
-                path: crate::input::shown(p),
+                path: fnn_core::input::shown(p),
                 problem: format!(
                     "{} was already read from {}",
                     c.pc_name(r.pc),
-                    crate::input::shown(&paths[first])
+                    fnn_core::input::shown(&paths[first])
                 ),
             });
         }
@@ -318,7 +322,7 @@ impl Finding {
                 // not by the probe order.
                 let named = fixes
                     .iter()
-                    .any(|f| crate::routing::interface_number(&f.iface).is_none());
+                    .any(|f| fnn_export::routing::interface_number(&f.iface).is_none());
                 let otherwise = if named {
                     format!(
                         "the MAC file gives {pc}'s {} and {} each other's NIC numbers: give them in its NIC column",
@@ -465,7 +469,7 @@ impl<'a> Tally<'a> {
     /// The NIC ends of one ping: the prober's NIC on its switch, and the
     /// target's NIC on that same switch (None when the target is not there).
     fn ping_ends(&self, pc: usize, nic: usize, target: usize) -> Option<(usize, usize)> {
-        let sw = crate::design::bits::ones(self.d.mask(pc)).nth(nic)?;
+        let sw = fnn_core::design::bits::ones(self.d.mask(pc)).nth(nic)?;
         let m = self.d.nic_on(target, sw)?;
         Some((self.id((pc, nic)), self.id((target, m))))
     }
@@ -724,16 +728,16 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::parse_table;
+    use fnn_core::design::parse_table;
 
     fn six() -> (Cluster, Design) {
-        let flags = crate::spec::QuickFlags {
+        let flags = fnn_core::spec::QuickFlags {
             pcs: Some(6),
             nics: Some(2),
             switches: Some("4x3".into()),
             ..Default::default()
         };
-        let c = flags.apply(crate::spec::Spec::default()).unwrap().resolve().unwrap();
+        let c = flags.apply(fnn_core::spec::Spec::default()).unwrap().resolve().unwrap();
         let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
         (c, d)
     }
@@ -813,7 +817,7 @@ mod tests {
         // A two-NIC switch whose NICs miss each other: a tie.
         let d2 = parse_table("0: 0 1\n1: 2 3\n", "t", 4, 2).unwrap();
         let mut c2 = c.clone();
-        c2.coverage = crate::spec::Coverage::Sparse;
+        c2.coverage = fnn_core::spec::Coverage::Sparse;
         let res: Vec<ProbeResults> = (0..2)
             .map(|pc| ProbeResults {
                 pc,

@@ -19,7 +19,7 @@ use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;
 
 /// The built-in price list: Fast Ethernet parts at KLAT2-era prices.
-pub const FAST_ETHERNET_TOML: &str = include_str!("../../../assets/prices/fast-ethernet.toml");
+pub(crate) const FAST_ETHERNET_TOML: &str = include_str!("../../../assets/prices/fast-ethernet.toml");
 
 /// Switch models to choose from, and optionally the NIC and cable prices
 /// (the spec's when omitted).

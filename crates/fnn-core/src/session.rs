@@ -16,7 +16,7 @@ use thiserror::Error;
 pub const VERSION: u32 = 1;
 /// A session holds the population: larger than a spec (a 1024-PC session
 /// is a few MiB), still bounded, since TOML takes ~90x its size to parse.
-pub const MAX_SESSION_BYTES: u64 = 32 << 20;
+pub(crate) const MAX_SESSION_BYTES: u64 = 32 << 20;
 
 #[derive(Debug, Error)]
 pub enum SessionError {
@@ -102,7 +102,7 @@ pub fn holds_user_edits(path: &Path) -> bool {
 
 /// The spec as it stands in a run: its own, self-contained, with the live
 /// weights, GA parameters and pins of `c`.
-pub fn live_spec(spec: &Spec, c: &Cluster) -> Spec {
+pub(crate) fn live_spec(spec: &Spec, c: &Cluster) -> Spec {
     let mut spec = self_contained(spec);
     spec.weights = c.weights.clone();
     spec.ga = c.ga.clone();
@@ -496,7 +496,7 @@ pub const EXAMPLES: &[(&str, &str)] = &[
 /// Whether `text` is a shipped example, unmodified: such a file is opened
 /// read-only (a save goes to the data folder), so the repository's copy is
 /// never rewritten.
-pub fn is_example(text: &str) -> bool {
+pub(crate) fn is_example(text: &str) -> bool {
     EXAMPLES.iter().any(|(_, t)| *t == text)
 }
 

@@ -41,7 +41,7 @@ impl Transport {
     }
 
     /// Whether a flow uses every switch its PCs share.
-    pub fn every_shared_switch(self) -> bool {
+    pub(crate) fn every_shared_switch(self) -> bool {
         self != Transport::Tcp
     }
 

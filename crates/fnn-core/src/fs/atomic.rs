@@ -51,7 +51,7 @@ pub fn write_atomic_in(dir: &Dir, name: &str, bytes: &[u8]) -> std::io::Result<(
 /// name, so a file or link someone planted in a shared folder is never
 /// written through. It gets the mode a new file would get (0666 less the
 /// umask).
-pub fn temp_beside(path: &Path) -> std::io::Result<TempFile> {
+pub(crate) fn temp_beside(path: &Path) -> std::io::Result<TempFile> {
     let (dir, name) = super::parent_and_name(path)?;
     temp_in(&dir, &name)
 }
@@ -65,7 +65,7 @@ fn temp_in(dir: &Dir, name: &str) -> std::io::Result<TempFile> {
 
 /// The longest start of `text` of at most `most` bytes, on a character
 /// boundary.
-pub fn cut_to_bytes(text: &str, most: usize) -> &str {
+pub(crate) fn cut_to_bytes(text: &str, most: usize) -> &str {
     let mut end = most.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -76,7 +76,7 @@ pub fn cut_to_bytes(text: &str, most: usize) -> &str {
 /// Syncs a [`temp_beside`] file and renames it over `path` (which names a
 /// file in the temporary's own folder), then syncs the folder so the
 /// rename itself survives a power cut.
-pub fn persist(tmp: TempFile, path: &Path) -> std::io::Result<()> {
+pub(crate) fn persist(tmp: TempFile, path: &Path) -> std::io::Result<()> {
     tmp.persist(&super::file_name(path)?).map(drop)
 }
 

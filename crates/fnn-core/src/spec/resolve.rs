@@ -13,7 +13,7 @@ const MAX_NICS: u32 = 64;
 const MAX_SWITCHES: u64 = 1 << 14;
 const MAX_PORTS: u32 = 1 << 16;
 /// Weights past this only drown the others (and fill the screen).
-pub const MAX_WEIGHT: f64 = 1e6;
+pub(crate) const MAX_WEIGHT: f64 = 1e6;
 /// Prices and lengths.
 const MAX_AMOUNT: f64 = 1e9;
 /// A switch's power draw in watts.

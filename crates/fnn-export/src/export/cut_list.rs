@@ -39,7 +39,7 @@ pub fn switch_name(switch: usize) -> String {
 /// The per-switch port plan a switch configuration needs: every port of
 /// every FNN switch, the PC and NIC its cable comes from, and a port
 /// description to set on the switch, in switch and port order.
-pub fn port_plan(
+pub(crate) fn port_plan(
     c: &Cluster,
     d: &Design,
     ifaces: &crate::routing::Interfaces,

@@ -16,9 +16,9 @@ use fnn_core::spec::Cluster;
 use std::io::Write;
 
 /// The budget when none is given (`--max-size`).
-pub const DEFAULT_MAX_SIZE: u64 = 2 << 30;
+pub(crate) const DEFAULT_MAX_SIZE: u64 = 2 << 30;
 /// PCs whose files are made to estimate the rest.
-pub const SAMPLES: usize = 3;
+pub(crate) const SAMPLES: usize = 3;
 
 /// What an export would write, in bytes, as far as it was counted: once
 /// the count passes `limit` it stops (the export is refused anyway).

@@ -22,7 +22,7 @@ pub fn field_bits(max_nics: usize) -> u32 {
 }
 
 /// Bytes per encoded word (1, 2, 4 or 8).
-pub fn word_bytes(max_nics: usize) -> usize {
+pub(crate) fn word_bytes(max_nics: usize) -> usize {
     let bits = field_bits(max_nics) as usize * max_nics.max(1);
     match bits {
         0..=8 => 1,
@@ -62,7 +62,7 @@ pub fn c_header(d: &Design, name: &str) -> String {
 }
 
 /// [`c_header`] written as it is made (P² entries).
-pub fn write_c_header(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
+pub(crate) fn write_c_header(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
     // The name goes into a block comment (no `*/`) and a string literal.
     let (quoted, name) = (fnn_core::escape::c_string(name), fnn_core::escape::c_comment(name));
     let n = max_nics(d);
@@ -96,7 +96,7 @@ pub fn rust_module(d: &Design, name: &str) -> String {
 }
 
 /// [`rust_module`] written as it is made (P² entries).
-pub fn write_rust_module(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
+pub(crate) fn write_rust_module(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
     // The name goes into a one-line doc comment and a string literal.
     let (quoted, name) = (fnn_core::escape::rust_string(name), fnn_core::escape::one_line(name));
     let n = max_nics(d);
@@ -127,7 +127,7 @@ pub fn mac_header(d: &Design, name: &str, macs: &super::MacTable) -> String {
 }
 
 /// [`mac_header`] written as it is made (P² x NICs MACs).
-pub fn write_mac_header(
+pub(crate) fn write_mac_header(
     w: &mut dyn std::io::Write,
     d: &Design,
     name: &str,

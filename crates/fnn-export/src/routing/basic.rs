@@ -117,7 +117,7 @@ impl BasicRouting {
     }
 
     /// [`BasicRouting::matrix`] written row by row (P² entries).
-    pub fn write_matrix(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    pub(crate) fn write_matrix(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let width = self.top.map_or(1, |m| m.to_string().len()).max(1);
         for a in 0..self.pcs {
             for b in 0..self.pcs {

@@ -52,7 +52,7 @@ enum Iface {
 
 /// The stable name a networkd `.link` file gives NIC `nic` when the
 /// discovery gave no name of the machine's own.
-pub fn stable_name(nic: usize) -> String {
+pub(crate) fn stable_name(nic: usize) -> String {
     format!("fnn{nic}")
 }
 
@@ -201,7 +201,7 @@ impl MacTable {
     }
 
     /// The discovered MAC of a NIC, if any.
-    pub fn known_mac(&self, pc: usize, nic: usize) -> Option<&str> {
+    pub(crate) fn known_mac(&self, pc: usize, nic: usize) -> Option<&str> {
         self.nics.get(&(pc, nic)).map(|n| n.mac.as_str())
     }
 
@@ -369,7 +369,7 @@ pub fn name_list(text: &str) -> Result<Vec<String>, NameError> {
 /// A Linux interface name fnn-tui writes into scripts and unit files: at
 /// most 15 bytes (IFNAMSIZ), plain characters only (the kernel allows
 /// more, but no machine's own naming uses them), not an option to `ip`.
-pub fn valid_name(name: &str) -> bool {
+pub(crate) fn valid_name(name: &str) -> bool {
     (1..=15).contains(&name.len())
         && name != "."
         && name != ".."

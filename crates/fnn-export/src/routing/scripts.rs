@@ -281,7 +281,7 @@ fn placeholder_mark(known: bool) -> &'static str {
 }
 
 /// The variable that lets a script with placeholder MACs run anyway.
-pub const ALLOW_PLACEHOLDERS: &str = "FNN_ALLOW_PLACEHOLDER_MACS";
+pub(crate) const ALLOW_PLACEHOLDERS: &str = "FNN_ALLOW_PLACEHOLDER_MACS";
 
 /// The lines that stop a script holding placeholder MACs unless the
 /// person running it says they know (exit status 3).
@@ -429,7 +429,7 @@ pub fn hosts(c: &Cluster, d: &Design, r: &BasicRouting, pc: usize) -> String {
 }
 
 /// The IP plan: the subnet of every switch and every PC's address on it.
-pub fn ip_plan(c: &Cluster, d: &Design, ifaces: &Interfaces, macs: &MacTable) -> String {
+pub(crate) fn ip_plan(c: &Cluster, d: &Design, ifaces: &Interfaces, macs: &MacTable) -> String {
     let mut s = format!("# {}: IP plan (one subnet per FNN switch)\n", one_line(&c.name));
     for (sw, pcs) in d.pcs_on_switches().iter().enumerate() {
         let _ = writeln!(s, "\nswitch {sw}: {}", switch_net(sw));
@@ -462,7 +462,7 @@ pub fn route_table(c: &Cluster, d: &Design, r: &BasicRouting, ifaces: &Interface
 
 /// [`route_table`] written as it is made: P² lines, too many to hold at
 /// thousands of PCs.
-pub fn write_route_table(
+pub(crate) fn write_route_table(
     w: &mut dyn std::io::Write,
     c: &Cluster,
     d: &Design,

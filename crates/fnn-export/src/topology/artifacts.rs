@@ -17,7 +17,7 @@ fn widest(c: &Cluster) -> &fnn_core::spec::SwitchModel {
 }
 
 /// Fat-tree wiring (node -> edge port, edge uplinks -> core in bundles) and BOM.
-pub fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
+pub(crate) fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
     let (m, t) = super::compare::fat_tree_for(c)?;
     let n = c.pcs() as u32;
     let mut w = format!(
@@ -180,7 +180,7 @@ pub fn fat_tree_racks(c: &Cluster) -> Result<(String, String), super::compare::N
 
 /// A two-level CLEX for the cluster's PCs: construction figures and a
 /// routing simulation at 90% load, next to the 3D torus of the same size.
-pub fn clex_stats(c: &Cluster) -> String {
+pub(crate) fn clex_stats(c: &Cluster) -> String {
     let k = (c.pcs() as f64).sqrt().ceil().max(2.0) as u64;
     let Ok(x) = super::clex::Clex::new(k, 2) else {
         return "no CLEX for this size\n".into();

@@ -29,7 +29,7 @@ pub struct SwitchDatabase {
     pub core: Vec<SwitchOption>,
 }
 
-pub const PAPER_DATABASE: &str = include_str!("../../../../assets/switches/fattree.toml");
+pub(crate) const PAPER_DATABASE: &str = include_str!("../../../../assets/switches/fattree.toml");
 
 impl SwitchDatabase {
     pub fn paper() -> SwitchDatabase {

@@ -85,22 +85,22 @@ impl Shape {
     }
 
     /// Cables from an edge to the cores (one for a star, unused).
-    pub fn vlans(&self) -> usize {
+    pub(crate) fn vlans(&self) -> usize {
         (self.cores * self.bundle).max(1)
     }
 
     /// Which of its edge's cables to the cores traffic to PC `dst`
     /// crosses (cable `v mod bundle` to core `v / bundle`).
-    pub fn vlan_for(&self, dst: usize) -> usize {
+    pub(crate) fn vlan_for(&self, dst: usize) -> usize {
         dst % self.vlans()
     }
 }
 
 /// The most edges built: one /16 of 10.100.0.0-10.249.0.0 each.
-pub const MAX_EDGES: usize = 150;
+pub(crate) const MAX_EDGES: usize = 150;
 
 /// The most cables from one edge to the cores (links of 172.16.0.0/12).
-pub const MAX_CABLES: usize = 250_000;
+pub(crate) const MAX_CABLES: usize = 250_000;
 
 /// PC `pc`'s address: a /16 an edge.
 pub fn address(pc: usize, s: &Shape) -> Ipv4Addr {

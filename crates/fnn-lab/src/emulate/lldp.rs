@@ -25,7 +25,7 @@ const ETHERTYPE: u16 = 0x88cc;
 const HEAR_WAIT: Duration = Duration::from_secs(20);
 
 /// The programs this needs, and their Debian package.
-pub const NEEDS: &[Tool] = &[
+pub(crate) const NEEDS: &[Tool] = &[
     Tool {
         program: "lldpd",
         package: "lldpd",
@@ -39,7 +39,7 @@ pub const NEEDS: &[Tool] = &[
 /// One LLDPDU as switch `switch`'s port `port` sends it: chassis id and
 /// system name the switch's name, port id the port number (both "locally
 /// assigned"), the port's description, a TTL of 120 s.
-pub fn lldpdu(switch: usize, port: usize, src: [u8; 6]) -> Vec<u8> {
+pub(crate) fn lldpdu(switch: usize, port: usize, src: [u8; 6]) -> Vec<u8> {
     let name = switch_name(switch);
     let port_id = port.to_string();
     let mut f = Vec::with_capacity(64);

@@ -23,7 +23,7 @@ const CONFIGURE_WAIT: Duration = Duration::from_secs(20);
 
 /// The programs this boot needs, and the Debian packages they come in
 /// (networkd is on no `PATH`).
-pub const NEEDS: &[Tool] = &[
+pub(crate) const NEEDS: &[Tool] = &[
     Tool {
         program: "/lib/systemd/systemd-networkd",
         package: "systemd",

@@ -25,7 +25,7 @@ const PREFIX_LEN: usize = 6;
 /// A live run's record, locked until it is dropped (which removes it,
 /// unless the run's testbed is kept for inspection).
 #[derive(Debug)]
-pub struct Registration {
+pub(crate) struct Registration {
     pub prefix: String,
     path: PathBuf,
     file: File,
@@ -108,7 +108,7 @@ impl Registration {
     }
 
     /// Records a folder the run made outside the names its prefix covers.
-    pub fn note_folder(&mut self, dir: &Path) -> Result<(), EmulateError> {
+    pub(crate) fn note_folder(&mut self, dir: &Path) -> Result<(), EmulateError> {
         self.note(&format!("folder {}", dir.display()))
     }
 

@@ -125,7 +125,7 @@ impl Summary {
     /// Something is wrong whatever the capture lost: a pair unanswered or
     /// by the wrong NIC, a request seen on a switch its route does not
     /// name, or a frame that should not be (lost frames only hide more).
-    pub fn faulty(&self) -> bool {
+    pub(crate) fn faulty(&self) -> bool {
         !(self.failed.is_empty()
             && self.wrong_nic.is_empty()
             && self.wrong_switch.is_empty()

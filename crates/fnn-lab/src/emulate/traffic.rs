@@ -78,7 +78,7 @@ pub enum TrafficError {
 
 /// The most flows one run holds: two sockets each, and the ports of one
 /// PC's listeners (one a flow, from 20000) must fit below 65536.
-pub const MAX_FLOWS: usize = 16_384;
+pub(crate) const MAX_FLOWS: usize = 16_384;
 
 impl Pattern {
     /// Reads `pair:A:B`, `permutation:SEED`, `spec` or `all`; PCs by number
@@ -153,11 +153,11 @@ fn derangement(n: usize, seed: u64) -> Vec<usize> {
 /// The slowest link rate: tc reads a rate in bytes/s (below 8bit it is
 /// none at all), and below about a kbit it rounds the rate and shrinks
 /// tbf's bucket under one full frame, so a link would carry nothing.
-pub const MIN_RATE: u64 = 1_000;
+pub(crate) const MIN_RATE: u64 = 1_000;
 
 /// The fastest: tbf takes more, but its queue limit is then cut short;
 /// 100gbit is already far beyond what a veth carries.
-pub const MAX_RATE: u64 = 100_000_000_000;
+pub(crate) const MAX_RATE: u64 = 100_000_000_000;
 
 /// A link rate such as `10mbit`, `500kbit` or `1gbit` (tc's units), in
 /// bits/s, from [`MIN_RATE`] to [`MAX_RATE`].
@@ -197,7 +197,7 @@ pub struct TrafficOptions {
 }
 
 /// Why `flows` flows over `transports` cannot run at once, if they cannot.
-pub fn too_many(flows: usize, transports: &[Transport]) -> Option<String> {
+pub(crate) fn too_many(flows: usize, transports: &[Transport]) -> Option<String> {
     let most = transports.iter().map(|t| t.connections()).max().unwrap_or(1);
     (flows.saturating_mul(most) > MAX_FLOWS).then(|| {
         format!("{flows} flows of {most} connection(s); at most {MAX_FLOWS} connections run at once (choose a smaller pattern, e.g. permutation:1, or fewer PCs)")
@@ -246,7 +246,7 @@ const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
 /// available, or loaded on demand when a socket asks for it (as the
 /// rehearsal's sockets will). Its absence is an error naming those it has
 /// and how to load it, given before anything is built.
-pub fn check_congestion(name: &str) -> Result<(), TrafficError> {
+pub(crate) fn check_congestion(name: &str) -> Result<(), TrafficError> {
     let have = std::fs::read_to_string(AVAILABLE).unwrap_or_default();
     if have.split_whitespace().any(|a| a == name) {
         return Ok(());
@@ -449,7 +449,7 @@ const SETTLE: Duration = Duration::from_secs(1);
 /// How a network is reached: the address PC `a` uses for PC `b` over a
 /// transport, and how many MPTCP subflows a connection between them
 /// should open.
-pub struct Reach<'a> {
+pub(crate) struct Reach<'a> {
     /// The network's name: `fnn`, `tree` or `fat-tree`.
     pub network: &'static str,
     pub address: &'a dyn Fn(usize, usize, Transport) -> Ipv4Addr,
@@ -605,7 +605,7 @@ pub fn rehearse(
 }
 
 /// The same pattern on the tree of the same PCs ([`super::tree`]).
-pub fn rehearse_tree(
+pub(crate) fn rehearse_tree(
     c: &Cluster,
     d: &Design,
     namespaces: &[String],
@@ -618,7 +618,7 @@ pub fn rehearse_tree(
 }
 
 /// The same pattern on the fat-tree of `compare` ([`super::fattree`]).
-pub fn rehearse_fat_tree(
+pub(crate) fn rehearse_fat_tree(
     c: &Cluster,
     d: &Design,
     shape: &super::fattree::Shape,

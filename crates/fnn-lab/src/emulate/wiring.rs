@@ -180,7 +180,7 @@ impl Wiring {
 
     /// Where in the kernel's enumeration NIC `nic` of PC `pc` comes: its
     /// interfaces are made in this order, so their indexes follow it.
-    pub fn probed_at(&self, pc: usize, nic: usize) -> usize {
+    pub(crate) fn probed_at(&self, pc: usize, nic: usize) -> usize {
         self.kernel[pc]
             .probe_order
             .iter()

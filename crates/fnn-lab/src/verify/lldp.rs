@@ -109,7 +109,7 @@ pub fn switch_of(system: &str) -> Option<usize> {
 }
 
 /// The port number at the end of a port id (or description).
-pub fn port_number(n: &Neighbour) -> Option<usize> {
+pub(crate) fn port_number(n: &Neighbour) -> Option<usize> {
     let trailing = |t: &str| {
         let digits: String = t.chars().rev().take_while(char::is_ascii_digit).collect();
         let digits: String = digits.chars().rev().collect();
@@ -237,7 +237,7 @@ impl LldpReport {
 }
 
 /// Checks one PC's neighbours against the plan.
-pub fn audit_pc(
+pub(crate) fn audit_pc(
     c: &Cluster,
     d: &Design,
     pc: usize,

@@ -79,7 +79,7 @@ fn header_pc(
 }
 
 /// Reads one probe file, checking it against the design.
-pub fn parse_results(
+pub(crate) fn parse_results(
     text: &str,
     source: &str,
     c: &Cluster,
@@ -159,7 +159,7 @@ pub fn parse_results(
 
 /// Calls `f` with every `fnn-probe-*.txt` in a folder, one file at a time,
 /// in name order: a cluster's results are read without holding them all.
-pub fn for_each_result(
+pub(crate) fn for_each_result(
     dir: &Path,
     c: &Cluster,
     d: &Design,
@@ -402,7 +402,7 @@ const KEPT_FAILURES: usize = 1 << 22;
 /// Probe results folded in one PC at a time: groups of NICs that answered
 /// each other (a union-find over every NIC), the NICs with no link, and
 /// the failed probes.
-pub struct Tally<'a> {
+pub(crate) struct Tally<'a> {
     c: &'a Cluster,
     d: &'a Design,
     ifaces: &'a Interfaces,

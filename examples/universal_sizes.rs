@@ -45,12 +45,12 @@ struct Args {
 }
 
 /// `A..B` (or one number) as an inclusive range.
-fn range(s: &str) -> Result<(usize, usize), String> {
+fn range(s: &str) -> anyhow::Result<(usize, usize)> {
     let (a, b) = s.split_once("..").unwrap_or((s, s));
-    let num = |v: &str| v.trim().parse::<usize>().map_err(|e| format!("`{v}`: {e}"));
+    let num = |v: &str| v.trim().parse::<usize>().map_err(|e| anyhow::anyhow!("`{v}`: {e}"));
     let (a, b) = (num(a)?, num(b)?);
     if a > b {
-        return Err(format!("{a}..{b} is empty"));
+        return Err(anyhow::anyhow!("{a}..{b} is empty"));
     }
     Ok((a, b))
 }

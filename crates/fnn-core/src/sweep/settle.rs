@@ -109,12 +109,12 @@ pub fn settle(
             ..Default::default()
         };
         match at_covering_bound(pcs, nics, narrower, most, &opts, interrupt) {
-            Some(Ok(d)) => {
+            Some(AtBound::Found(d)) => {
                 improved = true;
                 (cell.width, cell.switches) = (narrower, switches_used(&d));
                 continue;
             }
-            Some(Err(proof)) => cell.proof = proof,
+            Some(AtBound::Impossible(proof)) => cell.proof = proof,
             None => {}
         }
         let Ok(out) = exact::solve_until(&cluster, &opts, interrupt) else {
@@ -142,6 +142,13 @@ pub fn settle(
     cell
 }
 
+/// What the solver said at the covering bound's switch count.
+enum AtBound {
+    Found(crate::design::Design),
+    /// The proof column's words for it.
+    Impossible(String),
+}
+
 /// A design that exists usually uses exactly the covering bound's
 /// switches, and the solver finds it far sooner there (18 PCs with 6 NICs
 /// on 27 four-port switches: 36 s; on 29: unknown after 20). Impossible
@@ -155,15 +162,15 @@ fn at_covering_bound(
     most: usize,
     opts: &exact::Options,
     interrupt: &AtomicBool,
-) -> Option<Result<crate::design::Design, String>> {
+) -> Option<AtBound> {
     let tight = bounds::min_switches(pcs as u64, narrower as u64) as usize;
     if tight >= most {
         return None;
     }
     let out = solve_on(pcs, nics, narrower, tight, opts, interrupt)?;
     match out.verdict {
-        Verdict::Found(d) => Some(Ok(d)),
-        Verdict::Impossible(_) => Some(Err(format!(
+        Verdict::Found(d) => Some(AtBound::Found(d)),
+        Verdict::Impossible(_) => Some(AtBound::Impossible(format!(
             "{narrower} ports impossible on up to {tight} switches: {} ({:.2} s); unknown on up to {most}",
             out.model.words(),
             out.seconds

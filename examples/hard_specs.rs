@@ -42,14 +42,14 @@ struct Options {
 }
 
 /// Seconds to the first valid design, or None within the limit.
-fn time_to_valid(h: &HardSpec, seed: u64, o: &Options) -> Result<(Option<f64>, u64), String> {
+fn time_to_valid(h: &HardSpec, seed: u64, o: &Options) -> anyhow::Result<(Option<f64>, u64)> {
     let mut spec = h.spec.clone();
     spec.ga.seed = seed;
     spec.ga.threads = o.threads;
     if let Some(m) = o.local_search {
         spec.ga.local_search = m;
     }
-    let cluster = spec.resolve().map_err(|e| e.to_string())?;
+    let cluster = spec.resolve()?;
     let start = Instant::now();
     let limits = Limits {
         generations: 0,
@@ -64,7 +64,7 @@ fn time_to_valid(h: &HardSpec, seed: u64, o: &Options) -> Result<(Option<f64>, u
     Ok((Some(start.elapsed().as_secs_f64()), run.engine().generation()))
 }
 
-fn main() -> Result<(), String> {
+fn main() -> anyhow::Result<()> {
     let o = Options::parse();
     let specs: Vec<HardSpec> = hard_specs::all()
         .into_iter()
@@ -73,7 +73,7 @@ fn main() -> Result<(), String> {
     if o.write {
         for h in &specs {
             let path = format!("assets/specs/hard/{}.toml", h.name);
-            fnn_tui::fs::atomic::write_atomic(&path, h.toml()).map_err(|e| format!("{path}: {e}"))?;
+            fnn_tui::fs::atomic::write_atomic(&path, h.toml()).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
             println!("wrote {path}");
         }
         return Ok(());
@@ -81,11 +81,7 @@ fn main() -> Result<(), String> {
     println!("| spec | PCs | NICs | required pairs | median s | worst s | failures | median generations |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for h in &specs {
-        let pairs = h
-            .spec
-            .resolve()
-            .map(|c| c.pattern.pair_count())
-            .map_err(|e| e.to_string())?;
+        let pairs = h.spec.resolve().map(|c| c.pattern.pair_count())?;
         let mut times = Vec::new();
         let mut gens = Vec::new();
         let mut failures = 0;

@@ -22,14 +22,14 @@ struct Args {
     name: String,
 }
 
-fn main() -> Result<(), String> {
+fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    let spec = Spec::load(&args.spec).map_err(|e| e.to_string())?;
+    let spec = Spec::load(&args.spec)?;
     let limits = Limits {
         generations: args.generations,
         time_limit_s: 0.0,
     };
-    let mut run = Run::new(spec).map_err(|e| e.to_string())?.with_limits(limits);
+    let mut run = Run::new(spec)?.with_limits(limits);
     let stop = run.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
     let e = run.engine();
     println!(
@@ -38,5 +38,5 @@ fn main() -> Result<(), String> {
         e.is_valid(),
         stop.words()
     );
-    run.session(&args.name).save(&args.out).map_err(|e| e.to_string())
+    Ok(run.session(&args.name).save(&args.out)?)
 }

@@ -54,7 +54,7 @@ struct Outcome {
     peak_mb: f64,
 }
 
-fn main() -> Result<(), String> {
+fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     if let [family, pcs, seed, limit] = args.one.as_slice() {
         return one(family, pcs, seed, limit, args.threads);
@@ -79,13 +79,13 @@ fn main() -> Result<(), String> {
 }
 
 /// A family at a size over every seed, as a table row.
-fn row(family: Family, pcs: usize, limit: f64, args: &Args) -> Result<(), String> {
+fn row(family: Family, pcs: usize, limit: f64, args: &Args) -> anyhow::Result<()> {
     let (mut times, mut failures, mut peak) = (Vec::new(), 0, 0.0f64);
     let (mut nics, mut pairs) = (Vec::new(), Vec::new());
     for seed in 1..=args.seeds {
-        let p = plant(family, pcs, seed).map_err(|e| e.to_string())?;
+        let p = plant(family, pcs, seed)?;
         nics.push(p.spec.pcs.nics);
-        pairs.push(p.spec.resolve().map_err(|e| e.to_string())?.pattern.pair_count());
+        pairs.push(p.spec.resolve()?.pattern.pair_count());
         let o = child(family, pcs, seed, limit, args.threads)?;
         eprintln!(
             "{}-{pcs} seed {seed} ({}): {} ({} generations, {:.0} MB)",
@@ -131,13 +131,12 @@ fn row(family: Family, pcs: usize, limit: f64, args: &Args) -> Result<(), String
 }
 
 /// Runs one spec in a child process of this example.
-fn child(family: Family, pcs: usize, seed: u64, limit: f64, threads: usize) -> Result<Outcome, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+fn child(family: Family, pcs: usize, seed: u64, limit: f64, threads: usize) -> anyhow::Result<Outcome> {
+    let exe = std::env::current_exe()?;
     let out = Command::new(exe)
         .args(["--threads", &threads.to_string(), "--one", family.name()])
         .args([pcs.to_string(), seed.to_string(), limit.to_string()])
-        .output()
-        .map_err(|e| e.to_string())?;
+        .output()?;
     let text = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = text.split_whitespace().collect();
     match (out.status.success(), f.as_slice()) {
@@ -146,7 +145,7 @@ fn child(family: Family, pcs: usize, seed: u64, limit: f64, threads: usize) -> R
             generations: gens.parse().unwrap_or(0),
             peak_mb: kb.parse::<f64>().unwrap_or(0.0) / 1024.0,
         }),
-        _ => Err(format!(
+        _ => Err(anyhow::anyhow!(
             "{}-{pcs} seed {seed}: {}",
             family.name(),
             String::from_utf8_lossy(&out.stderr)
@@ -156,14 +155,14 @@ fn child(family: Family, pcs: usize, seed: u64, limit: f64, threads: usize) -> R
 
 /// The child: plants, searches to the first valid design or the limit,
 /// prints `SECONDS|- GENERATIONS PEAK_KB`.
-fn one(family: &str, pcs: &str, seed: &str, limit: &str, threads: usize) -> Result<(), String> {
-    let family = Family::named(family).ok_or(format!("no family {family}"))?;
-    let num = |s: &str| s.parse::<f64>().map_err(|e| format!("`{s}`: {e}"));
+fn one(family: &str, pcs: &str, seed: &str, limit: &str, threads: usize) -> anyhow::Result<()> {
+    let family = Family::named(family).ok_or_else(|| anyhow::anyhow!("no family {family}"))?;
+    let num = |s: &str| s.parse::<f64>().map_err(|e| anyhow::anyhow!("`{s}`: {e}"));
     let (pcs, seed, limit) = (num(pcs)? as usize, num(seed)? as u64, num(limit)?);
-    let mut spec = plant(family, pcs, seed).map_err(|e| e.to_string())?.spec;
+    let mut spec = plant(family, pcs, seed)?.spec;
     spec.ga.seed = seed;
     spec.ga.threads = threads;
-    let cluster = spec.resolve().map_err(|e| e.to_string())?;
+    let cluster = spec.resolve()?;
     let start = Instant::now();
     let limits = Limits {
         generations: 0,
@@ -202,23 +201,24 @@ fn peak_kb() -> u64 {
 }
 
 /// Writes each spec as TOML and its certificate as a switch table.
-fn write(dir: &std::path::Path, families: &[Family], args: &Args) -> Result<(), String> {
-    fnn_tui::fs::make_dirs(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn write(dir: &std::path::Path, families: &[Family], args: &Args) -> anyhow::Result<()> {
+    fnn_tui::fs::make_dirs(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     for &family in families {
         for &pcs in &args.sizes {
             for seed in 1..=args.seeds {
-                let p = plant(family, pcs, seed).map_err(|e| e.to_string())?;
-                let toml = toml::to_string(&p.spec).map_err(|e| e.to_string())?;
+                let p = plant(family, pcs, seed)?;
+                let toml = toml::to_string(&p.spec)?;
                 let path = dir.join(format!("{}.toml", p.spec.name));
                 let head = format!(
                     "# {}: {}\n# Planted by the planted example; its certificate is beside it.\n",
                     p.spec.name, p.about
                 );
                 fnn_tui::fs::atomic::write_atomic(&path, head + &toml)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
                 let table = fnn_tui::design::format_table(&p.certificate);
                 let path = dir.join(format!("{}.switches.txt", p.spec.name));
-                fnn_tui::fs::atomic::write_atomic(&path, table).map_err(|e| format!("{}: {e}", path.display()))?;
+                fnn_tui::fs::atomic::write_atomic(&path, table)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
                 println!("wrote {}", path.display());
             }
         }

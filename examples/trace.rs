@@ -36,7 +36,7 @@ struct Args {
     every: u64,
 }
 
-fn main() -> Result<(), String> {
+fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let flags = QuickFlags {
         pcs: args.pcs,
@@ -46,17 +46,17 @@ fn main() -> Result<(), String> {
         ..Default::default()
     };
     let base = match &args.spec {
-        Some(p) => Spec::load(p).map_err(|e| e.to_string())?,
+        Some(p) => Spec::load(p)?,
         None => Spec::default(),
     };
-    let spec = flags.apply(base).map_err(|e| e.to_string())?;
+    let spec = flags.apply(base)?;
     let (generations, every) = (args.generations, args.every);
     let start = std::time::Instant::now();
     let limits = Limits {
         generations,
         time_limit_s: 0.0,
     };
-    let mut run = Run::new(spec).map_err(|e| e.to_string())?.with_limits(limits);
+    let mut run = Run::new(spec)?.with_limits(limits);
     loop {
         let stop = run.step();
         let e = run.engine();

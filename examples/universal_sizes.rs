@@ -45,12 +45,12 @@ struct Args {
 }
 
 /// `A..B` (or one number) as an inclusive range.
-fn range(s: &str) -> Result<(usize, usize), String> {
+fn range(s: &str) -> anyhow::Result<(usize, usize)> {
     let (a, b) = s.split_once("..").unwrap_or((s, s));
-    let num = |v: &str| v.trim().parse::<usize>().map_err(|e| format!("`{v}`: {e}"));
+    let num = |v: &str| v.trim().parse::<usize>().map_err(|e| anyhow::anyhow!("`{v}`: {e}"));
     let (a, b) = (num(a)?, num(b)?);
     if a > b {
-        return Err(format!("{a}..{b} is empty"));
+        return Err(anyhow::anyhow!("{a}..{b} is empty"));
     }
     Ok((a, b))
 }
@@ -110,100 +110,128 @@ fn switch_counts(nics: u32, least: u64, max_extra: u64) -> Vec<u64> {
     rungs
 }
 
+/// One NIC count's row of the table, filled size by size.
+#[derive(Default)]
+struct Row {
+    sizes_ok: usize,
+    runs_ok: usize,
+    runs: u64,
+    times: Vec<f64>,
+    /// The slowest run: seconds, and its PCs.
+    worst: (f64, usize),
+    failed: Vec<String>,
+    extras: Vec<String>,
+}
+
+/// Every seed's time to a valid design on `switches` switches; a failed
+/// seed stops the rest unless `all` (the last switch count runs them all).
+/// The times, and how many seeds failed.
+fn run_seeds(pcs: usize, nics: u32, width: u32, switches: u64, seeds: u64, all: bool) -> (Vec<f64>, u64) {
+    let (mut these, mut fails) = (Vec::new(), 0);
+    for seed in 1..=seeds {
+        match time_to_valid(pcs, nics, width, switches, seed) {
+            Some((t, g)) => {
+                these.push(t);
+                if t > 1.0 {
+                    eprintln!(
+                        "{pcs} PCs x {nics} NICs: {width} ports x {switches}, seed {seed}: {t:.2} s ({g} generations)"
+                    );
+                }
+            }
+            None => {
+                fails += 1;
+                eprintln!("{pcs} PCs x {nics} NICs: {width} ports x {switches}, seed {seed}: FAILED in {LIMIT_S} s");
+                // One failed seed moves the size to the next switch count.
+                if !all {
+                    break;
+                }
+            }
+        }
+    }
+    (these, fails)
+}
+
+impl Row {
+    /// Tries `pcs` PCs on each switch count in turn until every seed
+    /// gives a valid design (or the counts run out).
+    fn add_size(&mut self, pcs: usize, nics: u32, seeds: u64, max_extra: u64) {
+        let (width, least) = hardware(pcs, nics);
+        let rungs = switch_counts(nics, least, max_extra);
+        let most = *rungs.last().expect("at least one switch count");
+        let mut fails = 0;
+        for switches in rungs {
+            let these;
+            (these, fails) = run_seeds(pcs, nics, width, switches, seeds, switches == most);
+            // The runs at the switch count the size settles on are the
+            // ones the table times.
+            if fails == 0 || switches == most {
+                self.runs += seeds;
+                self.runs_ok += these.len();
+                for &t in &these {
+                    self.times.push(t);
+                    if t > self.worst.0 {
+                        self.worst = (t, pcs);
+                    }
+                }
+                if fails == 0 && switches > least {
+                    let built = constructions::best(pcs, nics as usize)
+                        .filter(|b| b.width.max(2) <= width)
+                        .map(|b| b.switches().to_string())
+                        .unwrap_or_else(|| "none".into());
+                    self.extras.push(format!(
+                        "{pcs}: +{} ({switches}, construction {built})",
+                        switches - least
+                    ));
+                }
+                break;
+            }
+        }
+        if fails == 0 {
+            self.sizes_ok += 1;
+        } else {
+            self.failed.push(format!("{pcs} ({fails})"));
+        }
+    }
+
+    fn print(mut self, nics: u32, (p0, p1): (usize, usize)) {
+        self.times.sort_by(f64::total_cmp);
+        let median = self.times.get(self.times.len() / 2).copied().unwrap_or(f64::NAN);
+        println!(
+            "| {nics} | {p0}..{p1} | {}/{} | {}/{} | {median:.2} | {:.2} ({}) | {} |",
+            self.sizes_ok,
+            p1 - p0 + 1,
+            self.runs_ok,
+            self.runs,
+            self.worst.0,
+            self.worst.1,
+            if self.failed.is_empty() {
+                "none".into()
+            } else {
+                self.failed.join(", ")
+            }
+        );
+        if !self.extras.is_empty() {
+            println!(
+                "|   | extra switches needed (switches; the construction's at this width) | {} |",
+                self.extras.join("; ")
+            );
+        }
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let ((p0, p1), (n0, n1)) = (args.pcs, args.nics);
     let (n0, n1) = (n0.max(2) as u32, n1.min(8) as u32);
-    let (seeds, max_extra) = (args.seeds, args.max_extra);
     println!(
         "| NICs | PCs | sizes valid on every seed | runs valid | median s | worst s (PCs) | failed sizes (seeds failed) |"
     );
     println!("|---:|---|---:|---:|---:|---:|---|");
     for nics in n0..=n1 {
-        let (mut sizes_ok, mut runs_ok, mut runs) = (0, 0, 0);
-        let mut times = Vec::new();
-        let mut worst = (0.0f64, 0);
-        let mut failed = Vec::new();
-        let mut extras = Vec::new();
+        let mut row = Row::default();
         for pcs in p0..=p1 {
-            let (width, least) = hardware(pcs, nics);
-            let rungs = switch_counts(nics, least, max_extra);
-            let most = *rungs.last().expect("at least one switch count");
-            let mut fails = 0;
-            for switches in rungs {
-                fails = 0;
-                let mut these = Vec::new();
-                for seed in 1..=seeds {
-                    match time_to_valid(pcs, nics, width, switches, seed) {
-                        Some((t, g)) => {
-                            these.push(t);
-                            if t > 1.0 {
-                                eprintln!(
-                                    "{pcs} PCs x {nics} NICs: {width} ports x {switches}, seed {seed}: {t:.2} s ({g} generations)"
-                                );
-                            }
-                        }
-                        None => {
-                            fails += 1;
-                            eprintln!(
-                                "{pcs} PCs x {nics} NICs: {width} ports x {switches}, seed {seed}: FAILED in {LIMIT_S} s"
-                            );
-                            // One failed seed moves the size to the next
-                            // switch count; only the last one runs them all.
-                            if switches != most {
-                                break;
-                            }
-                        }
-                    }
-                }
-                // The runs at the switch count the size settles on are the
-                // ones the table times.
-                if fails == 0 || switches == most {
-                    runs += seeds;
-                    runs_ok += these.len();
-                    for &t in &these {
-                        times.push(t);
-                        if t > worst.0 {
-                            worst = (t, pcs);
-                        }
-                    }
-                    if fails == 0 && switches > least {
-                        let built = constructions::best(pcs, nics as usize)
-                            .filter(|b| b.width.max(2) <= width)
-                            .map(|b| b.switches().to_string())
-                            .unwrap_or_else(|| "none".into());
-                        extras.push(format!(
-                            "{pcs}: +{} ({switches}, construction {built})",
-                            switches - least
-                        ));
-                    }
-                    break;
-                }
-            }
-            if fails == 0 {
-                sizes_ok += 1;
-            } else {
-                failed.push(format!("{pcs} ({fails})"));
-            }
+            row.add_size(pcs, nics, args.seeds, args.max_extra);
         }
-        times.sort_by(f64::total_cmp);
-        let median = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-        println!(
-            "| {nics} | {p0}..{p1} | {sizes_ok}/{} | {runs_ok}/{runs} | {median:.2} | {:.2} ({}) | {} |",
-            p1 - p0 + 1,
-            worst.0,
-            worst.1,
-            if failed.is_empty() {
-                "none".into()
-            } else {
-                failed.join(", ")
-            }
-        );
-        if !extras.is_empty() {
-            println!(
-                "|   | extra switches needed (switches; the construction's at this width) | {} |",
-                extras.join("; ")
-            );
-        }
+        row.print(nics, (p0, p1));
     }
 }

@@ -16,13 +16,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
     let spec = inputs::spec(args.spec.as_deref(), &flags)?;
     // The spec must make sense before its hardware is replaced.
     spec.resolve()?;
-    let prices = match &args.prices {
-        Some(path) => {
-            let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_TOML_BYTES)?;
-            PriceList::from_toml(&text, &fnn_tui::input::shown(path))?
-        }
-        None => PriceList::builtin(),
-    };
+    let prices = prices(args)?;
     let budget = Budget {
         generations: args.generations,
         time_limit_s: args.time_limit,
@@ -48,23 +42,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
             ..RunInfo::default()
         },
     );
-    let header = ["nics", "model", "count", "cost_bound", "impossible", "outcome"].map(String::from);
-    let rows = best.tried.iter().map(|t| {
-        [
-            t.nics.to_string(),
-            t.model.clone(),
-            t.count.to_string(),
-            // A model no count of which can work has no bound to give.
-            if t.cost_bound.is_finite() {
-                format!("{:.2}", t.cost_bound)
-            } else {
-                String::new()
-            },
-            t.impossible.to_string(),
-            t.outcome.clone(),
-        ]
-    });
-    let candidates = fnn_tui::escape::csv(std::iter::once(header).chain(rows));
+    let candidates = candidates_csv(&best);
     let files = [
         ("spec.toml".to_string(), best.spec.to_toml()),
         ("switches.txt".to_string(), format_table(&best.design)),
@@ -92,6 +70,38 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--prices`, or the built-in price list.
+fn prices(args: &CheapestArgs) -> anyhow::Result<PriceList> {
+    Ok(match &args.prices {
+        Some(path) => {
+            let text = fnn_tui::input::read_text_limited(path, fnn_tui::input::MAX_TOML_BYTES)?;
+            PriceList::from_toml(&text, &fnn_tui::input::shown(path))?
+        }
+        None => PriceList::builtin(),
+    })
+}
+
+/// candidates.csv: every hardware tried and how it went.
+fn candidates_csv(best: &hardware::Cheapest) -> String {
+    let header = ["nics", "model", "count", "cost_bound", "impossible", "outcome"].map(String::from);
+    let rows = best.tried.iter().map(|t| {
+        [
+            t.nics.to_string(),
+            t.model.clone(),
+            t.count.to_string(),
+            // A model no count of which can work has no bound to give.
+            if t.cost_bound.is_finite() {
+                format!("{:.2}", t.cost_bound)
+            } else {
+                String::new()
+            },
+            t.impossible.to_string(),
+            t.outcome.clone(),
+        ]
+    });
+    fnn_tui::escape::csv(std::iter::once(header).chain(rows))
 }
 
 /// The answer as JSON: the hardware chosen, its cost, what is known of

@@ -79,24 +79,7 @@ pub fn run(args: &DesignArgs, spec: Spec) -> anyhow::Result<ExitCode> {
         }
     };
     if args.json {
-        let found = matches!(out.verdict, Verdict::Found(_));
-        let json = serde_json::json!({
-            "exact": {
-                "verdict": verdict,
-                "reason": reason,
-                "how": how,
-                "seconds": out.seconds,
-                "proof": proof.as_ref().map(|(cnf, proof)| serde_json::json!({
-                    "cnf": cnf.display().to_string(),
-                    "drat": proof.display().to_string(),
-                })),
-            },
-            "report": found.then(|| serde_json::to_value(&report).expect("a report serializes")),
-        });
-        out::outln!(
-            "{}",
-            serde_json::to_string_pretty(&json).expect("JSON values serialize")
-        )?;
+        print_json(&out, verdict, reason, &how, proof.as_ref(), &report)?;
     }
     Ok(code)
 }
@@ -108,4 +91,35 @@ fn write_proof(path: &Path, proof: &Proof) -> Result<(PathBuf, PathBuf), ExactEr
     fnn_tui::fs::atomic::write_atomic(&cnf, &proof.cnf).map_err(|e| ExactError::write(&cnf, e))?;
     fnn_tui::fs::atomic::write_atomic(path, &proof.drat).map_err(|e| ExactError::write(path, e))?;
     Ok((cnf, path.to_path_buf()))
+}
+
+/// `--json`: the verdict, how it was reached, the proof's files, and the
+/// report when a design was found.
+fn print_json(
+    out: &fnn_tui::exact::Outcome,
+    verdict: &str,
+    reason: Option<String>,
+    how: &str,
+    proof: Option<&(PathBuf, PathBuf)>,
+    report: &fnn_tui::report::Report,
+) -> anyhow::Result<()> {
+    let found = matches!(out.verdict, Verdict::Found(_));
+    let json = serde_json::json!({
+        "exact": {
+            "verdict": verdict,
+            "reason": reason,
+            "how": how,
+            "seconds": out.seconds,
+            "proof": proof.map(|(cnf, proof)| serde_json::json!({
+                "cnf": cnf.display().to_string(),
+                "drat": proof.display().to_string(),
+            })),
+        },
+        "report": found.then(|| serde_json::to_value(report).expect("a report serializes")),
+    });
+    out::outln!(
+        "{}",
+        serde_json::to_string_pretty(&json).expect("JSON values serialize")
+    )?;
+    Ok(())
 }

@@ -13,19 +13,25 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
-    let budget = Budget {
-        generations: args.generations,
-        max_pcs: args.ga_pcs,
-        seed: args.seed,
-        exact_s: args.exact_budget,
-    };
-    let settings = Settings {
+/// The sweep's settings from the command line (a resumed sweep must
+/// have the same).
+fn settings(args: &SweepArgs) -> anyhow::Result<Settings> {
+    Ok(Settings {
         version: env!("CARGO_PKG_VERSION").to_string(),
         pcs: sweep::parse_range(&args.pcs, "--pcs", 3)?,
         nics: sweep::parse_range(&args.nics, "--nics", 1)?,
-        budget,
-    };
+        budget: Budget {
+            generations: args.generations,
+            max_pcs: args.ga_pcs,
+            seed: args.seed,
+            exact_s: args.exact_budget,
+        },
+    })
+}
+
+pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
+    let settings = settings(args)?;
+    let budget = settings.budget;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     fnn_tui::fs::make_dirs(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
     if let Some(n) = args.slurm {
@@ -83,9 +89,21 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
     if shard.is_some() {
         return finish_shard(args, &points, &csv_path, &interrupted);
     }
+    finish(args, &points, &csv_path, &interrupted, total, start)
+}
+
+/// The whole sweep's SVG and the summary (or JSON) of what was found.
+fn finish(
+    args: &SweepArgs,
+    points: &[Point],
+    csv_path: &Path,
+    interrupted: &std::sync::atomic::AtomicBool,
+    total: usize,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
     let svg_path = args.out.join("sweep.svg");
     let title = "Narrowest switches for a universal FNN (solid) and the lower bound (dashed)";
-    write_atomic(&svg_path, sweep::svg(&points, title).as_bytes())
+    write_atomic(&svg_path, sweep::svg(points, title).as_bytes())
         .with_context(|| format!("cannot write {}", svg_path.display()))?;
     if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
         out::errln!(
@@ -94,9 +112,9 @@ pub fn run(args: &SweepArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if args.json {
-        out::outln!("{}", serde_json::to_string_pretty(&points).expect("points serialize"))?;
+        out::outln!("{}", serde_json::to_string_pretty(points).expect("points serialize"))?;
     } else if !args.quiet {
-        out::out!("{}", sweep::summary(&points, super::terminal_width()))?;
+        out::out!("{}", sweep::summary(points, super::terminal_width()))?;
         out::outln!(
             "{} sizes in {:.1} s; wrote {} and {}",
             points.len(),

@@ -2,6 +2,7 @@
 //! through the keymap, [`App::act`] changes the state and returns commands
 //! for the worker; popups take raw keys. Drawing lives in `ui`.
 
+use super::form::{ExportFormError, FormError};
 use super::keymap::{Action, Context, Keymap};
 use super::theme::Theme;
 use super::worker::{Command, Event, Snapshot};
@@ -25,7 +26,7 @@ pub enum Pane {
 pub enum View {
     Designer,
     /// The rack placement of the design shown, at the generation it was made.
-    Racks(Result<crate::export::racks::Placement, String>, u64),
+    Racks(Racks, u64),
     /// The comparison table for the design shown, and the systems not built.
     /// (and the fat-tree's rack plan, when it has one).
     Compare(
@@ -36,6 +37,15 @@ pub enum View {
     /// The scalability sweep, running in the background; the NIC count
     /// highlighted (Left / Right change it).
     Sweep(super::sweep::SweepView, u32),
+}
+
+/// What the rack view shows: the worker places the racks off the UI thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Racks {
+    Placing,
+    Placed(crate::export::racks::Placement),
+    /// Why the design has no placement (the worker's words).
+    Failed(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -315,60 +325,8 @@ impl App {
     #[must_use = "the commands are the worker's to carry out"]
     pub fn on_event(&mut self, event: Event) -> Vec<Command> {
         match event {
-            Event::Snapshot(s) => {
-                if self.saved_generation == Some(u64::MAX) {
-                    // A resumed session is saved as it was opened.
-                    self.saved_generation = Some(s.generation);
-                }
-                // The worker sends the saved generation's snapshot right
-                // after a save: its best design is the one saved.
-                if self.saved_best.is_none() && self.saved_generation == Some(s.generation) {
-                    self.saved_best = Some(best_fitness(&s));
-                }
-                if self.kept_best.is_none() {
-                    self.kept_best = Some(best_of(&s));
-                }
-                self.snapshot = Some(*s);
-                self.clamp_cursors();
-                // Keep the rack view in step with the design (every 50
-                // generations): the worker places the racks, off this thread.
-                if let View::Racks(_, at) = &mut self.view
-                    && self
-                        .snapshot
-                        .as_ref()
-                        .is_some_and(|s| s.generation >= *at + 50 || s.generation < *at)
-                {
-                    *at = self.snapshot.as_ref().map_or(0, |s| s.generation);
-                    return vec![Command::PlaceRacks];
-                }
-            }
-            Event::Saved(Ok((path, generation))) => {
-                self.saved_generation = Some(generation);
-                self.saved_best = self
-                    .snapshot
-                    .as_ref()
-                    .filter(|s| s.generation == generation)
-                    .map(best_fitness);
-                self.kept_best = self.snapshot.as_ref().map(best_of);
-                self.dirty = false;
-                // Saved for real: the recovery files of this run and of its
-                // name have done their job (unless one is the file just saved).
-                let moot = [
-                    self.recovery_path.take(),
-                    self.others_recovery.take(),
-                    self.recovery_file_of_name(),
-                ];
-                for r in moot.into_iter().flatten().filter(|r| *r != path) {
-                    let _ = crate::fs::remove_file(&r);
-                }
-                self.from_recovery = false;
-                self.session_name = stem(&path);
-                self.set_status(format!("saved {}", path.display()), false);
-                self.session_path = Some(path);
-                if let Some(what) = self.after_save.take() {
-                    return self.proceed(what);
-                }
-            }
+            Event::Snapshot(s) => return self.on_snapshot(*s),
+            Event::Saved(Ok((path, generation))) => return self.on_saved(path, generation),
             Event::Autosaved(Ok((path, _))) => {
                 self.set_status(format!("autosaved to the recovery file {}", path.display()), false);
             }
@@ -387,7 +345,11 @@ impl App {
             Event::SweepEnded(Ok(())) => {}
             Event::RacksPlaced(placed, generation) => {
                 if let View::Racks(..) = self.view {
-                    self.view = View::Racks(placed.map_err(|e| e.to_string()), generation);
+                    let racks = match placed {
+                        Ok(p) => Racks::Placed(p),
+                        Err(why) => Racks::Failed(why.to_string()),
+                    };
+                    self.view = View::Racks(racks, generation);
                 }
             }
             Event::Applied(Ok(done)) => {
@@ -413,22 +375,7 @@ impl App {
             Event::EmulateProgress(what, done, of) => self.set_status(format!("emulate: {what} {done}/{of}"), false),
             Event::Emulated(Ok(summary)) => self.popup(format!("Emulate\n\n{summary}"), false),
             Event::Emulated(Err(e)) => self.popup(format!("Emulate failed: {e}"), true),
-            Event::Loaded(Ok(name)) => {
-                self.session_name = if std::mem::take(&mut self.opened_read_only) {
-                    format!("{name}-copy")
-                } else {
-                    name
-                };
-                self.session_path = self.pending_open.take();
-                self.recovery_path = None;
-                self.saved_generation = Some(u64::MAX);
-                self.saved_best = None;
-                self.kept_best = None;
-                self.dirty = false;
-                self.pop_cursor = 0;
-                self.set_status(format!("opened {}", self.session_name), false);
-                self.opened_session();
-            }
+            Event::Loaded(Ok(name)) => self.on_loaded(name),
             Event::Loaded(Err(e)) => {
                 self.pending_open = None;
                 self.popup(format!("Not opened: {e}"), true);
@@ -450,6 +397,83 @@ impl App {
             }
         }
         Vec::new()
+    }
+
+    fn on_snapshot(&mut self, s: Snapshot) -> Vec<Command> {
+        if self.saved_generation == Some(u64::MAX) {
+            // A resumed session is saved as it was opened.
+            self.saved_generation = Some(s.generation);
+        }
+        // The worker sends the saved generation's snapshot right
+        // after a save: its best design is the one saved.
+        if self.saved_best.is_none() && self.saved_generation == Some(s.generation) {
+            self.saved_best = Some(best_fitness(&s));
+        }
+        if self.kept_best.is_none() {
+            self.kept_best = Some(best_of(&s));
+        }
+        self.snapshot = Some(s);
+        self.clamp_cursors();
+        // Keep the rack view in step with the design (every 50
+        // generations): the worker places the racks, off this thread.
+        if let View::Racks(_, at) = &mut self.view
+            && self
+                .snapshot
+                .as_ref()
+                .is_some_and(|s| s.generation >= *at + 50 || s.generation < *at)
+        {
+            *at = self.snapshot.as_ref().map_or(0, |s| s.generation);
+            return vec![Command::PlaceRacks];
+        }
+        Vec::new()
+    }
+
+    /// Saved for real: the saved state is the snapshot's, and a question
+    /// that waited for the save goes on.
+    fn on_saved(&mut self, path: PathBuf, generation: u64) -> Vec<Command> {
+        self.saved_generation = Some(generation);
+        self.saved_best = self
+            .snapshot
+            .as_ref()
+            .filter(|s| s.generation == generation)
+            .map(best_fitness);
+        self.kept_best = self.snapshot.as_ref().map(best_of);
+        self.dirty = false;
+        // Saved for real: the recovery files of this run and of its
+        // name have done their job (unless one is the file just saved).
+        let moot = [
+            self.recovery_path.take(),
+            self.others_recovery.take(),
+            self.recovery_file_of_name(),
+        ];
+        for r in moot.into_iter().flatten().filter(|r| *r != path) {
+            let _ = crate::fs::remove_file(&r);
+        }
+        self.from_recovery = false;
+        self.session_name = stem(&path);
+        self.set_status(format!("saved {}", path.display()), false);
+        self.session_path = Some(path);
+        match self.after_save.take() {
+            Some(what) => self.proceed(what),
+            None => Vec::new(),
+        }
+    }
+
+    fn on_loaded(&mut self, name: String) {
+        self.session_name = if std::mem::take(&mut self.opened_read_only) {
+            format!("{name}-copy")
+        } else {
+            name
+        };
+        self.session_path = self.pending_open.take();
+        self.recovery_path = None;
+        self.saved_generation = Some(u64::MAX);
+        self.saved_best = None;
+        self.kept_best = None;
+        self.dirty = false;
+        self.pop_cursor = 0;
+        self.set_status(format!("opened {}", self.session_name), false);
+        self.opened_session();
     }
 
     /// Says `msg` on the status line and keeps it in the history; an error
@@ -547,7 +571,6 @@ impl App {
         }
     }
 
-    /// Applies one semantic action in normal mode.
     /// Back from the rack, compare or sweep view to the designer.
     fn close_view(&mut self) -> Vec<Command> {
         let sweeping = matches!(self.view, View::Sweep(..));
@@ -555,6 +578,7 @@ impl App {
         if sweeping { vec![Command::StopSweep] } else { Vec::new() }
     }
 
+    /// Applies one semantic action in normal mode.
     #[must_use = "the commands are the worker's to carry out"]
     pub fn act(&mut self, action: Action) -> Vec<Command> {
         let running = self.snapshot.as_ref().is_some_and(|s| s.running);
@@ -567,16 +591,7 @@ impl App {
             }
             Action::Quit => return self.unless_unsaved(Discard::Quit),
             Action::Suspend => self.suspend = true,
-            Action::Watch => {
-                let on = !self.snapshot.as_ref().is_some_and(|s| s.watch);
-                let what = if on {
-                    "watch pace: slowed to follow the phases"
-                } else {
-                    "full speed"
-                };
-                self.set_status(what.into(), false);
-                return vec![Command::Watch(on)];
-            }
+            Action::Watch => return self.toggle_watch(),
             Action::Find => {
                 self.mode = Mode::Prompt(Prompt {
                     kind: PromptKind::Find,
@@ -584,16 +599,7 @@ impl App {
                 })
             }
             Action::TogglePause | Action::Step if self.snapshot.as_ref().is_some_and(|s| s.stopped.is_some()) => {
-                // A finished run has nothing to pause or step: say so, and how
-                // to search on, rather than let the key do nothing.
-                let why = self.snapshot.as_ref().and_then(|s| s.stopped).map_or("", |r| r.words());
-                let restart = self.keymap.keys_for(Action::Restart);
-                self.set_status(
-                    format!(
-                        "the run has stopped ({why}): nothing to pause or step; {restart} restarts it with a new seed"
-                    ),
-                    false,
-                );
+                self.say_stopped()
             }
             Action::TogglePause => return vec![if running { Command::Pause } else { Command::Resume }],
             Action::Step => return vec![Command::Step],
@@ -647,49 +653,78 @@ impl App {
             | Action::Yes
             | Action::SaveFirst
             | Action::No => {}
-            Action::Racks => {
-                self.rack_scroll = 0;
-                if matches!(self.view, View::Racks(..)) {
-                    self.view = View::Designer;
-                } else if let Some(s) = &self.snapshot {
-                    // Placing 1024 PCs takes most of a second: a worker job.
-                    self.view = View::Racks(Err("placing the racks…".into()), s.generation);
-                    return vec![Command::PlaceRacks];
-                }
-            }
-            Action::Sweep => {
-                if matches!(self.view, View::Sweep(..)) {
-                    self.view = View::Designer;
-                    return vec![Command::StopSweep];
-                }
-                let plan = self.sweep_plan();
-                let nics = plan.spec.1;
-                self.view = View::Sweep(super::sweep::SweepView::new(plan.clone()), nics);
-                return vec![Command::Sweep(plan)];
-            }
-            Action::Compare => {
-                self.view = match (&self.view, &self.snapshot) {
-                    (View::Compare(..), _) | (_, None) => View::Designer,
-                    (_, Some(s)) if s.phase != crate::ga::Phase::Full => {
-                        self.set_status(
-                            "the comparison uses the full-size design: wait for the scaled-down phase to end".into(),
-                            true,
-                        );
-                        View::Designer
-                    }
-                    (_, Some(s)) => {
-                        let (rows, skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
-                        // The fat-tree's rack plan, shown under the table.
-                        let racks = crate::topology::artifacts::fat_tree_racks(&s.cluster)
-                            .ok()
-                            .map(|(_, summary)| summary.trim().to_string());
-                        self.compare_scroll = (0, 0);
-                        View::Compare(rows, skipped, racks)
-                    }
-                }
-            }
+            Action::Racks => return self.toggle_racks(),
+            Action::Sweep => return self.toggle_sweep(),
+            Action::Compare => self.toggle_compare(),
         }
         Vec::new()
+    }
+
+    fn toggle_watch(&mut self) -> Vec<Command> {
+        let on = !self.snapshot.as_ref().is_some_and(|s| s.watch);
+        let what = if on {
+            "watch pace: slowed to follow the phases"
+        } else {
+            "full speed"
+        };
+        self.set_status(what.into(), false);
+        vec![Command::Watch(on)]
+    }
+
+    /// A finished run has nothing to pause or step: say so, and how to
+    /// search on, rather than let the key do nothing.
+    fn say_stopped(&mut self) {
+        let why = self.snapshot.as_ref().and_then(|s| s.stopped).map_or("", |r| r.words());
+        let restart = self.keymap.keys_for(Action::Restart);
+        self.set_status(
+            format!("the run has stopped ({why}): nothing to pause or step; {restart} restarts it with a new seed"),
+            false,
+        );
+    }
+
+    fn toggle_racks(&mut self) -> Vec<Command> {
+        self.rack_scroll = 0;
+        if matches!(self.view, View::Racks(..)) {
+            self.view = View::Designer;
+        } else if let Some(s) = &self.snapshot {
+            // Placing 1024 PCs takes most of a second: a worker job.
+            self.view = View::Racks(Racks::Placing, s.generation);
+            return vec![Command::PlaceRacks];
+        }
+        Vec::new()
+    }
+
+    fn toggle_sweep(&mut self) -> Vec<Command> {
+        if matches!(self.view, View::Sweep(..)) {
+            self.view = View::Designer;
+            return vec![Command::StopSweep];
+        }
+        let plan = self.sweep_plan();
+        let nics = plan.spec.1;
+        self.view = View::Sweep(super::sweep::SweepView::new(plan.clone()), nics);
+        vec![Command::Sweep(plan)]
+    }
+
+    fn toggle_compare(&mut self) {
+        self.view = match (&self.view, &self.snapshot) {
+            (View::Compare(..), _) | (_, None) => View::Designer,
+            (_, Some(s)) if s.phase != crate::ga::Phase::Full => {
+                self.set_status(
+                    "the comparison uses the full-size design: wait for the scaled-down phase to end".into(),
+                    true,
+                );
+                View::Designer
+            }
+            (_, Some(s)) => {
+                let (rows, skipped) = crate::topology::compare::compare(&s.cluster, &s.design);
+                // The fat-tree's rack plan, shown under the table.
+                let racks = crate::topology::artifacts::fat_tree_racks(&s.cluster)
+                    .ok()
+                    .map(|(_, summary)| summary.trim().to_string());
+                self.compare_scroll = (0, 0);
+                View::Compare(rows, skipped, racks)
+            }
+        }
     }
 
     /// The sweep of the tab: the open design's cluster when there is one.
@@ -742,7 +777,10 @@ impl App {
         // population list must not move (it picks the design shown).
         match &self.view {
             View::Racks(placed, _) => {
-                let units = placed.as_ref().map_or(0, |p| p.units as usize);
+                let units = match placed {
+                    Racks::Placed(p) => p.units as usize,
+                    Racks::Placing | Racks::Failed(_) => 0,
+                };
                 let page = self.layout.get().rack_units as usize;
                 let most = units.saturating_sub(page);
                 self.rack_scroll = step_index(self.rack_scroll as usize, most + 1, action, page.max(1)) as u32;
@@ -956,7 +994,7 @@ impl App {
                         self.edited(|e| e.weights = true);
                         return vec![Command::Edit(Edit::Tune { weights: w, ga: g })];
                     }
-                    Err(e) => form.error = Some(e),
+                    Err(e) => form.error = Some(e.to_string()),
                 },
                 _ => {}
             },
@@ -968,7 +1006,7 @@ impl App {
     /// Parses the form and validates its values exactly as a spec file's
     /// would be. The spec is not resolved here: the worker's run resolves
     /// it once, with the edit, and says if it refuses it.
-    fn parse_form(&self, form: &Form) -> Result<(Weights, GaParams), String> {
+    fn parse_form(&self, form: &Form) -> Result<(Weights, GaParams), FormError> {
         let (mut w, mut g) = self
             .snapshot
             .as_ref()
@@ -981,7 +1019,7 @@ impl App {
         spec.weights = w.clone();
         spec.ga = g.clone();
         spec.source = "form".into();
-        spec.check_tuning().map_err(|e| e.without_file())?;
+        spec.check_tuning()?;
         Ok((w, g))
     }
 
@@ -1029,7 +1067,7 @@ impl App {
                     self.mode = Mode::Normal;
                     return vec![c];
                 }
-                Err(e) => form.error = Some(e),
+                Err(e) => form.error = Some(e.to_string()),
             },
             Some(Action::Emulate) => match crate::emulate::available() {
                 Ok(()) => {
@@ -1048,12 +1086,12 @@ impl App {
     }
 
     /// The export the form asks for; the worker reads the files it names.
-    fn export_command(&self, form: &Form) -> Result<Command, String> {
+    fn export_command(&self, form: &Form) -> Result<Command, ExportFormError> {
         use crate::export::choices::{Choices, Rewire};
         let value = |i: usize| form.fields[i].value.value().trim().to_string();
         let dir = value(0);
         if dir.is_empty() {
-            return Err("folder: give the folder to export into".into());
+            return Err(ExportFormError::NoFolder);
         }
         let only: Vec<String> = match value(1).as_str() {
             "" | "all" => Vec::new(),
@@ -1064,14 +1102,11 @@ impl App {
                 .collect(),
         };
         if let Some(bad) = only.iter().find(|a| !crate::export::ARTIFACTS.contains(&a.as_str())) {
-            return Err(format!(
-                "artifacts: `{bad}` is not an artifact: use all or {}",
-                crate::export::ARTIFACTS.join(",")
-            ));
+            return Err(ExportFormError::NotAnArtifact(bad.clone()));
         }
         let probe_order = Some(value(3)).filter(|p| !p.is_empty());
         if let Some(p) = &probe_order {
-            crate::routing::Interfaces::parse(p).map_err(|e| format!("probe order: {e}"))?;
+            crate::routing::Interfaces::parse(p).map_err(ExportFormError::ProbeOrder)?;
         }
         let rewire = value(4);
         let (rewire, rewire_from_saved) = match rewire.as_str() {

@@ -132,11 +132,14 @@ pub enum FieldError {
     NotWhole { label: &'static str, text: String },
 }
 
-/// The designer's form handling still speaks in strings.
-impl From<FieldError> for String {
-    fn from(e: FieldError) -> String {
-        e.to_string()
-    }
+/// Why the form's values were not taken: a field's text, or the spec
+/// they make (checked exactly as a spec file would be).
+#[derive(Debug, thiserror::Error)]
+pub enum FormError {
+    #[error(transparent)]
+    Field(#[from] FieldError),
+    #[error("{}", .0.without_file())]
+    Spec(#[from] crate::spec::SpecError),
 }
 
 /// Reads the values (in the table's order) into `w` and `g`; the error
@@ -186,4 +189,15 @@ mod tests {
             .to_string();
         assert_eq!(e, "ga.keep: `4.5` is not a whole number");
     }
+}
+
+/// Why the export form's values were not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportFormError {
+    #[error("folder: give the folder to export into")]
+    NoFolder,
+    #[error("artifacts: `{0}` is not an artifact: use all or {all}", all = crate::export::ARTIFACTS.join(","))]
+    NotAnArtifact(String),
+    #[error("probe order: {0}")]
+    ProbeOrder(crate::routing::addresses::AddressError),
 }

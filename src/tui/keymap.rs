@@ -96,137 +96,175 @@ fn c(ch: char) -> KeyEvent {
 
 impl Default for Keymap {
     fn default() -> Self {
-        use Action::*;
-        let b = |action, keys: Vec<KeyEvent>, help, hint| Binding {
-            action,
-            keys,
-            help,
-            hint,
-            context: match action {
-                Up | Down | Left | Right | PageUp | PageDown | Home | End => Context::Any,
-                Accept | Cancel | Emulate | Delete => Context::Popup,
-                Yes | SaveFirst | No => Context::Confirm,
-                _ => Context::Normal,
-            },
-        };
         Keymap {
-            bindings: vec![
-                b(TogglePause, vec![c(' ')], "pause / resume the search", "pause"),
-                b(Step, vec![c('n')], "run a single generation (pauses)", "step"),
-                b(NextPane, vec![k(KeyCode::Tab)], "next pane", "pane"),
-                b(PrevPane, vec![k(KeyCode::BackTab)], "previous pane", ""),
-                b(Up, vec![k(KeyCode::Up), c('k')], "move up", ""),
-                b(Down, vec![k(KeyCode::Down), c('j')], "move down", ""),
-                b(Left, vec![k(KeyCode::Left), c('h')], "move left (grid)", ""),
-                b(Right, vec![k(KeyCode::Right), c('l')], "move right (grid)", ""),
-                b(
-                    PageUp,
-                    vec![
-                        k(KeyCode::PageUp),
-                        KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
-                    ],
-                    "page up",
-                    "",
-                ),
-                b(
-                    PageDown,
-                    vec![
-                        k(KeyCode::PageDown),
-                        KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL),
-                    ],
-                    "page down",
-                    "",
-                ),
-                b(Home, vec![k(KeyCode::Home), c('g')], "first row", ""),
-                b(End, vec![k(KeyCode::End), c('G')], "last row", ""),
-                b(Pin, vec![c('p')], "pin the cell under the cursor (must)", "pin"),
-                b(Forbid, vec![c('x')], "forbid the cell under the cursor", "forbid"),
-                b(ClearPin, vec![c('c')], "clear the pin or forbid", ""),
-                b(Weights, vec![c('w')], "edit weights and GA parameters", "weights"),
-                b(Export, vec![c('e')], "export the best design", "export"),
-                b(Save, vec![c('s')], "save the session", "save"),
-                b(SaveAs, vec![c('S')], "save the session as", ""),
-                b(Open, vec![c('o')], "open a saved session", ""),
-                b(Restart, vec![c('R')], "restart with a new seed", ""),
-                b(
-                    Racks,
-                    vec![c('r')],
-                    "rack view of the selected design (toggle)",
-                    "racks",
-                ),
-                b(
-                    Compare,
-                    vec![c('C')],
-                    "compare with fat-tree, tree, Stack-Ring, Stack-Mesh (toggle)",
-                    "compare",
-                ),
-                b(
-                    Sweep,
-                    vec![c('W')],
-                    "sweep: narrowest switches for 3..1024 PCs, 2..6 NICs (toggle; Left/Right pick NICs)",
-                    "sweep",
-                ),
-                b(
-                    Find,
-                    vec![c('/')],
-                    "find a PC or switch in the grid (k10, s3, k10 s3)",
-                    "",
-                ),
-                b(
-                    Watch,
-                    vec![c('v')],
-                    "watch pace: slowed generations, to follow both phases",
-                    "watch",
-                ),
-                b(Help, vec![c('?')], "help", "help"),
-                b(
-                    Messages,
-                    vec![c('m')],
-                    "messages: every message of this run, newest first",
-                    "",
-                ),
-                b(
-                    Quit,
-                    vec![c('q')],
-                    "quit (asks only when you have unsaved edits; the search's progress goes to a recovery file)",
-                    "quit",
-                ),
-                b(
-                    Suspend,
-                    vec![KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL)],
-                    "suspend to the shell, from any view (fg returns)",
-                    "",
-                ),
-                b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
-                b(
-                    Cancel,
-                    vec![k(KeyCode::Esc)],
-                    "close without applying; in the rack, compare and sweep views: back to the designer",
-                    "",
-                ),
-                b(
-                    Emulate,
-                    vec![k(KeyCode::F(5))],
-                    "export form: rehearse the design in network namespaces (emulate; root)",
-                    "",
-                ),
-                b(
-                    Delete,
-                    vec![c('d'), k(KeyCode::Delete)],
-                    "open list: delete the recovery file under the cursor (asks first)",
-                    "",
-                ),
-                b(
-                    Yes,
-                    vec![c('y')],
-                    "go ahead: a quit keeps the unsaved work in the recovery file; an open or restart loses it",
-                    "",
-                ),
-                b(SaveFirst, vec![c('s')], "save first, then go ahead", ""),
-                b(No, vec![c('n'), k(KeyCode::Esc)], "stay", ""),
-            ],
+            bindings: [pane_bindings(), move_bindings(), designer_bindings(), popup_bindings()]
+                .into_iter()
+                .flatten()
+                .collect(),
         }
     }
+}
+
+/// Where an action's keys work.
+fn context_of(action: Action) -> Context {
+    use Action::*;
+    match action {
+        Up | Down | Left | Right | PageUp | PageDown | Home | End => Context::Any,
+        Accept | Cancel | Emulate | Delete => Context::Popup,
+        Yes | SaveFirst | No => Context::Confirm,
+        _ => Context::Normal,
+    }
+}
+
+fn b(action: Action, keys: Vec<KeyEvent>, help: &'static str, hint: &'static str) -> Binding {
+    Binding {
+        action,
+        keys,
+        help,
+        hint,
+        context: context_of(action),
+    }
+}
+
+/// The search's pace and the panes.
+fn pane_bindings() -> Vec<Binding> {
+    use Action::*;
+    vec![
+        b(TogglePause, vec![c(' ')], "pause / resume the search", "pause"),
+        b(Step, vec![c('n')], "run a single generation (pauses)", "step"),
+        b(NextPane, vec![k(KeyCode::Tab)], "next pane", "pane"),
+        b(PrevPane, vec![k(KeyCode::BackTab)], "previous pane", ""),
+    ]
+}
+
+/// Movement, in every view and popup.
+fn move_bindings() -> Vec<Binding> {
+    use Action::*;
+    vec![
+        b(Up, vec![k(KeyCode::Up), c('k')], "move up", ""),
+        b(Down, vec![k(KeyCode::Down), c('j')], "move down", ""),
+        b(Left, vec![k(KeyCode::Left), c('h')], "move left (grid)", ""),
+        b(Right, vec![k(KeyCode::Right), c('l')], "move right (grid)", ""),
+        b(
+            PageUp,
+            vec![
+                k(KeyCode::PageUp),
+                KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+            ],
+            "page up",
+            "",
+        ),
+        b(
+            PageDown,
+            vec![
+                k(KeyCode::PageDown),
+                KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL),
+            ],
+            "page down",
+            "",
+        ),
+        b(Home, vec![k(KeyCode::Home), c('g')], "first row", ""),
+        b(End, vec![k(KeyCode::End), c('G')], "last row", ""),
+    ]
+}
+
+/// The designer's commands.
+fn designer_bindings() -> Vec<Binding> {
+    use Action::*;
+    vec![
+        b(Pin, vec![c('p')], "pin the cell under the cursor (must)", "pin"),
+        b(Forbid, vec![c('x')], "forbid the cell under the cursor", "forbid"),
+        b(ClearPin, vec![c('c')], "clear the pin or forbid", ""),
+        b(Weights, vec![c('w')], "edit weights and GA parameters", "weights"),
+        b(Export, vec![c('e')], "export the best design", "export"),
+        b(Save, vec![c('s')], "save the session", "save"),
+        b(SaveAs, vec![c('S')], "save the session as", ""),
+        b(Open, vec![c('o')], "open a saved session", ""),
+        b(Restart, vec![c('R')], "restart with a new seed", ""),
+        b(
+            Racks,
+            vec![c('r')],
+            "rack view of the selected design (toggle)",
+            "racks",
+        ),
+        b(
+            Compare,
+            vec![c('C')],
+            "compare with fat-tree, tree, Stack-Ring, Stack-Mesh (toggle)",
+            "compare",
+        ),
+        b(
+            Sweep,
+            vec![c('W')],
+            "sweep: narrowest switches for 3..1024 PCs, 2..6 NICs (toggle; Left/Right pick NICs)",
+            "sweep",
+        ),
+        b(
+            Find,
+            vec![c('/')],
+            "find a PC or switch in the grid (k10, s3, k10 s3)",
+            "",
+        ),
+        b(
+            Watch,
+            vec![c('v')],
+            "watch pace: slowed generations, to follow both phases",
+            "watch",
+        ),
+        b(Help, vec![c('?')], "help", "help"),
+        b(
+            Messages,
+            vec![c('m')],
+            "messages: every message of this run, newest first",
+            "",
+        ),
+        b(
+            Quit,
+            vec![c('q')],
+            "quit (asks only when you have unsaved edits; the search's progress goes to a recovery file)",
+            "quit",
+        ),
+        b(
+            Suspend,
+            vec![KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL)],
+            "suspend to the shell, from any view (fg returns)",
+            "",
+        ),
+    ]
+}
+
+/// The keys of popups and questions.
+fn popup_bindings() -> Vec<Binding> {
+    use Action::*;
+    vec![
+        b(Accept, vec![k(KeyCode::Enter)], "apply / open / confirm", ""),
+        b(
+            Cancel,
+            vec![k(KeyCode::Esc)],
+            "close without applying; in the rack, compare and sweep views: back to the designer",
+            "",
+        ),
+        b(
+            Emulate,
+            vec![k(KeyCode::F(5))],
+            "export form: rehearse the design in network namespaces (emulate; root)",
+            "",
+        ),
+        b(
+            Delete,
+            vec![c('d'), k(KeyCode::Delete)],
+            "open list: delete the recovery file under the cursor (asks first)",
+            "",
+        ),
+        b(
+            Yes,
+            vec![c('y')],
+            "go ahead: a quit keeps the unsaved work in the recovery file; an open or restart loses it",
+            "",
+        ),
+        b(SaveFirst, vec![c('s')], "save first, then go ahead", ""),
+        b(No, vec![c('n'), k(KeyCode::Esc)], "stay", ""),
+    ]
 }
 
 impl Keymap {

@@ -992,11 +992,11 @@ fn popups_and_questions_use_the_one_keymap() {
 
 #[test]
 fn r_toggles_the_rack_view_of_the_design() {
-    use fnn_tui::tui::app::View;
+    use fnn_tui::tui::app::{Racks, View};
     let (mut app, _) = app_after(60);
     open_racks(&mut app);
     match &app.view {
-        View::Racks(Ok(p), 60) => assert_eq!(p.cables.len(), 256),
+        View::Racks(Racks::Placed(p), 60) => assert_eq!(p.cables.len(), 256),
         v => panic!("expected a placement, got {v:?}"),
     }
     insta::assert_snapshot!(screen(&app, 120, 40));

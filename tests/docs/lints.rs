@@ -215,20 +215,18 @@ const WRITES: [&str; 16] = [
     "libc::mkdir",
 ];
 
-#[test]
-fn only_the_writing_module_writes_files() {
-    // Read at run time, so the same test binary can check another tree.
-    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let writer = root.join("crates/fnn-core/src/fs");
-    let mut offences = Vec::new();
-    // The examples run as root too (the benchmarks' spec writers).
+/// Every `.rs` file of the sources, the examples and the benchmarks under
+/// `root` (the writing module's folder `skip` left out), each with its code
+/// as `without_tests` leaves it; files that are test modules left out.
+fn code_files(root: &std::path::Path, skip: Option<&std::path::Path>) -> Vec<(std::path::PathBuf, String)> {
     let mut todo = source_folders();
     todo.push(root.join("examples"));
+    todo.push(root.join("benches"));
     let mut files = Vec::new();
     while let Some(dir) = todo.pop() {
         for e in std::fs::read_dir(&dir).unwrap().flatten() {
             let path = e.path();
-            if path == writer {
+            if Some(path.as_path()) == skip {
                 continue;
             }
             if path.is_dir() {
@@ -247,7 +245,17 @@ fn only_the_writing_module_writes_files() {
             (p.clone(), code)
         })
         .collect();
-    for (path, code) in kept.iter().filter(|(p, _)| !test_only.contains(p)) {
+    kept.into_iter().filter(|(p, _)| !test_only.contains(p)).collect()
+}
+
+#[test]
+fn only_the_writing_module_writes_files() {
+    // Read at run time, so the same test binary can check another tree.
+    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let writer = root.join("crates/fnn-core/src/fs");
+    let mut offences = Vec::new();
+    // The examples run as root too (the benchmarks' spec writers).
+    for (path, code) in &code_files(&root, Some(&writer)) {
         for (n, line) in code.lines().enumerate() {
             let t = line.trim_start();
             if t.starts_with("//") {
@@ -385,5 +393,74 @@ fn every_unsafe_block_says_why_it_is_sound() {
         unexplained.is_empty(),
         "unsafe without a `// SAFETY:` comment on or just above it:\n{}",
         unexplained.join("\n")
+    );
+}
+
+/// The most lines a function may take, signature to closing brace: past
+/// it a function does several things, and each deserves a name.
+const MOST_LINES: usize = 80;
+
+/// Functions allowed to be longer, as `path::name`, each with the reason.
+const LONG_ALLOWED: [(&str, &str); 1] = [(
+    "src/tui/worker.rs::handle",
+    "the worker's command loop is being reshaped around Run (commands wrap Edit); split it then",
+)];
+
+/// The name of the function `line` starts, if it starts one.
+fn function_name(line: &str) -> Option<&str> {
+    let qualifiers = [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "const ",
+        "async ",
+        "unsafe ",
+        "extern \"C\" ",
+    ];
+    let mut t = line.trim_start();
+    while let Some(rest) = qualifiers.iter().find_map(|q| t.strip_prefix(q)) {
+        t = rest;
+    }
+    let name = t.strip_prefix("fn ")?;
+    let end = name
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    Some(&name[..end])
+}
+
+/// Each function of `code` as (line, name, lines it takes). The code is
+/// formatted (`the_code_is_formatted`), so a body ends at the first line
+/// that is its signature's indentation and a `}`.
+fn functions(code: &str) -> Vec<(usize, &str, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = function_name(line) else { continue };
+        if line.ends_with('}') || line.ends_with(';') {
+            continue;
+        }
+        let close = format!("{}}}", &line[..line.len() - line.trim_start().len()]);
+        let end = lines[i..].iter().position(|l| *l == close).unwrap_or(0);
+        out.push((i + 1, name, end + 1));
+    }
+    out
+}
+
+#[test]
+fn no_function_is_longer_than_80_lines() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut offences = Vec::new();
+    for (path, code) in &code_files(&root, None) {
+        let file = path.strip_prefix(&root).unwrap().display().to_string();
+        for (line, name, length) in functions(code) {
+            if length > MOST_LINES && !LONG_ALLOWED.iter().any(|(f, _)| *f == format!("{file}::{name}")) {
+                offences.push(format!("{file}:{line}: {name} ({length} lines)"));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "functions over {MOST_LINES} lines (split each into well-named pieces):\n{}",
+        offences.join("\n")
     );
 }

@@ -90,7 +90,7 @@ pub fn terminal(s: &str) -> String {
 }
 
 /// The longest line [`terminal`] passes whole.
-pub const TERMINAL_LINE: usize = 1000;
+pub(crate) const TERMINAL_LINE: usize = 1000;
 
 fn terminal_line(line: &str) -> String {
     let mut out = String::new();

@@ -19,7 +19,7 @@ use std::collections::BinaryHeap;
 use std::sync::atomic::AtomicBool;
 
 /// The built-in price list: Fast Ethernet parts at KLAT2-era prices.
-pub const FAST_ETHERNET_TOML: &str = include_str!("../../../assets/prices/fast-ethernet.toml");
+pub(crate) const FAST_ETHERNET_TOML: &str = include_str!("../../../assets/prices/fast-ethernet.toml");
 
 /// Switch models to choose from, and optionally the NIC and cable prices
 /// (the spec's when omitted).
@@ -167,6 +167,41 @@ pub fn cheapest(
     budget: Budget,
     interrupted: &AtomicBool,
 ) -> Result<Cheapest, CheapestError> {
+    let base = with_prices(base, prices);
+    let stop = || interrupted.load(std::sync::atomic::Ordering::Relaxed);
+    let mut tried = Vec::new();
+    let mut queue = Queue::new(&base, prices, budget, &mut tried);
+    // The spec's own hardware first: the answer is never dearer than what
+    // the user already has, whatever models it mixes.
+    let (mut best, own_tried) = match stop() {
+        true => (None, None),
+        false => {
+            let (found, t) = realise_own(&base, prices, budget, interrupted);
+            tried.push(t.clone());
+            (found, Some(t))
+        }
+    };
+    while let Some(c) = queue.heap.pop() {
+        if best.as_ref().is_some_and(|b| b.metrics.cost.total <= c.cost + 1e-9) || stop() {
+            break;
+        }
+        tried.push(queue.try_candidate(&base, prices, c, budget, interrupted, &mut best));
+    }
+    let mut best = best.ok_or(CheapestError::NoValidDesign)?;
+    if budget.exact_s > 0.0 && !stop() {
+        best.proved_cheapest = Some(prove_below(&base, prices, budget, &mut best, &mut tried));
+    } else if unsettled_below(&base, prices, budget, best.metrics.cost.total, &tried).is_empty() {
+        // The counting bounds alone left nothing cheaper to try.
+        best.proved_cheapest = Some(true);
+    }
+    best.tried = tried;
+    best.own = own_tried;
+    Ok(best)
+}
+
+/// The spec with the price list's NIC and cable, and no pins (they name
+/// switches of the spec's own hardware).
+fn with_prices(base: &Spec, prices: &PriceList) -> Spec {
     let mut base = base.clone();
     if let Some(nic) = &prices.nic {
         base.nic = nic.clone();
@@ -175,80 +210,104 @@ pub fn cheapest(
         base.cables.price = c;
     }
     base.pins.clear();
-    let own = own_hardware(&base);
-    let mut heap = BinaryHeap::new();
-    let mut tried = Vec::new();
-    // Per (NICs, model): the counts still to try, in order.
-    let most_nics = *nic_counts(&base, budget).end() as usize;
-    let mut plans: Vec<Vec<Vec<u32>>> = vec![vec![Vec::new(); prices.switches.len()]; most_nics + 1];
-    for nics in nic_counts(&base, budget) {
-        for (m, model) in prices.switches.iter().enumerate() {
-            // The spec's own count of this model is the own-hardware
-            // candidate, searched first: searching it again would cost a
-            // second search for the same answer.
-            let own = own
-                .as_ref()
-                .filter(|(n, name, ports, _)| *n == nics && *name == model.model && *ports == model.ports)
-                .map(|o| o.3);
-            match plan(&base, prices, nics, model, budget.attempts) {
-                Ok((mut counts, refused)) => {
-                    // The count below the first is ruled out by counting,
-                    // and with it every smaller one.
-                    if let Some((count, reason)) = refused {
-                        tried.push(Tried {
-                            nics,
-                            model: model.model.clone(),
-                            count,
-                            cost_bound: bound_cost(&base, prices, nics, model, counts[0]) - model.price,
-                            outcome: reason,
-                            impossible: true,
-                        });
-                    }
-                    counts.retain(|&n| Some(n) != own);
-                    if counts.is_empty() {
-                        continue;
-                    }
-                    let first = counts.remove(0);
-                    heap.push(Candidate {
-                        cost: bound_cost(&base, prices, nics, model, first),
+    base
+}
+
+/// The candidates still to try, cheapest bound first; per (NICs, model),
+/// the counts after the one queued, in order.
+struct Queue {
+    heap: BinaryHeap<Candidate>,
+    plans: Vec<Vec<Vec<u32>>>,
+}
+
+impl Queue {
+    /// Every (NICs, model)'s first count worth trying; what counting rules
+    /// out goes to `tried`.
+    fn new(base: &Spec, prices: &PriceList, budget: Budget, tried: &mut Vec<Tried>) -> Queue {
+        let own = own_hardware(base);
+        let most_nics = *nic_counts(base, budget).end() as usize;
+        let mut q = Queue {
+            heap: BinaryHeap::new(),
+            plans: vec![vec![Vec::new(); prices.switches.len()]; most_nics + 1],
+        };
+        for nics in nic_counts(base, budget) {
+            for (m, model) in prices.switches.iter().enumerate() {
+                // The spec's own count of this model is the own-hardware
+                // candidate, searched first: searching it again would cost a
+                // second search for the same answer.
+                let own = own
+                    .as_ref()
+                    .filter(|(n, name, ports, _)| *n == nics && *name == model.model && *ports == model.ports)
+                    .map(|o| o.3);
+                match plan(base, prices, nics, model, budget.attempts) {
+                    Ok(counts) => q.add(base, prices, (nics, m), counts, own, tried),
+                    Err(reason) => tried.push(Tried {
                         nics,
-                        model: m,
-                        count: first,
-                    });
-                    plans[nics as usize][m] = counts;
+                        model: model.model.clone(),
+                        count: 0,
+                        cost_bound: f64::NAN,
+                        outcome: reason.to_string(),
+                        impossible: true,
+                    }),
                 }
-                Err(reason) => tried.push(Tried {
-                    nics,
-                    model: model.model.clone(),
-                    count: 0,
-                    cost_bound: f64::NAN,
-                    outcome: reason.to_string(),
-                    impossible: true,
-                }),
             }
         }
+        q
     }
-    // The spec's own hardware first: the answer is never dearer than what
-    // the user already has, whatever models it mixes.
-    let (mut best, own_tried) = match interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-        true => (None, None),
-        false => {
-            let (found, t) = realise_own(&base, prices, budget, interrupted);
-            tried.push(t.clone());
-            (found, Some(t))
+
+    /// Queues the first of `counts` (the own-hardware count left out) for
+    /// `nics` NICs and model `m`, and keeps the rest.
+    fn add(
+        &mut self,
+        base: &Spec,
+        prices: &PriceList,
+        (nics, m): (u32, usize),
+        (mut counts, refused): Plan,
+        own: Option<u32>,
+        tried: &mut Vec<Tried>,
+    ) {
+        let model = &prices.switches[m];
+        // The count below the first is ruled out by counting, and with it
+        // every smaller one.
+        if let Some((count, reason)) = refused {
+            tried.push(Tried {
+                nics,
+                model: model.model.clone(),
+                count,
+                cost_bound: bound_cost(base, prices, nics, model, counts[0]) - model.price,
+                outcome: reason,
+                impossible: true,
+            });
         }
-    };
-    while let Some(c) = heap.pop() {
-        if best.as_ref().is_some_and(|b| b.metrics.cost.total <= c.cost + 1e-9) {
-            break;
+        counts.retain(|&n| Some(n) != own);
+        if counts.is_empty() {
+            return;
         }
-        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
-        }
+        let first = counts.remove(0);
+        self.heap.push(Candidate {
+            cost: bound_cost(base, prices, nics, model, first),
+            nics,
+            model: m,
+            count: first,
+        });
+        self.plans[nics as usize][m] = counts;
+    }
+
+    /// Searches candidate `c`; keeps what it finds when it is the cheapest
+    /// yet, else queues the model's next count. What happened, for `tried`.
+    fn try_candidate(
+        &mut self,
+        base: &Spec,
+        prices: &PriceList,
+        c: Candidate,
+        budget: Budget,
+        interrupted: &AtomicBool,
+        best: &mut Option<Cheapest>,
+    ) -> Tried {
         let model = &prices.switches[c.model];
-        let (found, exact) = match realise(&base, prices, c, budget, interrupted) {
+        let (found, exact) = match realise(base, prices, c, budget, interrupted) {
             Some(found) => (Some(found), None),
-            None => exact_realise(&base, prices, c, budget),
+            None => exact_realise(base, prices, c, budget),
         };
         let impossible = exact.as_ref().is_some_and(|e| e.0);
         let outcome = match found {
@@ -258,16 +317,16 @@ pub fn cheapest(
                     .as_ref()
                     .is_none_or(|b| found.metrics.cost.total < b.metrics.cost.total)
                 {
-                    best = Some(found);
+                    *best = Some(found);
                 }
                 note
             }
             None => {
-                let rest = &mut plans[c.nics as usize][c.model];
+                let rest = &mut self.plans[c.nics as usize][c.model];
                 if !rest.is_empty() {
                     let count = rest.remove(0);
-                    heap.push(Candidate {
-                        cost: bound_cost(&base, prices, c.nics, model, count),
+                    self.heap.push(Candidate {
+                        cost: bound_cost(base, prices, c.nics, model, count),
                         count,
                         ..c
                     });
@@ -278,25 +337,15 @@ pub fn cheapest(
                 }
             }
         };
-        tried.push(Tried {
+        Tried {
             nics: c.nics,
             model: model.model.clone(),
             count: c.count,
             cost_bound: c.cost,
             outcome,
             impossible,
-        });
+        }
     }
-    let mut best = best.ok_or(CheapestError::NoValidDesign)?;
-    if budget.exact_s > 0.0 && !interrupted.load(std::sync::atomic::Ordering::Relaxed) {
-        best.proved_cheapest = Some(prove_below(&base, prices, budget, &mut best, &mut tried));
-    } else if unsettled_below(&base, prices, budget, best.metrics.cost.total, &tried).is_empty() {
-        // The counting bounds alone left nothing cheaper to try.
-        best.proved_cheapest = Some(true);
-    }
-    best.tried = tried;
-    best.own = own_tried;
-    Ok(best)
 }
 
 /// The price list and the spec's own switch models it lacks, at the spec's

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Tables, MAC and interface files, sweep CSVs (read line by line).
-pub const MAX_TEXT_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_TEXT_BYTES: u64 = 16 << 20;
 /// Specs, price lists and configuration (TOML): parsing TOML takes ~90
 /// times the file's size in memory, so a 4 MiB spec peaks near 400 MB.
 /// Long pair lists belong in pair files, which are streamed.
@@ -32,9 +32,9 @@ pub const MAX_TOML_BYTES: u64 = 4 << 20;
 /// Pair files are streamed; this bounds their length.
 pub const MAX_PAIR_FILE_BYTES: u64 = 256 << 20;
 /// Lines of a pair file, and of any streamed file.
-pub const MAX_LINES: usize = 10_000_000;
+pub(crate) const MAX_LINES: usize = 10_000_000;
 /// Characters in one line of a streamed file.
-pub const MAX_LINE_BYTES: usize = 4096;
+pub(crate) const MAX_LINE_BYTES: usize = 4096;
 
 /// Why a file could not be read. Every message names the file.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
@@ -127,7 +127,7 @@ impl Folder {
 
 /// Opens the file `path` the user typed, as typed, once: then checks what
 /// was opened (a regular file of at most `max` bytes).
-pub fn open_user_file(path: &Path, max: u64) -> Result<File, InputError> {
+pub(crate) fn open_user_file(path: &Path, max: u64) -> Result<File, InputError> {
     let fd = rustix::fs::open(path, read_flags(), Mode::empty()).map_err(|e| unreadable(&shown(path), &e.into()))?;
     checked(File::from(fd), &shown(path), max)
 }
@@ -135,7 +135,7 @@ pub fn open_user_file(path: &Path, max: u64) -> Result<File, InputError> {
 /// Opens the file `path` the user typed together with its folder, both
 /// once, the file through the folder's descriptor: for files that name
 /// other files relative to themselves (a spec and its pair files).
-pub fn open_user_file_and_folder(path: &Path, max: u64) -> Result<(Folder, File), InputError> {
+pub(crate) fn open_user_file_and_folder(path: &Path, max: u64) -> Result<(Folder, File), InputError> {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         let file = open_user_file(path, max)?;
         return Ok((Folder::open(Path::new("."))?, file));
@@ -157,7 +157,7 @@ pub fn open_user_file_and_folder(path: &Path, max: u64) -> Result<(Folder, File)
 
 /// Opens `relative` beneath `folder`, once: no absolute path, no `..` and
 /// no link leading out of the folder; then checks what was opened.
-pub fn open_beneath(folder: &Folder, relative: &Path, max: u64) -> Result<File, InputError> {
+pub(crate) fn open_beneath(folder: &Folder, relative: &Path, max: u64) -> Result<File, InputError> {
     let name = shown(&folder.path.join(relative));
     let outside = || InputError::Outside {
         path: name.clone(),
@@ -226,7 +226,7 @@ pub fn read_text_limited(path: &Path, max: u64) -> Result<String, InputError> {
 }
 
 /// The whole text of an opened and checked file, as UTF-8.
-pub fn read_opened(f: File, shown: &str, max: u64) -> Result<String, InputError> {
+pub(crate) fn read_opened(f: File, shown: &str, max: u64) -> Result<String, InputError> {
     let mut bytes = Vec::new();
     // The file may grow after the check: read one byte past the limit to
     // notice.
@@ -256,7 +256,7 @@ pub fn read_text(path: &Path) -> Result<String, InputError> {
 
 /// Calls `f(line number, line)` for every line of a regular file, never
 /// holding more than one line: for files that may be long (pair files).
-pub fn for_each_line(
+pub(crate) fn for_each_line(
     path: &Path,
     max_bytes: u64,
     f: impl FnMut(usize, &str) -> Result<(), InputError>,
@@ -265,7 +265,7 @@ pub fn for_each_line(
 }
 
 /// [`for_each_line`] for a file named beneath `folder` ([`open_beneath`]).
-pub fn for_each_line_beneath(
+pub(crate) fn for_each_line_beneath(
     folder: &Folder,
     relative: &Path,
     max_bytes: u64,

@@ -72,7 +72,7 @@ pub struct Metrics {
 }
 
 /// At most this many uncovered pairs are listed in a report.
-pub const LISTED_UNCOVERED: usize = 1000;
+pub(crate) const LISTED_UNCOVERED: usize = 1000;
 
 impl Metrics {
     pub fn compute(design: &Design, c: &Cluster) -> Metrics {

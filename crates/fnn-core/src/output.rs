@@ -188,7 +188,7 @@ impl Staged {
     }
 
     /// The staging folder's path (for messages and tests; it may have moved).
-    pub fn staging_path(&self) -> PathBuf {
+    pub(crate) fn staging_path(&self) -> PathBuf {
         crate::fs::parent_of(&self.target).join(&self.staging_name)
     }
 

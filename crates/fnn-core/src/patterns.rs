@@ -7,7 +7,7 @@
 //! a time (incremental evaluation) are exact and match a full evaluation.
 
 /// Weight scale: a pattern weight of 1.0 is stored as 1000.
-pub const WEIGHT_SCALE: f64 = 1000.0;
+pub(crate) const WEIGHT_SCALE: f64 = 1000.0;
 
 /// Symmetric weighted pair set, stored per PC (each pair appears under both
 /// PCs) so a PC's row can be re-evaluated on its own.
@@ -23,7 +23,11 @@ pub struct PairWeights {
 
 impl PairWeights {
     /// Builds from explicit pairs (a, b, weight in thousandths); duplicates add.
-    pub fn from_pairs(pcs: usize, all_to_all: i64, pairs: impl IntoIterator<Item = (usize, usize, i64)>) -> Self {
+    pub(crate) fn from_pairs(
+        pcs: usize,
+        all_to_all: i64,
+        pairs: impl IntoIterator<Item = (usize, usize, i64)>,
+    ) -> Self {
         // Sorted and merged in one vector: a map of millions of pairs took
         // seconds and several times the memory.
         let mut merged: Vec<(u32, u32, i64)> = pairs
@@ -103,12 +107,12 @@ impl PairWeights {
 
     /// Where `pc`'s row starts among all rows' entries (rows are laid end
     /// to end, `2 x pair_count()` entries in all).
-    pub fn row_start(&self, pc: usize) -> usize {
+    pub(crate) fn row_start(&self, pc: usize) -> usize {
         self.offsets.get(pc).map_or(self.partners.len(), |&o| o as usize)
     }
 
     /// Explicit pattern partners of `pc`.
-    pub fn required_degree(&self, pc: usize) -> usize {
+    pub(crate) fn required_degree(&self, pc: usize) -> usize {
         self.row(pc).0.len()
     }
 
@@ -131,13 +135,13 @@ impl PairWeights {
 
     /// The explicit pairs' weights added up (kept: the evaluation asks
     /// after every move).
-    pub fn total_weight(&self) -> i64 {
+    pub(crate) fn total_weight(&self) -> i64 {
         self.total
     }
 }
 
 /// Row-major coordinates of index `i`.
-pub fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
+pub(crate) fn coords(i: usize, dims: &[usize]) -> Vec<usize> {
     let mut c = vec![0; dims.len()];
     let mut rest = i;
     for (k, &d) in dims.iter().enumerate().rev() {
@@ -151,7 +155,7 @@ pub fn index(c: &[usize], dims: &[usize]) -> usize {
     c.iter().zip(dims).fold(0, |acc, (&x, &d)| acc * d + x)
 }
 
-pub fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
+pub(crate) fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
     let n: usize = dims.iter().product();
     let mut out = Vec::new();
     for i in 0..n {
@@ -175,7 +179,7 @@ pub fn grid_neighbours(dims: &[usize], torus: bool) -> Vec<(usize, usize)> {
 /// `shift` (0 or 1) along each axis and wrapping round as a torus: the
 /// switches of a layer that holds every grid edge starting at a
 /// coordinate of that parity.
-pub fn shifted_blocks(dims: &[usize], shift: &[usize]) -> Vec<Vec<usize>> {
+pub(crate) fn shifted_blocks(dims: &[usize], shift: &[usize]) -> Vec<Vec<usize>> {
     let n: usize = dims.iter().product();
     let half: Vec<usize> = dims.iter().map(|d| d / 2).collect();
     let mut blocks = vec![Vec::new(); half.iter().product()];
@@ -192,7 +196,7 @@ pub fn shifted_blocks(dims: &[usize], shift: &[usize]) -> Vec<Vec<usize>> {
     blocks
 }
 
-pub fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
+pub(crate) fn grid_lines(dims: &[usize]) -> Vec<(usize, usize)> {
     let n: usize = dims.iter().product();
     let mut out = Vec::new();
     for i in 0..n {

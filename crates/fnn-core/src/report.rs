@@ -165,6 +165,16 @@ impl Report {
                 let _ = writeln!(s, "    ... {more} more ({listing} lists the first {listed})");
             }
         }
+        self.write_links(&mut s);
+        self.write_bounds(&mut s);
+        self.write_cost_and_search(&mut s);
+        s
+    }
+
+    /// What the design gives: switches and NICs used, links, bisection,
+    /// latency.
+    fn write_links(&self, s: &mut String) {
+        let m = &self.metrics;
         let _ = writeln!(s, "  switches used        {}", self.switches_used);
         let _ = writeln!(s, "  NICs used            {}", self.nics_used);
         let _ = writeln!(
@@ -190,6 +200,10 @@ impl Report {
             "  latency              avg {:.3} switch hops, max {} ({} pairs via uplink, {} via a PC, {} unreachable)",
             l.avg_switch_hops, l.max_switch_hops, l.via_uplink_pairs, l.via_pc_pairs, l.unreachable_pairs
         );
+    }
+
+    /// The lower bounds on the switches (universal FNNs only).
+    fn write_bounds(&self, s: &mut String) {
         let bd = &self.bounds;
         if self.coverage == Coverage::Universal {
             let _ = writeln!(
@@ -206,6 +220,10 @@ impl Report {
                 bd.min_switch_width
             );
         }
+    }
+
+    fn write_cost_and_search(&self, s: &mut String) {
+        let m = &self.metrics;
         let c = &m.cost;
         let _ = writeln!(
             s,
@@ -227,6 +245,5 @@ impl Report {
         if let (Some(g), Some(t)) = (self.first_valid_generation, self.first_valid_s) {
             let _ = writeln!(s, "  first valid          generation {g}, after {t:.3} s");
         }
-        s
     }
 }

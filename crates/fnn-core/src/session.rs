@@ -16,7 +16,7 @@ use thiserror::Error;
 pub const VERSION: u32 = 1;
 /// A session holds the population: larger than a spec (a 1024-PC session
 /// is a few MiB), still bounded, since TOML takes ~90x its size to parse.
-pub const MAX_SESSION_BYTES: u64 = 32 << 20;
+pub(crate) const MAX_SESSION_BYTES: u64 = 32 << 20;
 
 #[derive(Debug, Error)]
 pub enum SessionError {
@@ -49,6 +49,19 @@ pub struct Session {
     pub user_edits: Option<bool>,
     pub spec: Spec,
     pub engine: EngineState,
+}
+
+/// A session that stays over the size a session may be even with its
+/// best member alone.
+#[derive(Debug, Error)]
+#[error(
+    "the session would be {} even with one member, more than the {} a session may be",
+    crate::budget::human(*bytes),
+    crate::budget::human(*limit)
+)]
+pub(crate) struct TooBig {
+    pub bytes: u64,
+    pub limit: u64,
 }
 
 /// The top-level `version = N` line, read before the first table header
@@ -237,12 +250,10 @@ impl Session {
                 message: e.to_string(),
             })?;
         }
-        let text = self
-            .fitting_toml(MAX_SESSION_BYTES)
-            .map_err(|message| SessionError::Write {
-                path: shown.clone(),
-                message,
-            })?;
+        let text = self.fitting_toml(MAX_SESSION_BYTES).map_err(|e| SessionError::Write {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
         write_atomic(path, text.as_bytes()).map_err(|e| SessionError::Write {
             path: shown,
             message: e.to_string(),
@@ -254,7 +265,7 @@ impl Session {
     /// thousands of PCs a member is hundreds of KB of TOML: only the best
     /// members that fit are kept, and the resumed run fills its
     /// population up again.
-    pub(crate) fn fitting_toml(&self, limit: u64) -> Result<String, String> {
+    pub(crate) fn fitting_toml(&self, limit: u64) -> Result<String, TooBig> {
         let mut text = self.to_toml();
         let all = self.engine.population.len();
         let mut kept = all;
@@ -266,11 +277,10 @@ impl Session {
             text = fewer.to_toml();
         }
         if text.len() as u64 > limit {
-            return Err(format!(
-                "the session would be {} even with one member, more than the {} a session may be",
-                crate::budget::human(text.len() as u64),
-                crate::budget::human(limit)
-            ));
+            return Err(TooBig {
+                bytes: text.len() as u64,
+                limit,
+            });
         }
         if kept < all {
             tracing::warn!(kept, all, "session trimmed to its best members to stay readable");
@@ -445,7 +455,7 @@ pub const EXAMPLES: &[(&str, &str)] = &[
 /// Whether `text` is a shipped example, unmodified: such a file is opened
 /// read-only (a save goes to the data folder), so the repository's copy is
 /// never rewritten.
-pub fn is_example(text: &str) -> bool {
+pub(crate) fn is_example(text: &str) -> bool {
     EXAMPLES.iter().any(|(_, t)| *t == text)
 }
 
@@ -691,6 +701,12 @@ mod tests {
             (None, session.engine.population.len()),
             "filled up again"
         );
-        assert!(session.fitting_toml(10).unwrap_err().contains("even with one member"));
+        assert!(
+            session
+                .fitting_toml(10)
+                .unwrap_err()
+                .to_string()
+                .contains("even with one member")
+        );
     }
 }

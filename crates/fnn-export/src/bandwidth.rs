@@ -10,8 +10,8 @@
 //! between PCs that share no switch go through the uplink and are given
 //! the uplink rate the same way (one link each end).
 
-use crate::design::Design;
 use crate::routing::BasicRouting;
+use fnn_core::design::Design;
 use std::collections::HashMap;
 
 /// How a flow's bytes travel.
@@ -41,7 +41,7 @@ impl Transport {
     }
 
     /// Whether a flow uses every switch its PCs share.
-    pub fn every_shared_switch(self) -> bool {
+    pub(crate) fn every_shared_switch(self) -> bool {
         self != Transport::Tcp
     }
 
@@ -138,7 +138,7 @@ mod tests {
     /// switch it uses.
     #[test]
     fn a_lone_flow_gets_a_link_per_shared_switch_with_mptcp_and_one_without() {
-        let (c, d) = crate::fixtures::paper_eight();
+        let (c, d) = fnn_core::fixtures::paper_eight();
         let r = BasicRouting::new(&c, &d);
         let (three, one) = ((0, 1), (0, 2));
         assert_eq!(d.links(0, 1), 3);

@@ -5,9 +5,11 @@
 //! required partner (problem spots) have their names highlighted.
 
 use super::super::app::{App, Pane};
+use super::super::worker::Snapshot;
 use crate::design::bits;
 use crate::ga::Phase;
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -97,68 +99,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let mut l = app.layout.get();
     (l.cells, l.cell_w, l.rows, l.cols) = (g.cells, g.cell_w, g.rows, g.cols);
     app.layout.set(l);
-    let t = &app.theme;
     let buf = frame.buffer_mut();
-    let colors = &s.cluster.cable_colors;
-    let mut put = |x: u16, y: u16, sym: &str, style: Style| {
-        if let Some(cell) = buf.cell_mut((x, y)) {
-            cell.set_symbol(sym).set_style(style);
-        }
-    };
-    // Switch numbers in cable colours: across the cell when it is wide
-    // enough, else two digits stacked (the last two, past 99).
-    for c in 0..g.cols {
-        let sw = g.offset.1 + c;
-        let style = t.cable(colors, sw);
-        if g.header_h == 1 {
-            let label = sw.to_string();
-            let x = (g.mark_x(c) + 1).saturating_sub(label.len().min(g.cell_w as usize) as u16);
-            for (i, ch) in label.chars().take(g.cell_w as usize).enumerate() {
-                put(x + i as u16, g.cells.y - 1, &ch.to_string(), style);
-            }
-        } else {
-            let label = format!("{:>2}", sw % 100);
-            let x = g.mark_x(c);
-            put(x, g.cells.y - 2, &label[0..1], style);
-            put(x, g.cells.y - 1, &label[1..2], style);
-        }
-    }
-    let pins = &s.cluster.pins;
+    switch_numbers(app, s, &g, buf);
     for r in 0..g.rows {
-        let pc = g.offset.0 + r;
-        let y = g.cells.y + r as u16;
-        let name = if scaled {
-            format!("g{pc}")
-        } else {
-            s.cluster.pc_name(pc)
-        };
-        let lacking = s.lacking.get(pc).copied().unwrap_or(0) > 0;
-        let style = if lacking { t.problem } else { t.muted };
-        for (i, ch) in name.chars().take(g.label_w as usize - 1).enumerate() {
-            put(g.cells.x - g.label_w + i as u16, y, &ch.to_string(), style);
-        }
-        let mask = s.design.mask(pc);
-        for c in 0..g.cols {
-            let sw = g.offset.1 + c;
-            let x = g.mark_x(c);
-            let on = bits::test(mask, sw);
-            let (sym, mut style) = match (
-                on,
-                !scaled && pins.is_must(pc, sw),
-                !scaled && pins.is_forbidden(pc, sw),
-            ) {
-                (true, true, _) => ("◆", t.pin),
-                (false, true, _) => ("◇", t.pin),
-                (_, _, true) => ("×", t.forbid),
-                (true, false, false) if lacking => ("■", t.cable(colors, sw)),
-                (true, false, false) => ("■", t.cable(colors, sw)),
-                (false, false, false) => ("·", t.muted),
-            };
-            if (pc, sw) == app.cursor && focused {
-                style = style.patch(t.cursor);
-            }
-            put(x, y, sym, style);
-        }
+        pc_row(app, s, &g, g.offset.0 + r, buf);
     }
     let detail = Rect::new(
         area.x + 1,
@@ -167,6 +111,71 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         DETAIL_H,
     );
     frame.render_widget(Paragraph::new(detail_lines(app)), detail);
+}
+
+fn put(buf: &mut Buffer, x: u16, y: u16, sym: &str, style: Style) {
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_symbol(sym).set_style(style);
+    }
+}
+
+/// Switch numbers in cable colours: across the cell when it is wide
+/// enough, else two digits stacked (the last two, past 99).
+fn switch_numbers(app: &App, s: &Snapshot, g: &Geometry, buf: &mut Buffer) {
+    for c in 0..g.cols {
+        let sw = g.offset.1 + c;
+        let style = app.theme.cable(&s.cluster.cable_colors, sw);
+        if g.header_h == 1 {
+            let label = sw.to_string();
+            let x = (g.mark_x(c) + 1).saturating_sub(label.len().min(g.cell_w as usize) as u16);
+            for (i, ch) in label.chars().take(g.cell_w as usize).enumerate() {
+                put(buf, x + i as u16, g.cells.y - 1, &ch.to_string(), style);
+            }
+        } else {
+            let label = format!("{:>2}", sw % 100);
+            let x = g.mark_x(c);
+            put(buf, x, g.cells.y - 2, &label[0..1], style);
+            put(buf, x, g.cells.y - 1, &label[1..2], style);
+        }
+    }
+}
+
+/// PC `pc`'s row: its name (marked when it lacks partners), then a mark
+/// per switch: connected, pinned, forbidden or not.
+fn pc_row(app: &App, s: &Snapshot, g: &Geometry, pc: usize, buf: &mut Buffer) {
+    let t = &app.theme;
+    let scaled = s.phase != Phase::Full;
+    let y = g.cells.y + (pc - g.offset.0) as u16;
+    let name = if scaled {
+        format!("g{pc}")
+    } else {
+        s.cluster.pc_name(pc)
+    };
+    let lacking = s.lacking.get(pc).copied().unwrap_or(0) > 0;
+    let style = if lacking { t.problem } else { t.muted };
+    for (i, ch) in name.chars().take(g.label_w as usize - 1).enumerate() {
+        put(buf, g.cells.x - g.label_w + i as u16, y, &ch.to_string(), style);
+    }
+    let mask = s.design.mask(pc);
+    let pins = &s.cluster.pins;
+    for c in 0..g.cols {
+        let sw = g.offset.1 + c;
+        let (sym, mut style) = match (
+            bits::test(mask, sw),
+            !scaled && pins.is_must(pc, sw),
+            !scaled && pins.is_forbidden(pc, sw),
+        ) {
+            (true, true, _) => ("◆", t.pin),
+            (false, true, _) => ("◇", t.pin),
+            (_, _, true) => ("×", t.forbid),
+            (true, false, false) => ("■", t.cable(&s.cluster.cable_colors, sw)),
+            (false, false, false) => ("·", t.muted),
+        };
+        if (pc, sw) == app.cursor && app.focus == Pane::Grid {
+            style = style.patch(t.cursor);
+        }
+        put(buf, g.mark_x(c), y, sym, style);
+    }
 }
 
 /// The PC under the cursor: its switches, the partners it lacks, its

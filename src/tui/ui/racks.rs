@@ -1,26 +1,28 @@
 //! The rack view: racks side by side, a line per rack unit from the top,
 //! PCs by name, switches in their cable colour; the totals underneath.
 
-use super::super::app::App;
-use crate::export::racks::{Item, Placement, totals};
+use super::super::app::{App, Racks};
+use crate::export::racks::{Item, totals};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-/// `placement`: the rack plan, or why there is none (any error the view
-/// holds: only its text is shown).
-pub fn render(app: &App, placement: &Result<Placement, impl std::fmt::Display>, frame: &mut Frame, area: Rect) {
+/// Instead of the racks: why there are none (yet).
+fn no_placement(app: &App, why: &str, frame: &mut Frame, area: Rect) {
+    let block = super::block(app, "Rack placement (r: back to the designer)", true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(Line::styled(why.to_string(), app.theme.bad)), inner);
+}
+
+/// `placement`: the rack plan, or why there is none yet.
+pub fn render(app: &App, placement: &Racks, frame: &mut Frame, area: Rect) {
     let t = &app.theme;
     let p = match placement {
-        Ok(p) => p,
-        Err(e) => {
-            let block = super::block(app, "Rack placement (r: back to the designer)", true);
-            let inner = block.inner(area);
-            frame.render_widget(block, area);
-            frame.render_widget(Paragraph::new(Line::styled(e.to_string(), t.bad)), inner);
-            return;
-        }
+        Racks::Placed(p) => p,
+        Racks::Placing => return no_placement(app, "placing the racks…", frame, area),
+        Racks::Failed(why) => return no_placement(app, why, frame, area),
     };
     let summary_h = p.racks as u16 + 2;
     let rows = area.height.saturating_sub(2 + summary_h + 1) as u32;

@@ -24,19 +24,6 @@ const PALETTE: [Color; 6] = [
 pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area: Rect) {
     let [chart_area, text_area] = Layout::vertical([Constraint::Fill(1), Constraint::Length(5)]).areas(area);
     let points = &run.points;
-    let title = match &run.failed {
-        Some(e) => format!(
-            "Sweep FAILED after {}/{} sizes: {e} (W: back)",
-            run.finished(),
-            run.total()
-        ),
-        None => format!(
-            "Sweep: narrowest switches for a universal FNN, {}/{} sizes (W: back, Left/Right: NICs)",
-            run.finished(),
-            run.total()
-        ),
-    };
-    let block = super::block(app, &title, true);
     let t = &app.theme;
     let series: Vec<(u32, Vec<(f64, f64)>)> = run
         .plan
@@ -54,32 +41,11 @@ pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area
         .fold(widest as f64, f64::max)
         .max(2.0);
     let names: Vec<String> = series.iter().map(|(n, _)| format!("{n} NICs")).collect();
-    let mut datasets: Vec<Dataset> = Vec::new();
-    datasets.push(
-        Dataset::default()
-            .name(format!("bound, {selected} NICs"))
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(t.muted)
-            .data(&bound),
-    );
+    let bound_name = format!("bound, {selected} NICs");
+    let mut datasets = vec![dataset(&bound_name, Marker::Braille, GraphType::Line, t.muted, &bound)];
     for (i, ((n, data), name)) in series.iter().zip(&names).enumerate() {
-        let mut style = if t.color {
-            Style::new().fg(PALETTE[i % PALETTE.len()])
-        } else {
-            Style::new()
-        };
-        if *n == selected {
-            style = style.add_modifier(Modifier::BOLD);
-        }
-        datasets.push(
-            Dataset::default()
-                .name(name.as_str())
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(style)
-                .data(data),
-        );
+        let style = series_style(app, i, *n == selected);
+        datasets.push(dataset(name, Marker::Braille, GraphType::Line, style, data));
     }
     // The selected NIC count's cells over the bound, by what is known.
     let over = |m: Mark| -> Vec<(f64, f64)> {
@@ -92,53 +58,78 @@ pub fn render(app: &App, run: &SweepView, selected: u32, frame: &mut Frame, area
     let (proved, open) = (over(Mark::Optimal), over(Mark::Open));
     for (name, data, style) in [("proved optimal", &proved, t.good), ("open", &open, t.bad)] {
         if !data.is_empty() {
-            datasets.push(
-                Dataset::default()
-                    .name(name)
-                    .marker(Marker::Dot)
-                    .graph_type(GraphType::Scatter)
-                    .style(style)
-                    .data(data),
-            );
+            datasets.push(dataset(name, Marker::Dot, GraphType::Scatter, style, data));
         }
     }
-    datasets.push(
-        Dataset::default()
-            .name("this spec")
-            .marker(Marker::Block)
-            .graph_type(GraphType::Scatter)
-            .style(t.problem)
-            .data(&mark),
-    );
+    datasets.push(dataset(
+        "this spec",
+        Marker::Block,
+        GraphType::Scatter,
+        t.problem,
+        &mark,
+    ));
+    let title = title(run);
     let chart = Chart::new(datasets)
-        .block(block)
+        .block(super::block(app, &title, true))
         .legend_position(Some(LegendPosition::TopLeft))
         // The marks add legend lines; keep the legend shown on short charts.
         .hidden_legend_constraints((Constraint::Ratio(1, 3), Constraint::Ratio(1, 2)))
-        .x_axis(
-            Axis::default()
-                .title("PCs")
-                .style(t.muted)
-                .bounds([0.0, x1])
-                .labels(vec![
-                    Line::from("0"),
-                    Line::from(format!("{:.0}", x1 / 2.0)),
-                    Line::from(format!("{x1:.0}")),
-                ]),
-        )
-        .y_axis(
-            Axis::default()
-                .title("ports")
-                .style(t.muted)
-                .bounds([0.0, y1])
-                .labels(vec![
-                    Line::from("0"),
-                    Line::from(format!("{:.0}", y1 / 2.0)),
-                    Line::from(format!("{y1:.0}")),
-                ]),
-        );
+        .x_axis(axis("PCs", x1, t.muted))
+        .y_axis(axis("ports", y1, t.muted));
     frame.render_widget(chart, chart_area);
     frame.render_widget(Paragraph::new(figures(points, selected, run.plan.spec)), text_area);
+}
+
+fn title(run: &SweepView) -> String {
+    match &run.failed {
+        Some(e) => format!(
+            "Sweep FAILED after {}/{} sizes: {e} (W: back)",
+            run.finished(),
+            run.total()
+        ),
+        None => format!(
+            "Sweep: narrowest switches for a universal FNN, {}/{} sizes (W: back, Left/Right: NICs)",
+            run.finished(),
+            run.total()
+        ),
+    }
+}
+
+/// The `i`th NIC count's line: its palette colour (when colours are on),
+/// bold when highlighted.
+fn series_style(app: &App, i: usize, highlighted: bool) -> Style {
+    let style = if app.theme.color {
+        Style::new().fg(PALETTE[i % PALETTE.len()])
+    } else {
+        Style::new()
+    };
+    if highlighted {
+        style.add_modifier(Modifier::BOLD)
+    } else {
+        style
+    }
+}
+
+fn dataset<'a>(name: &'a str, marker: Marker, graph: GraphType, style: Style, data: &'a [(f64, f64)]) -> Dataset<'a> {
+    Dataset::default()
+        .name(name)
+        .marker(marker)
+        .graph_type(graph)
+        .style(style)
+        .data(data)
+}
+
+/// An axis from 0 to `max`, labelled at both ends and the middle.
+fn axis(title: &str, max: f64, style: Style) -> Axis<'_> {
+    Axis::default()
+        .title(title)
+        .style(style)
+        .bounds([0.0, max])
+        .labels(vec![
+            Line::from("0"),
+            Line::from(format!("{:.0}", max / 2.0)),
+            Line::from(format!("{max:.0}")),
+        ])
 }
 
 fn line(points: &[Point], nics: u32, y: impl Fn(&Point) -> f64) -> Vec<(f64, f64)> {

@@ -4,13 +4,13 @@
 //! Masks are slices of `u64` words so the number of switches is not capped at 64.
 
 /// Words needed for `switches` bits (at least one, so empty designs still index).
-pub fn words_for(switches: usize) -> usize {
+pub(crate) fn words_for(switches: usize) -> usize {
     switches.div_ceil(64).max(1)
 }
 
 /// popcount(a & b): the number of switches two PCs share, i.e. their single-hop links.
 #[inline]
-pub fn and_count(a: &[u64], b: &[u64]) -> u32 {
+pub(crate) fn and_count(a: &[u64], b: &[u64]) -> u32 {
     a.iter().zip(b).map(|(x, y)| (x & y).count_ones()).sum()
 }
 

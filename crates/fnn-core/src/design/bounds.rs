@@ -56,7 +56,7 @@ pub fn pairwise_upper_bound(ports: &[u32], nics: u64, pcs: usize) -> f64 {
 }
 
 /// The narrowest switch a universal FNN of `pcs` PCs with `nics` NICs allows.
-pub fn min_width(pcs: u64, nics: u64) -> u64 {
+pub(crate) fn min_width(pcs: u64, nics: u64) -> u64 {
     if pcs < 2 || nics == 0 {
         return if pcs < 2 { 1 } else { u64::MAX };
     }
@@ -65,7 +65,7 @@ pub fn min_width(pcs: u64, nics: u64) -> u64 {
 
 /// Füredi's bound: some switch of a universal FNN holds at least
 /// ceil(P n / (n^2 - n + 1)) PCs.
-pub fn intersecting_width(pcs: u64, nics: u64) -> u64 {
+pub(crate) fn intersecting_width(pcs: u64, nics: u64) -> u64 {
     if pcs < 2 || nics == 0 {
         return if pcs < 2 { 1 } else { u64::MAX };
     }
@@ -89,7 +89,7 @@ pub fn plane_may_exist(q: u64) -> bool {
 /// can hold when no switch (point) takes more than `width` of them. If the
 /// busiest line is taken M times, the n points on it carry (n - 1) M plus
 /// every PC once, so P <= n w - (n - 1) M; and P <= M (n^2 - n + 1).
-pub fn plane_capacity(nics: u64, width: u64) -> u64 {
+pub(crate) fn plane_capacity(nics: u64, width: u64) -> u64 {
     let lines = nics * nics - nics + 1;
     (1..=width)
         .map(|m| (nics * width).saturating_sub((nics - 1) * m).min(lines * m))
@@ -100,7 +100,7 @@ pub fn plane_capacity(nics: u64, width: u64) -> u64 {
 /// Why `pcs` PCs with at most `nics` NICs cannot all share switches of at
 /// most `width` usable ports, by Füredi's bounds on intersecting families;
 /// `None` when they allow it.
-pub fn intersecting_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
+pub(crate) fn intersecting_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
     if pcs < 2 || nics == 0 {
         return (pcs >= 2).then(|| "PCs without NICs share no switch".into());
     }
@@ -151,7 +151,7 @@ pub fn intersecting_refutation(pcs: u64, nics: u64, width: u64) -> Option<String
 /// X <= 12 and m = 2 give Q <= 18), and 23 with 5 on 6 (twenty switches:
 /// Q >= 230 - 190 = 40, but X <= 26 and m = 2 give Q <= 39; twenty-one and
 /// twenty-two: the overlaps of the full switches ask more than X allows).
-pub fn moment_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
+pub(crate) fn moment_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
     let (p, n) = (pcs, nics);
     if p < 3 || n < 2 || width < 2 || width >= p {
         return None;
@@ -305,7 +305,7 @@ impl Overlap {
 
 /// Why no universal FNN of `pcs` PCs with `nics` NICs fits switches of
 /// `width` ports, by the first bound that rules it out; `None` when none does.
-pub fn width_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
+pub(crate) fn width_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
     if width < min_width(pcs, nics) {
         return Some(format!(
             "each PC reaches at most {nics} x {} = {} others",
@@ -330,7 +330,7 @@ pub fn width_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
 
 /// Whether `pcs x nics` NICs on switches of `width` ports can make all
 /// P (P - 1) / 2 pairs at all: full switches make the most pairs.
-pub fn pair_capacity_allows(pcs: u64, nics: u64, width: u64) -> bool {
+pub(crate) fn pair_capacity_allows(pcs: u64, nics: u64, width: u64) -> bool {
     let width = width.min(pcs);
     if width < 2 {
         return pcs < 2;
@@ -360,7 +360,7 @@ pub fn width_bound(pcs: u64, nics: u64) -> u64 {
 /// left side is at least L (w S - E); with E <= P n,
 /// S <= (L P n + P n (w - 1) - P (P - 1)) / (L w).
 /// (24 PCs with 5 NICs on 6-port switches: at most 22.)
-pub fn most_useful_switches(pcs: u64, nics: u64, width: u64) -> u64 {
+pub(crate) fn most_useful_switches(pcs: u64, nics: u64, width: u64) -> u64 {
     if pcs < 2 || width < 2 {
         return 0;
     }

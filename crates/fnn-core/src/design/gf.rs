@@ -11,7 +11,7 @@ pub struct Field {
 }
 
 /// `Some((p, k))` when `q = p^k` for a prime p.
-pub fn prime_power(q: usize) -> Option<(usize, u32)> {
+pub(crate) fn prime_power(q: usize) -> Option<(usize, u32)> {
     if q < 2 {
         return None;
     }
@@ -64,7 +64,7 @@ impl Field {
         self.add[a * self.q + b] as usize
     }
 
-    pub fn mul(&self, a: usize, b: usize) -> usize {
+    pub(crate) fn mul(&self, a: usize, b: usize) -> usize {
         self.mul[a * self.q + b] as usize
     }
 }

@@ -96,7 +96,7 @@ pub fn parse_table(text: &str, source_name: &str, pcs_hint: usize, switches_hint
 
 /// PCs and switches a table may imply without a spec: a typo must not
 /// ask for a gigantic design (the metrics are quadratic in PCs).
-pub const MAX_IMPLIED: usize = 1 << 14;
+pub(crate) const MAX_IMPLIED: usize = 1 << 14;
 
 /// A PC or switch number, range-checked against the spec's size (`hint`)
 /// or, with none, against [`MAX_IMPLIED`].

@@ -25,7 +25,7 @@ impl Design {
     }
 
     /// Builds a design from per-PC masks laid out `words` apart.
-    pub fn from_masks(pcs: usize, switches: usize, masks: Vec<u64>) -> Self {
+    pub(crate) fn from_masks(pcs: usize, switches: usize, masks: Vec<u64>) -> Self {
         let words = bits::words_for(switches);
         assert_eq!(masks.len(), pcs * words, "mask array does not match the design size");
         Design {

@@ -80,7 +80,7 @@ impl AddAssign for Size {
 /// `min(m, k + 1)` outputs, and joining two children of `a` and `b`
 /// outputs takes a clause of up to 3 literals per pair of counts `i <= a`,
 /// `j <= b` whose sum is 1 to `k + 1`.
-pub fn totalizer(n: u64, k: u64) -> Size {
+pub(crate) fn totalizer(n: u64, k: u64) -> Size {
     let cap = |m: u64| m.min(k.saturating_add(1));
     // Halving leaves at most two distinct node sizes per level, so the
     // tree is walked level by level as (size, how many) pairs.
@@ -129,12 +129,12 @@ fn sums_up_to(a: u64, b: u64, top: u64) -> u64 {
 
 /// An upper bound `sum <= k` over `n` literals, as rustsat encodes it
 /// (nothing when it always holds).
-pub fn at_most(n: u64, k: u64) -> Size {
+pub(crate) fn at_most(n: u64, k: u64) -> Size {
     if k >= n { Size::default() } else { totalizer(n, k) }
 }
 
 /// A lower bound `sum >= k` over `n` literals (nothing when `k` is 0).
-pub fn at_least(n: u64, k: u64) -> Size {
+pub(crate) fn at_least(n: u64, k: u64) -> Size {
     if k == 0 { Size::default() } else { totalizer(n, k) }
 }
 

@@ -199,25 +199,8 @@ fn within(mut plans: Vec<Plan>, budget: u64) -> (Vec<Plan>, Option<Plan>) {
 /// while it is solved.
 pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) -> Result<Outcome, ExactError> {
     let start = Instant::now();
-    // A proof asked for, or one model asked for by name, means the SAT
-    // model runs even where a bound already says no.
-    if let Err(e) = check_feasible(cluster)
-        && !opts.proof
-        && opts.only.is_none()
-    {
-        return Ok(Outcome {
-            // The verdict says "impossible" itself: only the reason.
-            verdict: Verdict::Impossible(match e {
-                SpecError::Infeasible { reason, .. } => reason,
-                other => other.to_string(),
-            }),
-            model: Model::Bounds,
-            variables: 0,
-            clauses: 0,
-            seconds: start.elapsed().as_secs_f64(),
-            proof: None,
-            unknown_because: None,
-        });
+    if let Some(refuted) = refuted_by_bounds(cluster, opts, start) {
+        return Ok(refuted);
     }
     let deadline = opts.time_limit.map(|l| start + l);
     let stop = AtomicBool::new(false);
@@ -395,6 +378,29 @@ fn attempt(
         variables,
         clauses,
         proof,
+        unknown_because: None,
+    })
+}
+
+/// The counting bounds' refusal, when they refuse the cluster. A proof
+/// asked for, or one model asked for by name, means the SAT model runs
+/// even where a bound already says no.
+fn refuted_by_bounds(cluster: &Cluster, opts: &Options, start: Instant) -> Option<Outcome> {
+    if opts.proof || opts.only.is_some() {
+        return None;
+    }
+    let e = check_feasible(cluster).err()?;
+    Some(Outcome {
+        // The verdict says "impossible" itself: only the reason.
+        verdict: Verdict::Impossible(match e {
+            SpecError::Infeasible { reason, .. } => reason,
+            other => other.to_string(),
+        }),
+        model: Model::Bounds,
+        variables: 0,
+        clauses: 0,
+        seconds: start.elapsed().as_secs_f64(),
+        proof: None,
         unknown_because: None,
     })
 }

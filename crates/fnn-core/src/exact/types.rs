@@ -110,16 +110,7 @@ pub(super) fn build(c: &Cluster, stop: &dyn Fn() -> bool) -> Result<Option<Built
         }
         inst.add_lit_impl_clause(used[t], bits);
     }
-    for a in 0..sets.len() {
-        if stop() {
-            return Err(Interrupted);
-        }
-        for b in a + 1..sets.len() {
-            if sets[a] & sets[b] == 0 {
-                inst.add_binary(!used[a], !used[b]);
-            }
-        }
-    }
+    disjoint_sets_exclude(&sets, &used, &mut inst, stop)?;
     let terms = |keep: &dyn Fn(u64) -> bool| -> Vec<(Lit, isize)> {
         sets.iter()
             .zip(&count)
@@ -145,9 +136,44 @@ pub(super) fn build(c: &Cluster, stop: &dyn Fn() -> bool) -> Result<Option<Built
             .collect();
         inst.add_nary(&prefixes);
     }
-    let switches = s;
-    let decode = Box::new(move |a: &rustsat::types::Assignment| {
-        // The counted PCs of each set, in set order, take the next PC numbers.
+    let decode = decoder(p, s, sets, count);
+    Ok(Some(Built {
+        instance: inst,
+        model: Model::Types,
+        decode,
+    }))
+}
+
+/// Two sets of switches with none in common cannot both be used: their
+/// PCs would share no switch.
+fn disjoint_sets_exclude(
+    sets: &[u64],
+    used: &[Lit],
+    inst: &mut SatInstance,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), Interrupted> {
+    for a in 0..sets.len() {
+        if stop() {
+            return Err(Interrupted);
+        }
+        for b in a + 1..sets.len() {
+            if sets[a] & sets[b] == 0 {
+                inst.add_binary(!used[a], !used[b]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The design an assignment stands for: the counted PCs of each set, in
+/// set order, take the next PC numbers.
+fn decoder(
+    p: usize,
+    switches: usize,
+    sets: Vec<u64>,
+    count: Vec<Vec<Lit>>,
+) -> Box<dyn Fn(&rustsat::types::Assignment) -> Design + Send> {
+    Box::new(move |a: &rustsat::types::Assignment| {
         let mut d = Design::new(p, switches);
         let mut pc = 0;
         for (set, bits) in sets.iter().zip(&count) {
@@ -167,12 +193,7 @@ pub(super) fn build(c: &Cluster, stop: &dyn Fn() -> bool) -> Result<Option<Built
             }
         }
         d
-    });
-    Ok(Some(Built {
-        instance: inst,
-        model: Model::Types,
-        decode,
-    }))
+    })
 }
 
 /// The weighted count literals of the sets a predicate keeps.

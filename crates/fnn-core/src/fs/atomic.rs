@@ -44,18 +44,6 @@ pub fn write_atomic_in(dir: &Dir, name: &str, bytes: &[u8]) -> std::io::Result<(
     tmp.persist(name).map(drop)
 }
 
-/// A new temporary file beside `path`, to be [`persist`]ed over it once
-/// complete (and removed if dropped first).
-///
-/// Created exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`) under a random
-/// name, so a file or link someone planted in a shared folder is never
-/// written through. It gets the mode a new file would get (0666 less the
-/// umask).
-pub fn temp_beside(path: &Path) -> std::io::Result<TempFile> {
-    let (dir, name) = super::parent_and_name(path)?;
-    temp_in(&dir, &name)
-}
-
 fn temp_in(dir: &Dir, name: &str) -> std::io::Result<TempFile> {
     // With its prefix and suffix the temporary's name must still fit the
     // file system's 255 bytes: a long name is cut (it is renamed anyway).
@@ -65,19 +53,12 @@ fn temp_in(dir: &Dir, name: &str) -> std::io::Result<TempFile> {
 
 /// The longest start of `text` of at most `most` bytes, on a character
 /// boundary.
-pub fn cut_to_bytes(text: &str, most: usize) -> &str {
+pub(crate) fn cut_to_bytes(text: &str, most: usize) -> &str {
     let mut end = most.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     &text[..end]
-}
-
-/// Syncs a [`temp_beside`] file and renames it over `path` (which names a
-/// file in the temporary's own folder), then syncs the folder so the
-/// rename itself survives a power cut.
-pub fn persist(tmp: TempFile, path: &Path) -> std::io::Result<()> {
-    tmp.persist(&super::file_name(path)?).map(drop)
 }
 
 /// The process's umask, read once: from /proc/self/status, which reads it

@@ -41,7 +41,7 @@ impl Dir {
     }
 
     /// Opens the folder `path`, creating what is missing of it.
-    pub fn create_all(path: &Path) -> io::Result<Dir> {
+    pub(crate) fn create_all(path: &Path) -> io::Result<Dir> {
         Ok(Dir::from_fd(super::walk::open_dir(path, true)?, path))
     }
 
@@ -58,7 +58,7 @@ impl Dir {
     }
 
     /// The sub-folder `name`, not following a link.
-    pub fn open_dir(&self, name: &str) -> io::Result<Dir> {
+    pub(crate) fn open_dir(&self, name: &str) -> io::Result<Dir> {
         let fd = openat(
             self,
             plain(name)?,
@@ -90,13 +90,13 @@ impl Dir {
 
     /// A new file `name` (`O_CREAT | O_EXCL`: never one already there,
     /// never through a link), mode `mode` less the umask.
-    pub fn create_new(&self, name: &str, mode: u32) -> io::Result<File> {
+    pub(crate) fn create_new(&self, name: &str, mode: u32) -> io::Result<File> {
         self.open_file(name, OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL, mode)
     }
 
     /// The file `name` emptied for writing, or created; a link there is
     /// an error, never followed.
-    pub fn create_or_truncate(&self, name: &str, mode: u32) -> io::Result<File> {
+    pub(crate) fn create_or_truncate(&self, name: &str, mode: u32) -> io::Result<File> {
         self.open_file(name, OFlags::WRONLY | OFlags::CREATE | OFlags::TRUNC, mode)
     }
 
@@ -150,7 +150,7 @@ impl Dir {
     }
 
     /// Renames `from` here to `to` in `dest` only if nothing has that name.
-    pub fn rename_noreplace(&self, from: &str, dest: &Dir, to: &str) -> io::Result<()> {
+    pub(crate) fn rename_noreplace(&self, from: &str, dest: &Dir, to: &str) -> io::Result<()> {
         self.rename_with(from, dest, to, RenameFlags::NOREPLACE)
     }
 
@@ -203,7 +203,7 @@ impl Dir {
     }
 
     /// Sets this folder's own mode.
-    pub fn set_mode(&self, mode: u32) -> io::Result<()> {
+    pub(crate) fn set_mode(&self, mode: u32) -> io::Result<()> {
         Ok(rustix::fs::fchmod(self, Mode::from_raw_mode(mode))?)
     }
 
@@ -214,7 +214,7 @@ impl Dir {
 
     /// Syncs the whole file system this folder is on (one call for
     /// thousands of files).
-    pub fn sync_fs(&self) -> io::Result<()> {
+    pub(crate) fn sync_fs(&self) -> io::Result<()> {
         Ok(rustix::fs::syncfs(self)?)
     }
 

@@ -63,7 +63,7 @@ impl TempFile {
         &self.file
     }
 
-    pub fn as_file_mut(&mut self) -> &mut File {
+    pub(crate) fn as_file_mut(&mut self) -> &mut File {
         &mut self.file
     }
 
@@ -74,7 +74,7 @@ impl TempFile {
 
     /// Syncs it and renames it to `to` in its folder (replacing a file or
     /// link there, never following it), then syncs the folder.
-    pub fn persist(mut self, to: &str) -> io::Result<File> {
+    pub(crate) fn persist(mut self, to: &str) -> io::Result<File> {
         self.file.sync_all()?;
         self.dir.rename(&self.name, &self.dir, to)?;
         self.kept = true;
@@ -106,7 +106,7 @@ impl Drop for TempFile {
 
 /// A new folder in `dir` named `prefix` and random characters, mode
 /// `mode` (less the umask), and its handle.
-pub fn temp_dir_in(dir: &Dir, prefix: &str, mode: u32) -> io::Result<(String, Dir)> {
+pub(crate) fn temp_dir_in(dir: &Dir, prefix: &str, mode: u32) -> io::Result<(String, Dir)> {
     let (name, ()) = fresh(prefix, |n| dir.make_dir(n, mode))?;
     let handle = dir.open_dir(&name)?;
     Ok((name, handle))

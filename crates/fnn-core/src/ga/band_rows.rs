@@ -18,7 +18,7 @@
 use std::arch::x86_64::*;
 
 /// Rows taken together.
-pub const ROWS: usize = 4;
+pub(crate) const ROWS: usize = 4;
 
 /// Whether this CPU runs [`band`]'s kernel (read once; std caches it).
 pub fn available() -> bool {
@@ -37,7 +37,7 @@ pub fn available() -> bool {
 /// shares no switch and each pair to `hist[links]`. `None` (nothing
 /// counted) where the CPU lacks AVX2 or the band is too short for the
 /// kernel to pay: the caller takes the rows one by one.
-pub fn band(masks: &[u64], lacking: &mut [u32], hist: &mut [i64]) -> Option<()> {
+pub(crate) fn band(masks: &[u64], lacking: &mut [u32], hist: &mut [i64]) -> Option<()> {
     debug_assert!(masks.len() == lacking.len() && masks.len() >= ROWS);
     debug_assert!(masks[..ROWS].iter().all(|m| m.count_ones() < 8));
     #[cfg(target_arch = "x86_64")]

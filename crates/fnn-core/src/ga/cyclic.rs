@@ -99,7 +99,7 @@ impl Plan {
 /// How the PCs the points cannot hold are served: `leftovers` PCs on
 /// every one of `spare` switches, the other PCs split among those.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Apex {
+pub(crate) struct Apex {
     pub leftovers: usize,
     pub spare: usize,
 }
@@ -133,7 +133,7 @@ impl Apex {
 /// (52 PCs with 8 NICs on 9 ports: a plane of order 7 over single PCs),
 /// every fourth scaled generation it also tries the full size, whose
 /// design ends the scaled phase.
-pub struct Cyclic;
+pub(crate) struct Cyclic;
 
 impl Cyclic {
     fn full_size_due(ctx: &Context<'_>) -> bool {
@@ -172,7 +172,7 @@ impl Strategy for Cyclic {
 /// Moves per modulus and search in one generation: a base set that exists
 /// is found in a few thousand moves, and where none exists a longer walk
 /// would only take time from the other searches.
-pub const MAX_MOVES: u64 = 20_000;
+pub(crate) const MAX_MOVES: u64 = 20_000;
 
 /// Point and switch sets are kept as `u128` masks.
 const MAX_MODULUS: usize = 128;
@@ -224,7 +224,7 @@ fn lines_through(m: usize, base: &[usize], a: usize) -> u128 {
 
 /// A set of `k` residues mod `m` whose differences cover every nonzero
 /// residue, by min-conflicts tabu search; `None` after `max` moves.
-pub fn difference_cover(m: usize, k: usize, max: u64, rng: &mut Rng) -> Option<Vec<usize>> {
+pub(crate) fn difference_cover(m: usize, k: usize, max: u64, rng: &mut Rng) -> Option<Vec<usize>> {
     let mut s = Differences::random(m, k, rng);
     let mut tabu = vec![0u64; m];
     for it in 1..=max {

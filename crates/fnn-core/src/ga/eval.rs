@@ -133,7 +133,7 @@ impl Eval {
 
     /// Port accounting for an exchange about to happen: a PC moving onto a
     /// free port or to the dummy switch changes the ports in use.
-    pub fn note_ports(&mut self, problem: &Problem, g: &Genome, i: usize, j: usize) {
+    pub(crate) fn note_ports(&mut self, problem: &Problem, g: &Genome, i: usize, j: usize) {
         let free = super::genome::FREE;
         let (x, y) = (problem.switch_of(i), problem.switch_of(j));
         let (p, q) = (g.entries()[i], g.entries()[j]);
@@ -229,7 +229,7 @@ impl Eval {
     }
 
     /// Re-weights after the user changed the weights.
-    pub fn reweigh(&mut self, w: &Weights) {
+    pub(crate) fn reweigh(&mut self, w: &Weights) {
         self.total = self.terms.total(w);
     }
 

@@ -16,7 +16,7 @@ use crate::design::{Design, bits};
 use serde::{Deserialize, Serialize};
 
 /// A dummy NIC: the port is not cabled.
-pub const FREE: u32 = u32::MAX;
+pub(crate) const FREE: u32 = u32::MAX;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Genome {
@@ -79,7 +79,7 @@ impl Genome {
     /// with a free port that the PC is not already on (the FNN compiler paper's
     /// straightforward construction). NICs left over go to the dummy switch
     /// and ports left over stay free.
-    pub fn construct(problem: &Problem, order: &[usize], preferred: &dyn Fn(usize) -> Vec<usize>) -> Genome {
+    pub(crate) fn construct(problem: &Problem, order: &[usize], preferred: &dyn Fn(usize) -> Vec<usize>) -> Genome {
         let c = &problem.cluster;
         let words = problem.words;
         let mut fill: Vec<usize> = (0..problem.switches()).map(|s| problem.range(s).start).collect();
@@ -179,17 +179,17 @@ impl Genome {
     /// large population keeps only its entries (at 4096 PCs on 5120
     /// switches the masks are 2.6 MB, the entries 0.1 MB).
     /// [`Genome::restore_masks`] builds them again before use.
-    pub fn shed_masks(&mut self) {
+    pub(crate) fn shed_masks(&mut self) {
         self.masks = Vec::new();
     }
 
     /// Whether the masks are there (not shed).
-    pub fn has_masks(&self, problem: &Problem) -> bool {
+    pub(crate) fn has_masks(&self, problem: &Problem) -> bool {
         self.masks.len() == problem.pcs() * problem.words
     }
 
     /// Builds the masks again from the entries, if they were shed.
-    pub fn restore_masks(&mut self, problem: &Problem) {
+    pub(crate) fn restore_masks(&mut self, problem: &Problem) {
         if self.has_masks(problem) {
             return;
         }
@@ -205,7 +205,7 @@ impl Genome {
     }
 
     /// This genome with its masks: itself, or a copy with them restored.
-    pub fn with_masks(&self, problem: &Problem) -> std::borrow::Cow<'_, Genome> {
+    pub(crate) fn with_masks(&self, problem: &Problem) -> std::borrow::Cow<'_, Genome> {
         if self.has_masks(problem) {
             return std::borrow::Cow::Borrowed(self);
         }
@@ -287,13 +287,13 @@ impl Genome {
 
     /// Adds an empty entry to the dummy switch and returns its index, so a
     /// NIC can be uncabled when no other exchange exists.
-    pub fn grow_dummy(&mut self) -> usize {
+    pub(crate) fn grow_dummy(&mut self) -> usize {
         self.entries.push(FREE);
         self.entries.len() - 1
     }
 
     /// The entries of one PC: its real switches' entries then its uncabled NICs.
-    pub fn entries_of(&self, problem: &Problem, pc: usize) -> Vec<usize> {
+    pub(crate) fn entries_of(&self, problem: &Problem, pc: usize) -> Vec<usize> {
         let mut out: Vec<usize> = bits::ones(self.mask(problem, pc))
             .filter_map(|s| self.find(problem, s as u32, pc))
             .collect();

@@ -45,7 +45,7 @@ impl Plan {
     /// Fewer groups than switches suit designs no plane underlies: 40 PCs
     /// with 7 NICs on thirty-five 8-port switches (every port used) is
     /// found over 20-24 groups, and was 1-3 pairs short over 35.
-    pub fn with_groups(problem: &Problem, groups: usize) -> Option<Plan> {
+    pub(crate) fn with_groups(problem: &Problem, groups: usize) -> Option<Plan> {
         let c = &problem.cluster;
         let (p, s) = (c.pcs(), c.switch_count());
         let nics = *c.nics.first()? as usize;
@@ -61,14 +61,14 @@ impl Plan {
 
     /// The group counts tried: from groups of two PCs (half the PCs) up to
     /// one group per switch or per PC.
-    pub fn group_counts(problem: &Problem) -> std::ops::RangeInclusive<usize> {
+    pub(crate) fn group_counts(problem: &Problem) -> std::ops::RangeInclusive<usize> {
         let c = &problem.cluster;
         let most = c.switch_count().min(c.pcs());
         c.pcs().div_ceil(2).min(most)..=most
     }
 
     /// The group of PC `pc` (contiguous groups, as `weight` counts them).
-    pub fn group_of(&self, pc: usize, pcs: usize) -> usize {
+    pub(crate) fn group_of(&self, pc: usize, pcs: usize) -> usize {
         let g = self.weight.len();
         // Group g holds PCs p*g/G .. p*(g+1)/G.
         (0..g).find(|&k| pc < pcs * (k + 1) / g).unwrap_or(g - 1)

@@ -338,13 +338,10 @@ impl<'a> Search<'a> {
         d
     }
 
-    /// Considers every move that puts `u` on switch `y`.
-    fn moves_onto(&self, u: usize, y: usize, aspiration: u64, rng: &mut Rng, best: &mut Option<(Move, u32)>) {
+    /// Connections `u` may give up for switch `yy`, with what each costs:
+    /// cabled ones not pinned, and one uncabled NIC if it has any.
+    fn gives(&self, u: usize, yy: u32) -> Vec<(usize, u32, Delta)> {
         let p = self.problem;
-        let c = &p.cluster;
-        let yy = y as u32;
-        // Connections `u` may give up: cabled ones not pinned, and one
-        // uncabled NIC if it has any.
         let mut gives: Vec<(usize, u32, Delta)> = Vec::new();
         for e in self.g.entries_of(p, u) {
             let x = p.switch_of(e);
@@ -352,11 +349,53 @@ impl<'a> Search<'a> {
                 if gives.iter().any(|&(_, gx, _)| gx == DUMMY_SWITCH) {
                     continue;
                 }
-            } else if c.pins.is_must(u, x as usize) {
+            } else if p.cluster.pins.is_must(u, x as usize) {
                 continue;
             }
             gives.push((e, x, self.delta(u, x, yy)));
         }
+        gives
+    }
+
+    /// What k gains moving from y to `x`: the partners it shared only y
+    /// with (`only_y`) are lost unless on x, those it lacked (`zero`) are
+    /// gained when on x.
+    fn k_moves_to(&self, x: u32, only_y: &[(usize, i64)], zero: &[(usize, i64)]) -> Delta {
+        let (mut dk, mut pk) = (0, 0);
+        for &(j, w) in only_y {
+            if !self.on(j, x) {
+                dk += w;
+                pk += 1;
+            }
+        }
+        for &(j, w) in zero {
+            if self.on(j, x) {
+                dk -= w;
+                pk -= 1;
+            }
+        }
+        (dk, pk)
+    }
+
+    /// The pair (u, k) keeps its links: u joins y as k leaves it, and k
+    /// joins x as u leaves it. What the two one-sided deltas counted for
+    /// it, to take back.
+    fn pair_fix(&self, pair: Option<usize>, x: u32) -> Delta {
+        match pair {
+            Some(slot) => {
+                let n = 1 + i64::from(x != DUMMY_SWITCH);
+                (n * i64::from(self.weight[slot]), n)
+            }
+            None => (0, 0),
+        }
+    }
+
+    /// Considers every move that puts `u` on switch `y`.
+    fn moves_onto(&self, u: usize, y: usize, aspiration: u64, rng: &mut Rng, best: &mut Option<(Move, u32)>) {
+        let p = self.problem;
+        let c = &p.cluster;
+        let yy = y as u32;
+        let gives = self.gives(u, yy);
         let u_tabu = self.tabu.holds(u, yy, self.iteration);
         let mut only_y: Vec<(usize, i64)> = Vec::new();
         let mut zero: Vec<(usize, i64)> = Vec::new();
@@ -399,29 +438,8 @@ impl<'a> Search<'a> {
                 if !allowed {
                     continue;
                 }
-                let (mut dk, mut pk) = (0, 0);
-                for &(j, w) in &only_y {
-                    if !self.on(j, x) {
-                        dk += w;
-                        pk += 1;
-                    }
-                }
-                for &(j, w) in &zero {
-                    if self.on(j, x) {
-                        dk -= w;
-                        pk -= 1;
-                    }
-                }
-                // The pair (u, k) keeps its links: u joins y as k leaves
-                // it, and k joins x as u leaves it. Take back what the two
-                // one-sided deltas counted for it.
-                let (fix, pfix) = match pair {
-                    Some(slot) => {
-                        let n = 1 + i64::from(x != DUMMY_SWITCH);
-                        (n * i64::from(self.weight[slot]), n)
-                    }
-                    None => (0, 0),
-                };
+                let (dk, pk) = self.k_moves_to(x, &only_y, &zero);
+                let (fix, pfix) = self.pair_fix(pair, x);
                 let k_tabu = x != DUMMY_SWITCH && self.tabu.holds(k, x, self.iteration);
                 let m = Move {
                     eu,

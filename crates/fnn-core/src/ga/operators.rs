@@ -285,7 +285,7 @@ fn set_exchange(problem: &Problem, g: &Genome, p: usize, q: usize) -> Option<Vec
 /// Moves `pc` onto each switch in `add` it is not on, giving up one of its
 /// connections outside `keep` (or an uncabled NIC) in exchange with a PC or
 /// free port that holds the wanted switch. Returns the exchanges made.
-pub fn force_switches(
+pub(crate) fn force_switches(
     problem: &Problem,
     g: &mut Genome,
     pc: usize,

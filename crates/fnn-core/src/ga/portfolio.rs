@@ -70,7 +70,7 @@ impl Portfolio {
 
     /// The same portfolio with `strategy` running before those beside
     /// (after those already first), alone.
-    pub fn then_first(self, strategy: impl Strategy + 'static) -> Portfolio {
+    pub(crate) fn then_first(self, strategy: impl Strategy + 'static) -> Portfolio {
         self.push(Box::new(strategy), true)
     }
 
@@ -88,7 +88,7 @@ impl Portfolio {
         self
     }
 
-    pub fn evolves(&self) -> bool {
+    pub(crate) fn evolves(&self) -> bool {
         self.evolves
     }
 

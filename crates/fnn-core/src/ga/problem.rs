@@ -4,7 +4,7 @@ use crate::design::bits;
 use crate::spec::Cluster;
 
 /// Marks an entry that belongs to the dummy switch (an uncabled NIC).
-pub const DUMMY_SWITCH: u32 = u32::MAX;
+pub(crate) const DUMMY_SWITCH: u32 = u32::MAX;
 
 #[derive(Clone, Debug)]
 pub struct Problem {
@@ -58,7 +58,7 @@ impl Problem {
     }
 
     /// Real switch ports: entries past this index are the dummy switch.
-    pub fn real_entries(&self) -> usize {
+    pub(crate) fn real_entries(&self) -> usize {
         self.entry_switch.len()
     }
 

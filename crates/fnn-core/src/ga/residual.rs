@@ -345,6 +345,24 @@ impl Groups {
     /// (or, `level` allowing, as many) pairs. Unlike single moves, a run
     /// can untangle two switches that each hold half of the other's PCs.
     fn exchange(&mut self, e: u32, level: bool, rng: &mut Rng) -> i64 {
+        let Some((a, b)) = self.exchange_pair(e, rng) else {
+            return 0;
+        };
+        let free = self.free_members(a, b);
+        let w = self.uncovered_pairs(&free);
+        let (best, swaps) = trades(&free, &w, level, rng);
+        if !swaps.is_empty() && (best > 0 || level) {
+            for &(i, j) in &swaps {
+                self.relocate(free[i].0, b);
+                self.relocate(free[j].0, a);
+            }
+        }
+        if swaps.is_empty() { 0 } else { best }
+    }
+
+    /// Two switches of one kind, one with a NIC of each end of edge `e`,
+    /// picked at random.
+    fn exchange_pair(&self, e: u32, rng: &mut Rng) -> Option<(u32, u32)> {
         let (u, v) = self.ends[e as usize];
         let mut pairs = Vec::new();
         for x in self.nics_of(u) {
@@ -355,11 +373,13 @@ impl Groups {
                 }
             }
         }
-        let Some(&(a, b)) = pairs.get(rng.random_range(0..pairs.len().max(1))) else {
-            return 0;
-        };
-        // The members free to move: (NIC, PC, on a).
-        let mut free: Vec<(u32, u32, bool)> = Vec::new();
+        pairs.get(rng.random_range(0..pairs.len().max(1))).copied()
+    }
+
+    /// The members of `a` and `b` free to move, as (NIC, PC, on a): those
+    /// whose PC is not on the other switch too.
+    fn free_members(&self, a: u32, b: u32) -> Vec<(u32, u32, bool)> {
+        let mut free = Vec::new();
         for (g, other, side) in [(a, b, true), (b, a, false)] {
             for &nic in self.members_of(g) {
                 let pc = nic / self.nics as u32;
@@ -368,11 +388,15 @@ impl Groups {
                 }
             }
         }
+        free
+    }
+
+    /// The n x n matrix of pairs of free members no other switch covers.
+    fn uncovered_pairs(&mut self, free: &[(u32, u32, bool)]) -> Vec<i32> {
         let n = free.len();
         for (i, &(_, pc, _)) in free.iter().enumerate() {
             self.local[pc as usize] = i as u32 + 1;
         }
-        // Pairs of members no other switch covers.
         let mut w = vec![0i32; n * n];
         for (i, &(_, pc, side)) in free.iter().enumerate() {
             for &(y, e) in self.partners(pc) {
@@ -387,72 +411,10 @@ impl Groups {
                 }
             }
         }
-        for &(_, pc, _) in &free {
+        for &(_, pc, _) in free {
             self.local[pc as usize] = 0;
         }
-        let mut d: Vec<i32> = (0..n)
-            .map(|i| {
-                (0..n)
-                    .map(|j| {
-                        if free[i].2 == free[j].2 {
-                            -w[i * n + j]
-                        } else {
-                            w[i * n + j]
-                        }
-                    })
-                    .sum()
-            })
-            .collect();
-        let mut locked = vec![false; n];
-        let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
-        let mut swaps = Vec::new();
-        loop {
-            // A pair's weight is 0 or 1, so the best trade is among the
-            // members within 2 of each side's best D.
-            let top = |side: bool| (0..n).filter(|&i| free[i].2 == side && !locked[i]).map(|i| d[i]).max();
-            let (Some(top_a), Some(top_b)) = (top(true), top(false)) else {
-                break;
-            };
-            let mut pick: Option<(i32, usize, usize, u32)> = None;
-            for i in (0..n).filter(|&i| free[i].2 && !locked[i] && d[i] >= top_a - 2) {
-                for j in (0..n).filter(|&j| !free[j].2 && !locked[j] && d[j] >= top_b - 2) {
-                    let g = d[i] + d[j] - 2 * w[i * n + j];
-                    match &mut pick {
-                        Some((best, _, _, ties)) if g == *best => {
-                            *ties += 1;
-                            if rng.random_range(0..*ties) == 0 {
-                                pick = Some((g, i, j, *ties));
-                            }
-                        }
-                        Some((best, _, _, _)) if g < *best => {}
-                        _ => pick = Some((g, i, j, 1)),
-                    }
-                }
-            }
-            let Some((g, i, j, _)) = pick else { break };
-            locked[i] = true;
-            locked[j] = true;
-            for k in (0..n).filter(|&k| !locked[k]) {
-                let (toward_i, toward_j) = (w[k * n + i], w[k * n + j]);
-                d[k] += if free[k].2 {
-                    2 * toward_i - 2 * toward_j
-                } else {
-                    2 * toward_j - 2 * toward_i
-                };
-            }
-            swaps.push((i, j));
-            gain += i64::from(g);
-            if gain > best || (level && gain == best && best_len == 0) {
-                (best, best_len) = (gain, swaps.len());
-            }
-        }
-        if best_len > 0 && (best > 0 || level) {
-            for &(i, j) in &swaps[..best_len] {
-                self.relocate(free[i].0, b);
-                self.relocate(free[j].0, a);
-            }
-        }
-        if best_len > 0 { best } else { 0 }
+        w
     }
 
     /// The min-conflicts walk; returns the groups of the best grouping seen.
@@ -590,6 +552,80 @@ impl Groups {
         }
         blocks
     }
+}
+
+/// The Kernighan-Lin trades between the two sides of `free` (weights `w`):
+/// the best run of trades from the start, as its gain and its swaps.
+fn trades(free: &[(u32, u32, bool)], w: &[i32], level: bool, rng: &mut Rng) -> (i64, Vec<(usize, usize)>) {
+    let n = free.len();
+    let mut d: Vec<i32> = (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    if free[i].2 == free[j].2 {
+                        -w[i * n + j]
+                    } else {
+                        w[i * n + j]
+                    }
+                })
+                .sum()
+        })
+        .collect();
+    let mut locked = vec![false; n];
+    let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
+    let mut swaps = Vec::new();
+    while let Some((g, i, j)) = best_trade(free, w, &d, &locked, rng) {
+        locked[i] = true;
+        locked[j] = true;
+        for k in (0..n).filter(|&k| !locked[k]) {
+            let (toward_i, toward_j) = (w[k * n + i], w[k * n + j]);
+            d[k] += if free[k].2 {
+                2 * toward_i - 2 * toward_j
+            } else {
+                2 * toward_j - 2 * toward_i
+            };
+        }
+        swaps.push((i, j));
+        gain += i64::from(g);
+        if gain > best || (level && gain == best && best_len == 0) {
+            (best, best_len) = (gain, swaps.len());
+        }
+    }
+    swaps.truncate(best_len);
+    (best, swaps)
+}
+
+/// The unlocked trade of most gain (ties broken at random), as (gain, the
+/// member on a, the member on b).
+fn best_trade(
+    free: &[(u32, u32, bool)],
+    w: &[i32],
+    d: &[i32],
+    locked: &[bool],
+    rng: &mut Rng,
+) -> Option<(i32, usize, usize)> {
+    let n = free.len();
+    // A pair's weight is 0 or 1, so the best trade is among the members
+    // within 2 of each side's best D.
+    let top = |side: bool| (0..n).filter(|&i| free[i].2 == side && !locked[i]).map(|i| d[i]).max();
+    let (top_a, top_b) = (top(true)?, top(false)?);
+    let mut pick: Option<(i32, usize, usize, u32)> = None;
+    for i in (0..n).filter(|&i| free[i].2 && !locked[i] && d[i] >= top_a - 2) {
+        for j in (0..n).filter(|&j| !free[j].2 && !locked[j] && d[j] >= top_b - 2) {
+            let g = d[i] + d[j] - 2 * w[i * n + j];
+            match &mut pick {
+                Some((best, _, _, ties)) if g == *best => {
+                    *ties += 1;
+                    if rng.random_range(0..*ties) == 0 {
+                        pick = Some((g, i, j, *ties));
+                    }
+                }
+                Some((best, _, _, _)) if g < *best => {}
+                _ => pick = Some((g, i, j, 1)),
+            }
+        }
+    }
+    pick.map(|(g, i, j, _)| (g, i, j))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ pub struct Scaled {
 
 /// The scaled-down problem whose widest switch has `width` ports, if it is
 /// a real reduction and not provably impossible.
-pub fn scaled_problem(full: &Cluster, width: u32) -> Option<Scaled> {
+pub(crate) fn scaled_problem(full: &Cluster, width: u32) -> Option<Scaled> {
     let widest = full.switches.iter().map(|s| s.ports).max()?;
     let factor = widest as f64 / width as f64;
     if factor < 2.0 {
@@ -73,19 +73,19 @@ pub fn scaled_problem(full: &Cluster, width: u32) -> Option<Scaled> {
 }
 
 /// The first feasible scaled problem wider than `after` (2-port switches first).
-pub fn next_scaled(full: &Cluster, after: u32) -> Option<Scaled> {
+pub(crate) fn next_scaled(full: &Cluster, after: u32) -> Option<Scaled> {
     let widest = full.switches.iter().map(|s| s.ports).max()?;
     (after.max(1) + 1..=widest / 2).find_map(|w| scaled_problem(full, w))
 }
 
 /// The scaled PC standing for real PC `pc` (contiguous groups).
-pub fn group_of(pc: usize, pcs: usize, scaled_pcs: usize) -> usize {
+pub(crate) fn group_of(pc: usize, pcs: usize, scaled_pcs: usize) -> usize {
     pc * scaled_pcs / pcs
 }
 
 /// A full-size genome from a scaled one: every real PC takes its group's
 /// switches where ports remain, then the lowest free switches.
-pub fn scale_up(full: &Problem, scaled: &Problem, g: &Genome) -> Genome {
+pub(crate) fn scale_up(full: &Problem, scaled: &Problem, g: &Genome) -> Genome {
     let order: Vec<usize> = (0..full.pcs()).collect();
     let (p, sp) = (full.pcs(), scaled.pcs());
     Genome::construct(full, &order, &|pc| {

@@ -39,7 +39,7 @@ impl Strategy for Constructions {
 /// The construction that leaves the fewest required pairs uncovered on
 /// this problem, as a genome, with its uncovered count; `None` for sparse
 /// problems (constructions cover every pair, far more than a pattern needs).
-pub fn construction_seed(problem: &Problem) -> Option<(Genome, u64)> {
+pub(crate) fn construction_seed(problem: &Problem) -> Option<(Genome, u64)> {
     let c = &problem.cluster;
     if c.coverage != Coverage::Universal || c.pcs() < 3 || c.switch_count() == 0 {
         return None;

@@ -93,7 +93,7 @@ impl Budget {
     };
 
     /// Whether a search has any moves to spend.
-    pub fn has_moves(&self) -> bool {
+    pub(crate) fn has_moves(&self) -> bool {
         self.patience > 0
     }
 

@@ -9,7 +9,7 @@
 const WAYS: usize = 8;
 const NONE: u32 = u32::MAX;
 
-pub struct Marks {
+pub(crate) struct Marks {
     rows: Vec<[(u32, u64); WAYS]>,
 }
 

@@ -40,7 +40,7 @@ pub fn torus(dims: &[usize]) -> Vec<Vec<usize>> {
 /// 2x2 at the four shifts (0,0), (1,0), (0,1), (1,1). Every edge, the
 /// diagonals included, spans two adjacent rows and two adjacent columns,
 /// so the block at the shift of its lower-left corner holds both ends.
-pub fn stencil(dims: [usize; 2]) -> Vec<Vec<usize>> {
+pub(crate) fn stencil(dims: [usize; 2]) -> Vec<Vec<usize>> {
     [[0, 0], [1, 0], [0, 1], [1, 1]]
         .iter()
         .flat_map(|shift| shifted_blocks(&dims, shift))
@@ -50,7 +50,7 @@ pub fn stencil(dims: [usize; 2]) -> Vec<Vec<usize>> {
 /// An involution (bit reversal, a square transpose) on one NIC: its pairs
 /// `width / 2` to a switch, then its fixed points `width` to a switch.
 /// `None` when a switch would be left part empty.
-pub fn involution(pcs: usize, partner: impl Fn(usize) -> usize, width: usize) -> Option<Vec<Vec<usize>>> {
+pub(crate) fn involution(pcs: usize, partner: impl Fn(usize) -> usize, width: usize) -> Option<Vec<Vec<usize>>> {
     let pairs: Vec<usize> = (0..pcs)
         .filter(|&i| i < partner(i))
         .flat_map(|i| [i, partner(i)])
@@ -69,13 +69,13 @@ pub fn involution(pcs: usize, partner: impl Fn(usize) -> usize, width: usize) ->
 }
 
 /// Bit reversal of `bits`-bit addresses.
-pub fn bit_reversal(bits: u32) -> impl Fn(usize) -> usize {
+pub(crate) fn bit_reversal(bits: u32) -> impl Fn(usize) -> usize {
     move |i| i.reverse_bits() >> (usize::BITS - bits)
 }
 
 /// Transposes of `n x n` matrices stored one after another (row-major):
 /// element (r, c) of each matrix with (c, r) of the same matrix.
-pub fn batched_transpose(n: usize) -> impl Fn(usize) -> usize {
+pub(crate) fn batched_transpose(n: usize) -> impl Fn(usize) -> usize {
     move |i| {
         let (m, r, c) = (i / (n * n), i / n % n, i % n);
         m * n * n + c * n + r

@@ -139,18 +139,18 @@ impl Cluster {
     }
 
     /// How many other PCs `pc` must share a switch with.
-    pub fn partners_needed(&self, pc: usize) -> usize {
+    pub(crate) fn partners_needed(&self, pc: usize) -> usize {
         match self.coverage {
             Coverage::Universal => self.pcs() - 1,
             Coverage::Sparse => self.pattern.required_degree(pc),
         }
     }
 
-    pub fn total_nics(&self) -> u64 {
+    pub(crate) fn total_nics(&self) -> u64 {
         self.nics.iter().map(|&n| n as u64).sum()
     }
 
-    pub fn total_ports(&self) -> u64 {
+    pub(crate) fn total_ports(&self) -> u64 {
         self.switches.iter().map(|s| s.ports as u64).sum()
     }
 
@@ -158,7 +158,7 @@ impl Cluster {
         self.nics.iter().copied().max().unwrap_or(0)
     }
 
-    pub fn switch_price(&self, switch: usize) -> f64 {
+    pub(crate) fn switch_price(&self, switch: usize) -> f64 {
         self.models[self.switches[switch].model].price
     }
 
@@ -199,7 +199,7 @@ impl Cluster {
 
     /// Whether the user asked for more than plain connectivity: then the
     /// search runs to its limits instead of stopping at the first valid design.
-    pub fn has_secondary_objective(&self) -> bool {
+    pub(crate) fn has_secondary_objective(&self) -> bool {
         let w = &self.weights;
         let patterned = !self.pattern.is_empty();
         (patterned && (w.bandwidth > 0.0 || w.weakest > 0.0)) || w.balance > 0.0 || w.cost > 0.0 || w.redundancy > 0.0
@@ -215,7 +215,7 @@ impl Cluster {
     }
 
     /// The price of everything in the inventory, the scale for the cost term.
-    pub fn inventory_cost(&self) -> f64 {
+    pub(crate) fn inventory_cost(&self) -> f64 {
         let switches: f64 = (0..self.switch_count()).map(|s| self.switch_price(s)).sum();
         let nics = self.total_nics() as f64 * (self.nic.price + self.cable_price);
         let uplink = self.uplink.model.map_or(0.0, |m| self.models[m].price);

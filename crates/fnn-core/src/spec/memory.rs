@@ -48,7 +48,7 @@ impl Cluster {
     }
 
     /// The bytes one member takes, and the local searches together.
-    pub fn search_memory(&self) -> SearchMemory {
+    pub(crate) fn search_memory(&self) -> SearchMemory {
         let g = &self.ga;
         let (p, s) = (self.pcs() as u64, self.switch_count() as u64);
         let ports: u64 = self.switches.iter().map(|w| u64::from(w.ports)).sum();

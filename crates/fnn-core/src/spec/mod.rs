@@ -30,7 +30,7 @@ pub use quick::{QUICK_SOURCE, QuickFlags, hardware_name, parse_switch_groups, qu
 use std::path::Path;
 
 /// The built-in default: KLAT2 as the papers describe it.
-pub const KLAT2_TOML: &str = include_str!("../../../../assets/specs/klat2.toml");
+pub(crate) const KLAT2_TOML: &str = include_str!("../../../../assets/specs/klat2.toml");
 
 impl Spec {
     /// Parses a spec; `source` names the file in every error.

@@ -95,22 +95,7 @@ fn expand(
     let unit = |v: Vec<(usize, usize)>| v.into_iter().map(|(a, b)| (a, b, 1.0)).collect();
     Ok(match spec {
         PatternSpec::AllToAll { .. } => Vec::new(),
-        PatternSpec::Ring { k, .. } => {
-            // Beyond half the ring every pair is a neighbour already.
-            let most = (pcs / 2).max(1);
-            if *k == 0 || *k > most {
-                return Err(SpecError::field(
-                    file,
-                    format!("{field}.k"),
-                    format!("{k} is not allowed: use 1 to {most} (half the {pcs} PCs; all-to-all beyond)"),
-                ));
-            }
-            unit(
-                (0..pcs)
-                    .flat_map(|i| (1..=*k).map(move |d| (i, (i + d) % pcs)))
-                    .collect(),
-            )
-        }
+        PatternSpec::Ring { k, .. } => unit(ring(*k, pcs, file, field)?),
         PatternSpec::Grid { dims, torus, .. } => unit(grid_neighbours(check_dims(dims, pcs, file, field)?, *torus)),
         PatternSpec::Lines { dims, .. } => unit(grid_lines(check_dims(dims, pcs, file, field)?)),
         PatternSpec::Hypercube { .. } => unit(
@@ -128,23 +113,7 @@ fn expand(
                     .collect(),
             )
         }
-        PatternSpec::Transpose { dims, .. } => {
-            let d = check_dims(dims, pcs, file, field)?;
-            if d.len() != 2 {
-                return Err(SpecError::field(
-                    file,
-                    format!("{field}.dims"),
-                    "transpose needs two dimensions [rows, cols]",
-                ));
-            }
-            let (rows, cols) = (d[0], d[1]);
-            unit(
-                (0..rows * cols)
-                    .map(|i| (i, (i % cols) * rows + i / cols))
-                    .filter(|&(i, j)| i < j)
-                    .collect(),
-            )
-        }
+        PatternSpec::Transpose { dims, .. } => unit(transpose(check_dims(dims, pcs, file, field)?, file, field)?),
         PatternSpec::Pairs { pairs, .. } => {
             if pairs.len() > budget {
                 return Err(SpecError::field(
@@ -171,6 +140,39 @@ fn expand(
             read_pair_file(path, place, pcs, file, field, budget)?
         }
     })
+}
+
+/// Each PC and its `k` next neighbours round the ring.
+fn ring(k: usize, pcs: usize, file: &str, field: &str) -> Result<Vec<(usize, usize)>, SpecError> {
+    // Beyond half the ring every pair is a neighbour already.
+    let most = (pcs / 2).max(1);
+    if k == 0 || k > most {
+        return Err(SpecError::field(
+            file,
+            format!("{field}.k"),
+            format!("{k} is not allowed: use 1 to {most} (half the {pcs} PCs; all-to-all beyond)"),
+        ));
+    }
+    Ok((0..pcs)
+        .flat_map(|i| (1..=k).map(move |d| (i, (i + d) % pcs)))
+        .collect())
+}
+
+/// Each cell of a rows x cols matrix and the cell it moves to when the
+/// matrix is transposed.
+fn transpose(d: &[usize], file: &str, field: &str) -> Result<Vec<(usize, usize)>, SpecError> {
+    if d.len() != 2 {
+        return Err(SpecError::field(
+            file,
+            format!("{field}.dims"),
+            "transpose needs two dimensions [rows, cols]",
+        ));
+    }
+    let (rows, cols) = (d[0], d[1]);
+    Ok((0..rows * cols)
+        .map(|i| (i, (i % cols) * rows + i / cols))
+        .filter(|&(i, j)| i < j)
+        .collect())
 }
 
 fn check_dims<'a>(dims: &'a [usize], pcs: usize, file: &str, field: &str) -> Result<&'a [usize], SpecError> {

@@ -13,7 +13,7 @@ const MAX_NICS: u32 = 64;
 const MAX_SWITCHES: u64 = 1 << 14;
 const MAX_PORTS: u32 = 1 << 16;
 /// Weights past this only drown the others (and fill the screen).
-pub const MAX_WEIGHT: f64 = 1e6;
+pub(crate) const MAX_WEIGHT: f64 = 1e6;
 /// Prices and lengths.
 const MAX_AMOUNT: f64 = 1e9;
 /// A switch's power draw in watts.
@@ -219,6 +219,11 @@ impl Spec {
         for (name, v) in w.named() {
             in_range(&format!("weights.{name}"), v, false, MAX_WEIGHT)?;
         }
+        self.check_ga()
+    }
+
+    fn check_ga(&self) -> Result<(), SpecError> {
+        let f = self.source.as_str();
         let g = &self.ga;
         let bad = |field: &str, msg: String| Err(SpecError::field(f, format!("ga.{field}"), msg));
         if !(2..=100_000).contains(&g.population) {
@@ -273,7 +278,7 @@ impl Spec {
                 format!("{} is not allowed: use a probability from 0 to 1", g.pc_swap_rate),
             );
         }
-        in_range("ga.time_limit_s", g.time_limit_s, false, 1e7)?;
+        check_number(f, "ga.time_limit_s", g.time_limit_s, false, 1e7)?;
         if g.local_members > g.population {
             return bad(
                 "local_members",
@@ -298,17 +303,10 @@ impl Spec {
         Ok(())
     }
 
-    /// Expands the models into one slot per switch, sizing the model whose
-    /// count is omitted ("as many as needed") so that every NIC can be cabled.
-    fn resolve_switch_inventory(&self, nics: &[u32]) -> Result<(Vec<super::SwitchModel>, Vec<SwitchSlot>), SpecError> {
+    /// Checks each switch model; returns the model whose count is omitted
+    /// (at most one), and the switches and PC ports the others give.
+    fn check_switch_models(&self, reserve: u32) -> Result<(Option<usize>, u64, u64), SpecError> {
         let f = self.source.as_str();
-        if self.switches.is_empty() {
-            return Err(SpecError::field(f, "switches", "at least one switch model is needed"));
-        }
-        let reserve = match self.uplink.mode {
-            UplinkMode::None => 0,
-            _ => self.uplink.ports,
-        };
         let mut auto = None;
         let mut fixed_ports = 0u64;
         let mut fixed_count = 0u64;
@@ -348,6 +346,21 @@ impl Spec {
                 None => auto = Some(i),
             }
         }
+        Ok((auto, fixed_count, fixed_ports))
+    }
+
+    /// Expands the models into one slot per switch, sizing the model whose
+    /// count is omitted ("as many as needed") so that every NIC can be cabled.
+    fn resolve_switch_inventory(&self, nics: &[u32]) -> Result<(Vec<super::SwitchModel>, Vec<SwitchSlot>), SpecError> {
+        let f = self.source.as_str();
+        if self.switches.is_empty() {
+            return Err(SpecError::field(f, "switches", "at least one switch model is needed"));
+        }
+        let reserve = match self.uplink.mode {
+            UplinkMode::None => 0,
+            _ => self.uplink.ports,
+        };
+        let (auto, fixed_count, fixed_ports) = self.check_switch_models(reserve)?;
         let needed_nics: u64 = nics.iter().map(|&n| n as u64).sum();
         let max_nics = nics.iter().copied().max().unwrap_or(0) as u64;
         let mut counts: Vec<u64> = self.switches.iter().map(|m| m.count.unwrap_or(0) as u64).collect();

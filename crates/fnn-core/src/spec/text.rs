@@ -8,15 +8,15 @@ use super::error::SpecError;
 use crate::escape::shown;
 
 /// Longest label (names, models, colour names).
-pub const MAX_LABEL: usize = 64;
+pub(crate) const MAX_LABEL: usize = 64;
 /// Longest host-name prefix.
-pub const MAX_PREFIX: usize = 32;
+pub(crate) const MAX_PREFIX: usize = 32;
 
 /// The characters of a label besides ASCII letters and digits.
-pub const LABEL_PUNCTUATION: &str = " ._,+-/()";
+pub(crate) const LABEL_PUNCTUATION: &str = " ._,+-/()";
 
 /// Describes the label rule for messages and the README.
-pub fn label_rule() -> String {
+pub(crate) fn label_rule() -> String {
     format!(
         "up to {MAX_LABEL} characters: ASCII letters, digits, spaces and {}, not starting or ending with a space",
         LABEL_PUNCTUATION
@@ -29,7 +29,7 @@ pub fn label_rule() -> String {
 }
 
 /// Whether `s` is a label: a name, model or colour name.
-pub fn is_label(s: &str) -> bool {
+pub(crate) fn is_label(s: &str) -> bool {
     s.len() <= MAX_LABEL
         && s.trim() == s
         && s.chars()
@@ -39,7 +39,7 @@ pub fn is_label(s: &str) -> bool {
 /// Whether `s` is a host-name prefix: a letter, then letters, digits or
 /// `-`. Host names are the prefix plus a number, and name files
 /// (`fnn-setup-<host>.sh`) and lines of /etc/hosts.
-pub fn is_prefix(s: &str) -> bool {
+pub(crate) fn is_prefix(s: &str) -> bool {
     let mut chars = s.chars();
     s.len() <= MAX_PREFIX
         && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -47,7 +47,7 @@ pub fn is_prefix(s: &str) -> bool {
 }
 
 /// Whether `s` is a colour `#rrggbb`.
-pub fn is_hex_color(s: &str) -> bool {
+pub(crate) fn is_hex_color(s: &str) -> bool {
     s.len() == 7 && s.starts_with('#') && s[1..].chars().all(|c| c.is_ascii_hexdigit())
 }
 
@@ -64,19 +64,19 @@ fn check(file: &str, field: &str, value: &str, fits: bool, rule: &str) -> Result
 }
 
 /// `value` as a label, or an error naming the field and the rule.
-pub fn check_label(file: &str, field: &str, value: &str, allow_empty: bool) -> Result<(), SpecError> {
+pub(crate) fn check_label(file: &str, field: &str, value: &str, allow_empty: bool) -> Result<(), SpecError> {
     let fits = is_label(value) && (allow_empty || !value.is_empty());
     check(file, field, value, fits, &label_rule())
 }
 
-pub fn check_prefix(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
+pub(crate) fn check_prefix(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
     let rule = format!(
         "up to {MAX_PREFIX} characters, a letter first, then letters, digits or `-` (host names are the prefix plus a number)"
     );
     check(file, field, value, is_prefix(value), &rule)
 }
 
-pub fn check_hex_color(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
+pub(crate) fn check_hex_color(file: &str, field: &str, value: &str) -> Result<(), SpecError> {
     check(
         file,
         field,

@@ -108,31 +108,14 @@ pub fn settle(
             time_limit: Some(budget),
             ..Default::default()
         };
-        // A design that exists usually uses exactly the covering bound's
-        // switches, and the solver finds it far sooner there (18 PCs with
-        // 6 NICs on 27 four-port switches: 36 s; on 29: unknown after 20).
-        // Impossible there is worth saying even if the wider count stays
-        // unknown: it is what an open cell's proof column then holds.
-        let tight = bounds::min_switches(pcs as u64, narrower as u64) as usize;
-        if let Some(out) = (tight < most)
-            .then(|| solve_on(pcs, nics, narrower, tight, &opts, interrupt))
-            .flatten()
-        {
-            match out.verdict {
-                Verdict::Found(d) => {
-                    improved = true;
-                    (cell.width, cell.switches) = (narrower, switches_used(&d));
-                    continue;
-                }
-                Verdict::Impossible(_) => {
-                    cell.proof = format!(
-                        "{narrower} ports impossible on up to {tight} switches: {} ({:.2} s); unknown on up to {most}",
-                        out.model.words(),
-                        out.seconds
-                    );
-                }
-                Verdict::Unknown => {}
+        match at_covering_bound(pcs, nics, narrower, most, &opts, interrupt) {
+            Some(AtBound::Found(d)) => {
+                improved = true;
+                (cell.width, cell.switches) = (narrower, switches_used(&d));
+                continue;
             }
+            Some(AtBound::Impossible(proof)) => cell.proof = proof,
+            None => {}
         }
         let Ok(out) = exact::solve_until(&cluster, &opts, interrupt) else {
             break;
@@ -157,6 +140,43 @@ pub fn settle(
         cell.mark = Mark::Improved;
     }
     cell
+}
+
+/// What the solver said at the covering bound's switch count.
+enum AtBound {
+    Found(crate::design::Design),
+    /// The proof column's words for it.
+    Impossible(String),
+}
+
+/// A design that exists usually uses exactly the covering bound's
+/// switches, and the solver finds it far sooner there (18 PCs with 6 NICs
+/// on 27 four-port switches: 36 s; on 29: unknown after 20). Impossible
+/// there is worth saying even if the wider count stays unknown: it is what
+/// an open cell's proof column then holds. `None` when the bound is not
+/// below `most` or the solver could not tell.
+fn at_covering_bound(
+    pcs: usize,
+    nics: u32,
+    narrower: u32,
+    most: usize,
+    opts: &exact::Options,
+    interrupt: &AtomicBool,
+) -> Option<AtBound> {
+    let tight = bounds::min_switches(pcs as u64, narrower as u64) as usize;
+    if tight >= most {
+        return None;
+    }
+    let out = solve_on(pcs, nics, narrower, tight, opts, interrupt)?;
+    match out.verdict {
+        Verdict::Found(d) => Some(AtBound::Found(d)),
+        Verdict::Impossible(_) => Some(AtBound::Impossible(format!(
+            "{narrower} ports impossible on up to {tight} switches: {} ({:.2} s); unknown on up to {most}",
+            out.model.words(),
+            out.seconds
+        ))),
+        Verdict::Unknown => None,
+    }
 }
 
 fn switches_used(d: &crate::design::Design) -> usize {

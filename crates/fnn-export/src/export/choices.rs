@@ -4,12 +4,12 @@
 //! discovery file read against it, the rewire source opened.
 
 use super::{ARTIFACTS, Options};
-use crate::design::{Design, TableError, parse_table};
-use crate::input::{InputError, read_text};
 use crate::routing::addresses::AddressError;
 use crate::routing::{Interfaces, MacTable};
-use crate::session::SessionError;
-use crate::spec::Cluster;
+use fnn_core::design::{Design, TableError, parse_table};
+use fnn_core::input::{InputError, read_text};
+use fnn_core::session::SessionError;
+use fnn_core::spec::Cluster;
 use std::path::PathBuf;
 
 /// Where the rewire plan starts from.
@@ -135,12 +135,13 @@ impl Choices {
             Some(Rewire::Table(path)) => {
                 let text = read_text(path).map_err(about(Choice::Rewire))?;
                 Some(
-                    parse_table(&text, &crate::input::shown(path), c.pcs(), c.switch_count())
+                    parse_table(&text, &fnn_core::input::shown(path), c.pcs(), c.switch_count())
                         .map_err(about(Choice::Rewire))?,
                 )
             }
             Some(Rewire::Session(name)) => {
-                let (session, _) = crate::session::open_session(name, session_dirs).map_err(about(Choice::Rewire))?;
+                let (session, _) =
+                    fnn_core::session::open_session(name, session_dirs).map_err(about(Choice::Rewire))?;
                 let (_, engine) = session.restore_best().map_err(about(Choice::Rewire))?;
                 Some(engine.best_design())
             }
@@ -161,7 +162,7 @@ mod tests {
     use std::error::Error;
 
     fn cluster() -> Cluster {
-        crate::spec::Spec::klat2().resolve().unwrap()
+        fnn_core::spec::Spec::klat2().resolve().unwrap()
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! colour per switch; once switches outnumber colours, a base colour with a
 //! stripe of another, every (base, stripe) pair used once.
 
-use crate::spec::CableColor;
+use fnn_core::spec::CableColor;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cable {

@@ -9,8 +9,8 @@
 //! rack units from the bottom, PCI slots).
 
 use super::racks::Placement;
-use crate::design::Design;
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
 
 /// The columns, in order.
 pub const HEADER: [&str; 8] = [
@@ -39,7 +39,7 @@ pub fn switch_name(switch: usize) -> String {
 /// The per-switch port plan a switch configuration needs: every port of
 /// every FNN switch, the PC and NIC its cable comes from, and a port
 /// description to set on the switch, in switch and port order.
-pub fn port_plan(
+pub(crate) fn port_plan(
     c: &Cluster,
     d: &Design,
     ifaces: &crate::routing::Interfaces,
@@ -69,11 +69,11 @@ pub fn port_plan(
                 nic.to_string(),
                 iface.clone(),
                 mac,
-                format!("{} NIC {nic} {iface}", crate::escape::one_line(&c.pc_name(pc))),
+                format!("{} NIC {nic} {iface}", fnn_core::escape::one_line(&c.pc_name(pc))),
             ]
         })
     });
-    crate::escape::csv(std::iter::once(header).chain(rows))
+    fnn_core::escape::csv(std::iter::once(header).chain(rows))
 }
 
 /// The cut list as CSV, cables in PC and NIC order (the placement's).
@@ -94,5 +94,5 @@ pub fn csv(c: &Cluster, d: &Design, p: &Placement) -> String {
             r.crosses.to_string(),
         ]
     });
-    crate::escape::csv(std::iter::once(HEADER.map(String::from)).chain(rows))
+    fnn_core::escape::csv(std::iter::once(HEADER.map(String::from)).chain(rows))
 }

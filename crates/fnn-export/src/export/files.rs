@@ -1,7 +1,7 @@
 //! Why an export was not written, and writing a set of finished texts as
-//! one output (the designer's comparison); see [`crate::output`].
+//! one output (the designer's comparison); see [`fnn_core::output`].
 
-use crate::output::{OutputError, Staged};
+use fnn_core::output::{OutputError, Staged};
 use std::path::{Path, PathBuf};
 
 /// Why an export (or a set of files) was not written.
@@ -21,8 +21,8 @@ pub enum ExportError {
     Invalid(u64),
     #[error(
         "the export would write {} or more, more than the {} allowed: give --max-size {} (or more) to write it anyway, or fewer artifacts with --only",
-        crate::budget::human(*.estimate),
-        crate::budget::human(*.limit),
+        fnn_core::budget::human(*.estimate),
+        fnn_core::budget::human(*.limit),
         size_arg(*.estimate)
     )]
     TooBig { estimate: u64, limit: u64 },
@@ -51,11 +51,11 @@ pub fn write_files(dir: &Path, kind: &str, files: &[(String, String)]) -> Result
 /// (both or neither); returns their paths.
 pub fn write_design(
     dir: &Path,
-    design: &crate::design::Design,
-    report: &crate::report::Report,
+    design: &fnn_core::design::Design,
+    report: &fnn_core::report::Report,
 ) -> Result<(PathBuf, PathBuf), ExportError> {
     let files = [
-        ("switches.txt".to_string(), crate::design::format_table(design)),
+        ("switches.txt".to_string(), fnn_core::design::format_table(design)),
         ("report.json".to_string(), report.to_json()),
     ];
     write_files(dir, "design", &files)?;

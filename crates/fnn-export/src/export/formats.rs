@@ -1,10 +1,10 @@
 //! The design as Graphviz DOT and JSON, with its metrics (the cable list
 //! is the cut list, `cut_list.rs`).
 
-use crate::design::Design;
-use crate::escape::dot_string;
-use crate::metrics::Metrics;
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::escape::dot_string;
+use fnn_core::metrics::Metrics;
+use fnn_core::spec::Cluster;
 use serde::Serialize;
 use std::fmt::Write as _;
 

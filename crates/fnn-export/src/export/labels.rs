@@ -6,8 +6,8 @@
 //! page that prints cleanly on A4 and Letter, and a plain-text version.
 
 use super::colors::{Cable, cable};
-use crate::design::Design;
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
 /// The port of each PC on a switch: ports are numbered from 1 in PC order,
@@ -21,7 +21,7 @@ pub fn port_of(design: &Design, switch: usize, pc: usize) -> Option<usize> {
         .map(|i| i + 1)
 }
 
-use crate::escape::{one_line, xml as esc};
+use fnn_core::escape::{one_line, xml as esc};
 
 fn patch(c: &Cable) -> String {
     let fill = match &c.stripe {
@@ -43,6 +43,24 @@ fn patch(c: &Cable) -> String {
 /// The printable HTML page.
 pub fn html(cluster: &Cluster, design: &Design) -> String {
     let colors = &cluster.cable_colors;
+    let mut h = head(cluster, design);
+    for s in 0..design.switches() {
+        let c = cable(colors, s);
+        let _ = write!(h, "<div>{} switch {s}: {}</div>", patch(&c), esc(&c.name()));
+    }
+    h.push_str("</div>\n<div class=\"labels\">\n");
+    pc_labels(&mut h, cluster, design);
+    h.push_str("</div>\n<div class=\"sheet\"><h1>Switch port sheets</h1>\n");
+    port_sheets(&mut h, cluster, design);
+    if cluster.uplink.mode == UplinkMode::Separate {
+        uplink_sheet(&mut h, cluster, design);
+    }
+    h.push_str("</div></body></html>\n");
+    h
+}
+
+/// The page's head and style, its title, and the legend's start.
+fn head(cluster: &Cluster, design: &Design) -> String {
     let mut h = String::new();
     let _ = write!(
         h,
@@ -75,11 +93,13 @@ td, th {{ border: 0.2mm solid #444; padding: 0.8mm 2mm; font-size: 9pt; }}
         pcs = design.pcs(),
         sw = design.switches(),
     );
-    for s in 0..design.switches() {
-        let c = cable(colors, s);
-        let _ = write!(h, "<div>{} switch {s}: {}</div>", patch(&c), esc(&c.name()));
-    }
-    h.push_str("</div>\n<div class=\"labels\">\n");
+    h
+}
+
+/// A label per PC (a patch per NIC in its switch's colour), and one per
+/// hot spare.
+fn pc_labels(h: &mut String, cluster: &Cluster, design: &Design) {
+    let colors = &cluster.cable_colors;
     for pc in 0..design.pcs() {
         let _ = write!(
             h,
@@ -102,7 +122,11 @@ td, th {{ border: 0.2mm solid #444; padding: 0.8mm 2mm; font-size: 9pt; }}
             "<div class=\"label spare\"><div class=\"pc\">spare {s}</div><div class=\"nics\"><div class=\"nic\">NIC 0<br>uplink switch</div></div></div>"
         );
     }
-    h.push_str("</div>\n<div class=\"sheet\"><h1>Switch port sheets</h1>\n");
+}
+
+/// A table per switch: which PC's NIC goes in each port.
+fn port_sheets(h: &mut String, cluster: &Cluster, design: &Design) {
+    let colors = &cluster.cable_colors;
     for (s, pcs) in design.pcs_on_switches().iter().enumerate() {
         let c = cable(colors, s);
         let _ = write!(
@@ -126,21 +150,21 @@ td, th {{ border: 0.2mm solid #444; padding: 0.8mm 2mm; font-size: 9pt; }}
         }
         h.push_str("</table>\n");
     }
-    if cluster.uplink.mode == UplinkMode::Separate {
-        h.push_str("<table><tr><th colspan=\"2\">uplink switch</th></tr><tr><th>port</th><th>connects</th></tr>");
-        let mut port = 1;
-        for s in 0..design.switches() {
-            let _ = write!(h, "<tr><td>{port}</td><td>FNN switch {s} uplink</td></tr>");
-            port += 1;
-        }
-        for sp in 0..cluster.hot_spares {
-            let _ = write!(h, "<tr><td>{port}</td><td>hot spare {sp}</td></tr>");
-            port += 1;
-        }
-        h.push_str("</table>\n");
+}
+
+/// The separate uplink switch's ports: every FNN switch, then the spares.
+fn uplink_sheet(h: &mut String, cluster: &Cluster, design: &Design) {
+    h.push_str("<table><tr><th colspan=\"2\">uplink switch</th></tr><tr><th>port</th><th>connects</th></tr>");
+    let mut port = 1;
+    for s in 0..design.switches() {
+        let _ = write!(h, "<tr><td>{port}</td><td>FNN switch {s} uplink</td></tr>");
+        port += 1;
     }
-    h.push_str("</div></body></html>\n");
-    h
+    for sp in 0..cluster.hot_spares {
+        let _ = write!(h, "<tr><td>{port}</td><td>hot spare {sp}</td></tr>");
+        port += 1;
+    }
+    h.push_str("</table>\n");
 }
 
 /// The same information as plain text.

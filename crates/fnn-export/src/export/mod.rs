@@ -12,12 +12,12 @@ pub mod racks;
 pub mod rewire;
 pub mod size;
 
-use crate::design::{Design, format_table};
-pub use crate::output::{INCOMPLETE_MARKER, is_plain_relative};
-use crate::report::Report;
 use crate::routing::{BasicRouting, Interfaces, MacTable, advanced, networkd, scripts};
-use crate::spec::Cluster;
 pub use files::{ExportError, write_design, write_files};
+use fnn_core::design::{Design, format_table};
+pub use fnn_core::output::{INCOMPLETE_MARKER, is_plain_relative};
+use fnn_core::report::Report;
+use fnn_core::spec::Cluster;
 use std::path::{Path, PathBuf};
 
 /// The artifacts a user can ask for (`--only`).
@@ -127,21 +127,38 @@ fn with_banner(text: &str, banner: &str) -> String {
     format!("{}{banner}{}", &text[..at], &text[at..])
 }
 
-/// Writes a file too big to hold whole (P² lines) straight to its place,
-/// after the not-valid banner when `uncovered` pairs are given.
-fn stream(
-    out: &mut crate::output::Staged,
-    rel: &str,
+/// The output being written, and the pairs no switch covers when the
+/// design is not valid (every file then starts with the not-valid banner).
+struct Writer {
+    out: fnn_core::output::Staged,
     uncovered: Option<u64>,
-    f: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
-) -> Result<(), ExportError> {
-    let banner = uncovered.and_then(|u| invalid_banner(rel, u)).unwrap_or_default();
-    let mut w = out.create(rel)?;
-    std::io::Write::write_all(&mut w, banner.as_bytes())
-        .and_then(|_| f(&mut w))
-        .and_then(|_| std::io::Write::flush(&mut w))
-        .map_err(|e| out.failed(rel, e))?;
-    Ok(())
+}
+
+impl Writer {
+    /// Writes `text` (after the banner) as `rel`.
+    fn add(&mut self, rel: &str, text: String) -> Result<(), ExportError> {
+        let text = match self.uncovered.and_then(|u| invalid_banner(rel, u)) {
+            Some(banner) => with_banner(&text, &banner),
+            None => text,
+        };
+        Ok(self.out.write(rel, text.as_bytes())?)
+    }
+
+    /// Writes a file too big to hold whole (P² lines) straight to its
+    /// place, after the banner.
+    fn stream(
+        &mut self,
+        rel: &str,
+        f: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), ExportError> {
+        let banner = self.uncovered.and_then(|u| invalid_banner(rel, u)).unwrap_or_default();
+        let mut w = self.out.create(rel)?;
+        std::io::Write::write_all(&mut w, banner.as_bytes())
+            .and_then(|_| f(&mut w))
+            .and_then(|_| std::io::Write::flush(&mut w))
+            .map_err(|e| self.out.failed(rel, e))?;
+        Ok(())
+    }
 }
 
 /// Writes the artifacts, each as soon as it is made (memory does not grow
@@ -155,110 +172,131 @@ pub fn write_all(
     o: &Options,
 ) -> Result<Vec<PathBuf>, ExportError> {
     let want = |a: &str| o.only.is_empty() || o.only.iter().any(|x| x == a);
-    // What can fail for want of room is tried before anything is written.
+    let placement = refusals_first(c, d, report, o, &want)?;
+    let mut w = Writer {
+        out: fnn_core::output::Staged::new_for(dir, "export", &identity(c), o.force)?,
+        uncovered: (!report.valid).then_some(report.uncovered_pairs),
+    };
+    if want("table") {
+        w.add("switches.txt", format_table(d))?;
+    }
+    if want("report") {
+        w.add("report.json", report.to_json())?;
+    }
+    if want("labels") {
+        w.add("labels.html", labels::html(c, d))?;
+        w.add("labels.txt", labels::text(c, d))?;
+    }
+    let ifaces = interfaces(d, o);
+    let macs = o.macs.clone().unwrap_or_default();
+    if want("routing") {
+        write_routing(&mut w, c, d, &ifaces, o.macs.as_ref())?;
+    }
+    if want("advanced") {
+        write_advanced(&mut w, c, d, &macs)?;
+    }
+    if let Some(p) = placement.as_ref().filter(|_| want("racks")) {
+        w.add("racks/racks.svg", racks::svg(p, c))?;
+        w.add("racks/totals.txt", racks::totals(p))?;
+    }
+    if want("dot") {
+        w.add("design.dot", formats::dot(c, d))?;
+    }
+    if let Some(p) = placement.as_ref().filter(|_| want("csv")) {
+        w.add("cables.csv", cut_list::csv(c, d, p))?;
+        w.add("switch-ports.csv", cut_list::port_plan(c, d, &ifaces, &macs))?;
+    }
+    if want("json") {
+        w.add("design.json", formats::json(c, d, &report.metrics))?;
+    }
+    if let Some(old) = &o.from {
+        let p = rewire::plan(old, d)?;
+        let cable = |s: usize| colors::cable(&c.cable_colors, s).name();
+        w.add("rewire.txt", rewire::text(&p, &|pc| c.pc_name(pc), &cable))?;
+    }
+    Ok(w.out.commit()?)
+}
+
+/// What can fail for want of validity or room, tried before anything is
+/// written; the rack placement, when the artifacts asked for use it (the
+/// cut list takes its lengths from it).
+fn refusals_first(
+    c: &Cluster,
+    d: &Design,
+    report: &Report,
+    o: &Options,
+    want: &dyn Fn(&str) -> bool,
+) -> Result<Option<racks::Placement>, ExportError> {
     if !report.valid && !o.allow_invalid && (want("labels") || want("routing")) {
         return Err(ExportError::Invalid(report.uncovered_pairs));
     }
-    // The cut list takes its lengths from the rack placement.
     let placement = if want("racks") || want("csv") {
         Some(racks::place(c, d)?)
     } else {
         None
     };
     let limit = o.max_size.unwrap_or(size::DEFAULT_MAX_SIZE);
-    let estimate = size::estimate(c, d, o, &want, limit);
+    let estimate = size::estimate(c, d, o, want, limit);
     if estimate > limit {
         return Err(ExportError::TooBig { estimate, limit });
     }
-    let mut out = crate::output::Staged::new_for(dir, "export", &identity(c), o.force)?;
-    let uncovered = (!report.valid).then_some(report.uncovered_pairs);
-    let add = |out: &mut crate::output::Staged, rel: &str, text: String| {
-        let text = match uncovered.and_then(|u| invalid_banner(rel, u)) {
-            Some(banner) => with_banner(&text, &banner),
-            None => text,
+    Ok(placement)
+}
+
+/// The routing artifacts: the subnet matrix, routes, IP plan, services,
+/// each PC's files, and the MAC file's check when one is given.
+fn write_routing(
+    w: &mut Writer,
+    c: &Cluster,
+    d: &Design,
+    ifaces: &Interfaces,
+    given_macs: Option<&MacTable>,
+) -> Result<(), ExportError> {
+    if d.switches() > crate::routing::addresses::MAX_SWITCHES {
+        return Err(ExportError::TooManySwitches(crate::routing::addresses::MAX_SWITCHES));
+    }
+    let r = BasicRouting::new(c, d);
+    let macs = given_macs.cloned().unwrap_or_default();
+    w.stream("routing/subnet-matrix.txt", |out| r.write_matrix(out))?;
+    w.stream("routing/routes.txt", |out| {
+        scripts::write_route_table(out, c, d, &r, ifaces, &macs)
+    })?;
+    w.add("routing/ip-plan.txt", scripts::ip_plan(c, d, ifaces, &macs))?;
+    w.add("routing/fnn-setup.service", networkd::setup_service(c))?;
+    w.add("routing/fnn-announce.service", networkd::announce_service(c))?;
+    for pc in 0..d.pcs() {
+        for (rel, text) in pc_files(c, d, &r, pc, ifaces, &macs) {
+            w.add(&rel, text)?;
+        }
+    }
+    if given_macs.is_some() {
+        let problems = macs.check(d, &|p| c.pc_name(p));
+        let text = if problems.is_empty() {
+            "the MAC file matches the design\n".to_string()
+        } else {
+            problems.join("\n") + "\n"
         };
-        out.write(rel, text.as_bytes())
-    };
-    if want("table") {
-        add(&mut out, "switches.txt", format_table(d))?;
+        w.add("routing/macs-check.txt", text)?;
     }
-    if want("report") {
-        add(&mut out, "report.json", report.to_json())?;
-    }
-    if want("labels") {
-        add(&mut out, "labels.html", labels::html(c, d))?;
-        add(&mut out, "labels.txt", labels::text(c, d))?;
-    }
+    Ok(())
+}
+
+/// The advanced routing's lookup tables (C, Rust, by MAC) and their sizes.
+fn write_advanced(w: &mut Writer, c: &Cluster, d: &Design, macs: &MacTable) -> Result<(), ExportError> {
     let max_nics = (0..d.pcs()).map(|p| d.nics_used(p) as usize).max().unwrap_or(1).max(1);
-    let ifaces = interfaces(d, o);
-    if want("routing") {
-        if d.switches() > crate::routing::addresses::MAX_SWITCHES {
-            return Err(ExportError::TooManySwitches(crate::routing::addresses::MAX_SWITCHES));
-        }
-        let r = BasicRouting::new(c, d);
-        let macs = o.macs.clone().unwrap_or_default();
-        stream(&mut out, "routing/subnet-matrix.txt", uncovered, |w| r.write_matrix(w))?;
-        stream(&mut out, "routing/routes.txt", uncovered, |w| {
-            scripts::write_route_table(w, c, d, &r, &ifaces, &macs)
-        })?;
-        add(&mut out, "routing/ip-plan.txt", scripts::ip_plan(c, d, &ifaces, &macs))?;
-        add(&mut out, "routing/fnn-setup.service", networkd::setup_service(c))?;
-        add(&mut out, "routing/fnn-announce.service", networkd::announce_service(c))?;
-        for pc in 0..d.pcs() {
-            for (rel, text) in pc_files(c, d, &r, pc, &ifaces, &macs) {
-                add(&mut out, &rel, text)?;
-            }
-        }
-        if o.macs.is_some() {
-            let problems = macs.check(d, &|p| c.pc_name(p));
-            let text = if problems.is_empty() {
-                "the MAC file matches the design\n".to_string()
-            } else {
-                problems.join("\n") + "\n"
-            };
-            add(&mut out, "routing/macs-check.txt", text)?;
-        }
-    }
-    if want("advanced") {
-        let (words, mac_table) = advanced::sizes(d);
-        stream(&mut out, "advanced/fnn_routes.h", uncovered, |w| {
-            advanced::write_c_header(w, d, &c.name)
-        })?;
-        stream(&mut out, "advanced/fnn_routes.rs", uncovered, |w| {
-            advanced::write_rust_module(w, d, &c.name)
-        })?;
-        let macs = o.macs.clone().unwrap_or_default();
-        stream(&mut out, "advanced/fnn_mac_routes.h", uncovered, |w| {
-            advanced::write_mac_header(w, d, &c.name, &macs)
-        })?;
-        add(
-            &mut out,
-            "advanced/sizes.txt",
-            format!(
-                "per node: {words} bytes of NIC-number tuples ({} bits a field); {mac_table} bytes with MAC lookup\n",
-                advanced::field_bits(max_nics)
-            ),
-        )?;
-    }
-    if let Some(p) = placement.as_ref().filter(|_| want("racks")) {
-        add(&mut out, "racks/racks.svg", racks::svg(p, c))?;
-        add(&mut out, "racks/totals.txt", racks::totals(p))?;
-    }
-    if want("dot") {
-        add(&mut out, "design.dot", formats::dot(c, d))?;
-    }
-    if let Some(p) = placement.as_ref().filter(|_| want("csv")) {
-        add(&mut out, "cables.csv", cut_list::csv(c, d, p))?;
-        let macs = o.macs.clone().unwrap_or_default();
-        add(&mut out, "switch-ports.csv", cut_list::port_plan(c, d, &ifaces, &macs))?;
-    }
-    if want("json") {
-        add(&mut out, "design.json", formats::json(c, d, &report.metrics))?;
-    }
-    if let Some(old) = &o.from {
-        let p = rewire::plan(old, d)?;
-        let cable = |s: usize| colors::cable(&c.cable_colors, s).name();
-        add(&mut out, "rewire.txt", rewire::text(&p, &|pc| c.pc_name(pc), &cable))?;
-    }
-    Ok(out.commit()?)
+    let (words, mac_table) = advanced::sizes(d);
+    w.stream("advanced/fnn_routes.h", |out| advanced::write_c_header(out, d, &c.name))?;
+    w.stream("advanced/fnn_routes.rs", |out| {
+        advanced::write_rust_module(out, d, &c.name)
+    })?;
+    w.stream("advanced/fnn_mac_routes.h", |out| {
+        advanced::write_mac_header(out, d, &c.name, macs)
+    })?;
+    w.add(
+        "advanced/sizes.txt",
+        format!(
+            "per node: {words} bytes of NIC-number tuples ({} bits a field); {mac_table} bytes with MAC lookup\n",
+            advanced::field_bits(max_nics)
+        ),
+    )
 }

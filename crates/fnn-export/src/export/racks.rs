@@ -10,9 +10,9 @@
 //! search swaps items of the same size while that shortens the cabling.
 
 use super::colors::cable;
-use crate::design::Design;
-use crate::spec::{Cluster, UplinkMode};
-use crate::svg::{Element, Svg};
+use fnn_core::design::Design;
+use fnn_core::spec::{Cluster, UplinkMode};
+use fnn_core::svg::{Element, Svg};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -254,7 +254,7 @@ fn partners<'a>(
     item: Item,
 ) -> Box<dyn Iterator<Item = usize> + 'a> {
     match item {
-        Item::Pc(pc) => Box::new(crate::design::bits::ones(d.mask(pc)).map(move |s| where_[s])),
+        Item::Pc(pc) => Box::new(fnn_core::design::bits::ones(d.mask(pc)).map(move |s| where_[s])),
         Item::Switch(s) => Box::new(on[s].iter().map(move |&pc| where_[d.switches() + pc])),
         Item::Uplink => Box::new(std::iter::empty()),
     }
@@ -469,13 +469,13 @@ mod tests {
     #[test]
     fn the_rack_by_rack_search_shortens_cables_of_large_clusters() {
         let (pcs, switches, nics) = (2400usize, 400usize, 4usize);
-        let flags = crate::spec::QuickFlags {
+        let flags = fnn_core::spec::QuickFlags {
             pcs: Some(pcs),
             nics: Some(nics as u32),
             switches: Some(format!("24x{switches}")),
             ..Default::default()
         };
-        let c = flags.apply(crate::spec::Spec::default()).unwrap().resolve().unwrap();
+        let c = flags.apply(fnn_core::spec::Spec::default()).unwrap().resolve().unwrap();
         let mut d = Design::new(pcs, switches);
         let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
         for pc in 0..pcs {

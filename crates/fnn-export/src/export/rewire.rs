@@ -6,7 +6,7 @@
 //! exactly by the Hungarian method); then every PC moves only the cables
 //! whose switch changed.
 
-use crate::design::Design;
+use fnn_core::design::Design;
 use pathfinding::kuhn_munkres::kuhn_munkres;
 use pathfinding::matrix::Matrix;
 use std::fmt::Write as _;
@@ -132,7 +132,7 @@ pub fn text(plan: &Rewire, name: &dyn Fn(usize) -> String, cable: &dyn Fn(usize)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::parse_table;
+    use fnn_core::design::parse_table;
 
     #[test]
     fn a_renumbered_design_needs_no_moves() {

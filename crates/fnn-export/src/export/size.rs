@@ -10,15 +10,15 @@
 //! budget. The small files (labels, racks, CSV, JSON) are left out.
 
 use super::Options;
-use crate::design::Design;
 use crate::routing::BasicRouting;
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
 use std::io::Write;
 
 /// The budget when none is given (`--max-size`).
-pub const DEFAULT_MAX_SIZE: u64 = 2 << 30;
+pub(crate) const DEFAULT_MAX_SIZE: u64 = 2 << 30;
 /// PCs whose files are made to estimate the rest.
-pub const SAMPLES: usize = 3;
+pub(crate) const SAMPLES: usize = 3;
 
 /// What an export would write, in bytes, as far as it was counted: once
 /// the count passes `limit` it stops (the export is refused anyway).

@@ -30,11 +30,11 @@ pub fn multipath_ip(pc: usize) -> Ipv4Addr {
 
 /// An address no PC has (host 65534 of the switch's subnet): each NIC
 /// sends one frame to it, addressed to the NIC's own MAC, at boot.
-pub fn announce_ip(switch: usize) -> Ipv4Addr {
+pub(crate) fn announce_ip(switch: usize) -> Ipv4Addr {
     Ipv4Addr::new(10, (switch + 1) as u8, 255, 254)
 }
 
-pub fn switch_net(switch: usize) -> String {
+pub(crate) fn switch_net(switch: usize) -> String {
     format!("10.{}.0.0/16", switch + 1)
 }
 

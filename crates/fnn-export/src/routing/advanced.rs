@@ -6,7 +6,7 @@
 //! a field, 12 bits: a 16-bit word per destination, 128 bytes a node; with
 //! MAC lookup instead of NIC numbers, 64 x 4 x 6 = 1.5 KB.
 
-use crate::design::Design;
+use fnn_core::design::Design;
 
 /// The NIC tuple from `a` to `b`.
 pub fn tuple(d: &Design, a: usize, b: usize) -> Vec<u8> {
@@ -22,7 +22,7 @@ pub fn field_bits(max_nics: usize) -> u32 {
 }
 
 /// Bytes per encoded word (1, 2, 4 or 8).
-pub fn word_bytes(max_nics: usize) -> usize {
+pub(crate) fn word_bytes(max_nics: usize) -> usize {
     let bits = field_bits(max_nics) as usize * max_nics.max(1);
     match bits {
         0..=8 => 1,
@@ -62,9 +62,9 @@ pub fn c_header(d: &Design, name: &str) -> String {
 }
 
 /// [`c_header`] written as it is made (P² entries).
-pub fn write_c_header(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
+pub(crate) fn write_c_header(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
     // The name goes into a block comment (no `*/`) and a string literal.
-    let (quoted, name) = (crate::escape::c_string(name), crate::escape::c_comment(name));
+    let (quoted, name) = (fnn_core::escape::c_string(name), fnn_core::escape::c_comment(name));
     let n = max_nics(d);
     let bits = field_bits(n);
     let ty = match word_bytes(n) {
@@ -96,9 +96,9 @@ pub fn rust_module(d: &Design, name: &str) -> String {
 }
 
 /// [`rust_module`] written as it is made (P² entries).
-pub fn write_rust_module(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
+pub(crate) fn write_rust_module(w: &mut dyn std::io::Write, d: &Design, name: &str) -> std::io::Result<()> {
     // The name goes into a one-line doc comment and a string literal.
-    let (quoted, name) = (crate::escape::rust_string(name), crate::escape::one_line(name));
+    let (quoted, name) = (fnn_core::escape::rust_string(name), fnn_core::escape::one_line(name));
     let n = max_nics(d);
     let bits = field_bits(n);
     write!(
@@ -127,13 +127,13 @@ pub fn mac_header(d: &Design, name: &str, macs: &super::MacTable) -> String {
 }
 
 /// [`mac_header`] written as it is made (P² x NICs MACs).
-pub fn write_mac_header(
+pub(crate) fn write_mac_header(
     w: &mut dyn std::io::Write,
     d: &Design,
     name: &str,
     macs: &super::MacTable,
 ) -> std::io::Result<()> {
-    let name = crate::escape::c_comment(name);
+    let name = fnn_core::escape::c_comment(name);
     let n = max_nics(d);
     write!(
         w,

@@ -3,8 +3,8 @@
 //! the paths with the fewest alternatives first ... select the path whose
 //! NICs have thus far appeared in the fewest assigned paths."
 
-use crate::design::{Design, bits};
-use crate::spec::Cluster;
+use fnn_core::design::{Design, bits};
+use fnn_core::spec::Cluster;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BasicRouting {
@@ -117,7 +117,7 @@ impl BasicRouting {
     }
 
     /// [`BasicRouting::matrix`] written row by row (P² entries).
-    pub fn write_matrix(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+    pub(crate) fn write_matrix(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
         let width = self.top.map_or(1, |m| m.to_string().len()).max(1);
         for a in 0..self.pcs {
             for b in 0..self.pcs {
@@ -142,8 +142,8 @@ fn pair_index(p: usize, a: usize, b: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::parse_table;
-    use crate::spec::{QuickFlags, Spec};
+    use fnn_core::design::parse_table;
+    use fnn_core::spec::{QuickFlags, Spec};
 
     #[test]
     fn the_six_pc_example_routes_every_pair_through_a_shared_switch() {
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn streamed_routing_chooses_as_the_sorted_list_did() {
-        use crate::spec::{Coverage, PatternSpec};
+        use fnn_core::spec::{Coverage, PatternSpec};
         let mut seed = 7u64;
         let mut next = |n: usize| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);

@@ -12,7 +12,7 @@
 
 use super::addresses::{AddressError, Interfaces};
 use super::digits::whole_number;
-use crate::design::Design;
+use fnn_core::design::Design;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
@@ -52,7 +52,7 @@ enum Iface {
 
 /// The stable name a networkd `.link` file gives NIC `nic` when the
 /// discovery gave no name of the machine's own.
-pub fn stable_name(nic: usize) -> String {
+pub(crate) fn stable_name(nic: usize) -> String {
     format!("fnn{nic}")
 }
 
@@ -86,10 +86,10 @@ impl MacTable {
         ifaces: &Interfaces,
     ) -> Result<MacTable, MacReadError> {
         if !path.is_dir() {
-            let text = crate::input::read_text(path)?;
-            return Ok(Self::parse(&text, &crate::input::shown(path), names, ifaces)?);
+            let text = fnn_core::input::read_text(path)?;
+            return Ok(Self::parse(&text, &fnn_core::input::shown(path), names, ifaces)?);
         }
-        let shown = crate::input::shown(path);
+        let shown = fnn_core::input::shown(path);
         let listing = std::fs::read_dir(path).map_err(|e| MacReadError::Dir {
             path: shown.clone(),
             reason: e.to_string(),
@@ -105,8 +105,8 @@ impl MacTable {
         }
         let mut entries = Vec::new();
         for file in files {
-            let text = crate::input::read_text(&file)?;
-            let source = crate::input::shown(&file);
+            let text = fnn_core::input::read_text(&file)?;
+            let source = fnn_core::input::shown(&file);
             let stem = file
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -119,7 +119,7 @@ impl MacTable {
                     at: source.clone(),
                     problem: format!(
                         "{} is not a PC number or host name: name each file after its PC (k05.json)",
-                        crate::escape::shown(&stem)
+                        fnn_core::escape::shown(&stem)
                     ),
                 })?;
             entries.extend(ip_link_json(&text, &source, pc)?);
@@ -201,7 +201,7 @@ impl MacTable {
     }
 
     /// The discovered MAC of a NIC, if any.
-    pub fn known_mac(&self, pc: usize, nic: usize) -> Option<&str> {
+    pub(crate) fn known_mac(&self, pc: usize, nic: usize) -> Option<&str> {
         self.nics.get(&(pc, nic)).map(|n| n.mac.as_str())
     }
 
@@ -264,7 +264,7 @@ impl MacTable {
 #[derive(Debug, thiserror::Error)]
 pub enum MacReadError {
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] fnn_core::input::InputError),
     #[error(transparent)]
     Content(#[from] AddressError),
     #[error("cannot read the folder {path}: {reason}")]
@@ -279,10 +279,10 @@ pub enum MacReadError {
 pub enum NameError {
     #[error(
         "{} is not an interface name (1 to 15 letters, digits, `-`, `_` or `.`, not starting with `-`, as `ip link` lists them: enp1s0f0, ens2, eth0) nor a number",
-        crate::escape::shown(.0)
+        fnn_core::escape::shown(.0)
     )]
     Interface(String),
-    #[error("{} is not a MAC address (aa:bb:cc:dd:ee:ff)", crate::escape::shown(.0))]
+    #[error("{} is not a MAC address (aa:bb:cc:dd:ee:ff)", fnn_core::escape::shown(.0))]
     Mac(String),
     #[error("`{0}` is a probe-order name: give the names the machine uses")]
     ProbeOrder(String),
@@ -305,11 +305,11 @@ fn read_line(line: &str, at: String, names: &dyn Fn(&str) -> Option<usize>) -> R
         _ => {
             return Err(bad(format!(
                 "expected `PC IFACE MAC` or `PC IFACE MAC NIC`, found {}",
-                crate::escape::shown(line)
+                fnn_core::escape::shown(line)
             )));
         }
     };
-    let shown = crate::escape::shown;
+    let shown = fnn_core::escape::shown;
     let pc = pc
         .parse::<usize>()
         .ok()
@@ -354,7 +354,7 @@ pub fn name_list(text: &str) -> Result<Vec<String>, NameError> {
     for n in &names {
         interface(n).and_then(|i| match i {
             Iface::Named(_) => Ok(()),
-            Iface::Probed(_) => Err(NameError::ProbeOrder(crate::escape::one_line(n))),
+            Iface::Probed(_) => Err(NameError::ProbeOrder(fnn_core::escape::one_line(n))),
         })?;
     }
     if let Some(w) = names.windows(2).find(|w| natural(&w[0]) >= natural(&w[1])) {
@@ -369,7 +369,7 @@ pub fn name_list(text: &str) -> Result<Vec<String>, NameError> {
 /// A Linux interface name fnn-tui writes into scripts and unit files: at
 /// most 15 bytes (IFNAMSIZ), plain characters only (the kernel allows
 /// more, but no machine's own naming uses them), not an option to `ip`.
-pub fn valid_name(name: &str) -> bool {
+pub(crate) fn valid_name(name: &str) -> bool {
     (1..=15).contains(&name.len())
         && name != "."
         && name != ".."
@@ -448,7 +448,7 @@ fn ip_link_json(text: &str, source: &str, pc: usize) -> Result<Vec<Entry>, Addre
         let Some(address) = l.address.filter(|_| l.link_type == "ether" && !virtual_link) else {
             continue;
         };
-        let at = format!("{source}: link {} ({})", i + 1, crate::escape::shown(&l.ifname));
+        let at = format!("{source}: link {} ({})", i + 1, fnn_core::escape::shown(&l.ifname));
         let bad = |problem: String| AddressError::MacLine {
             at: at.clone(),
             problem,
@@ -586,18 +586,18 @@ mod tests {
             {"ifindex":2,"ifname":"enp2s0","link_type":"ether","address":"52:54:00:00:00:02"},
             {"ifindex":3,"ifname":"enp1s0","link_type":"ether","address":"52:54:00:00:00:01"},
             {"ifindex":4,"ifname":"br0","link_type":"ether","address":"52:54:00:00:00:09","linkinfo":{"info_kind":"bridge"}}]"#;
-        crate::fs::write_in_place(dir.path().join("k3.json"), k3).unwrap();
-        crate::fs::write_in_place(dir.path().join("notes.txt"), "ignored").unwrap();
+        fnn_core::fs::write_in_place(dir.path().join("k3.json"), k3).unwrap();
+        fnn_core::fs::write_in_place(dir.path().join("notes.txt"), "ignored").unwrap();
         let ifaces = Interfaces::parse("1,2").unwrap();
         let t = MacTable::read(dir.path(), &names, &ifaces).unwrap();
         assert_eq!(t.iface(3, 0, &ifaces), "enp1s0");
         assert_eq!(t.mac(3, 1).0, "52:54:00:00:00:02");
         assert_eq!(t.known_mac(3, 2), None, "the bridge is not a NIC");
-        crate::fs::write_in_place(dir.path().join("k4.json"), "[{\"ifname\": 3}]").unwrap();
+        fnn_core::fs::write_in_place(dir.path().join("k4.json"), "[{\"ifname\": 3}]").unwrap();
         let e = MacTable::read(dir.path(), &names, &ifaces).unwrap_err().to_string();
         assert!(e.contains("k4.json:1:") && e.contains("ip -j link"), "{e}");
         std::fs::remove_file(dir.path().join("k4.json")).unwrap();
-        crate::fs::write_in_place(dir.path().join("nobody.json"), "[]").unwrap();
+        fnn_core::fs::write_in_place(dir.path().join("nobody.json"), "[]").unwrap();
         let e = MacTable::read(dir.path(), &names, &ifaces).unwrap_err().to_string();
         assert!(e.contains("nobody.json") && e.contains("not a PC"), "{e}");
     }

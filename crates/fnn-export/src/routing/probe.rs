@@ -11,9 +11,9 @@
 use super::MacTable;
 use super::addresses::{Interfaces, switch_ip, uplink_ip};
 use super::basic::BasicRouting;
-use crate::design::Design;
-use crate::escape::{host_name, one_line, sh_word};
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::escape::{host_name, one_line, sh_word};
+use fnn_core::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
 pub const VERSION: u32 = 1;

@@ -7,9 +7,9 @@
 use super::MacTable;
 use super::addresses::{Interfaces, announce_ip, multipath_ip, switch_ip, switch_net, uplink_ip};
 use super::basic::BasicRouting;
-use crate::design::Design;
-use crate::escape::{batch_word, host_name, one_line, sh_word};
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::escape::{batch_word, host_name, one_line, sh_word};
+use fnn_core::spec::{Cluster, UplinkMode};
 use std::fmt::Write as _;
 
 /// The address `a` should use for `b`: on the switch of their route, or
@@ -19,6 +19,42 @@ pub fn address_for(r: &BasicRouting, a: usize, b: usize) -> std::net::Ipv4Addr {
         Some(s) => switch_ip(s, b),
         None => uplink_ip(b),
     }
+}
+
+/// One address per NIC, one subnet per FNN switch, and the uplink alias.
+fn addresses(s: &mut String, c: &Cluster, pc: usize, switches: &[usize]) {
+    s.push_str("\n# Addresses: one per NIC, one subnet per FNN switch.\n");
+    for (nic, &sw) in switches.iter().enumerate() {
+        let _ = writeln!(s, "ip link set \"$n{nic}\" up");
+        let _ = writeln!(
+            s,
+            "ip addr replace {}/16 dev \"$n{nic}\"   # switch {sw}",
+            switch_ip(sw, pc)
+        );
+        let _ = writeln!(s, "ip route replace {} dev \"$n{nic}\"", switch_net(sw));
+    }
+    if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
+        let _ = writeln!(
+            s,
+            "# The uplink alias (I/O, multicast, pairs without a shared switch).\nip addr replace {}/16 dev \"$n0\"",
+            uplink_ip(pc),
+        );
+    }
+}
+
+/// The neighbours' lines (`batch`) fed to one `ip -batch`, each NIC
+/// number turned into the name found at boot.
+fn neighbours(s: &mut String, batch: &str, nics: usize) {
+    let _ = write!(
+        s,
+        "\n# Neighbours: the address and MAC of each on every switch we share, and\n\
+         # the NIC that reaches it (by its number: the names are found at boot).\n\
+         while read -r ip mac k what; do\n\
+         \tcase $k in\n{}\tesac\n\
+         \techo \"neigh replace $ip lladdr $mac dev $dev nud permanent\"\n\
+         done <<'{NEIGHBOURS_END}' | ip -batch -\n{batch}{NEIGHBOURS_END}\n",
+        (0..nics).map(|k| format!("\t{k}) dev=$n{k} ;;\n")).collect::<String>()
+    );
 }
 
 /// `ip` commands for PC `pc`, run as root at boot.
@@ -48,23 +84,7 @@ pub fn setup_script(
     s.push('\n');
     let switches = d.switches_of(pc);
     find_nics(&mut s, pc, switches.len(), ifaces, macs, "fnn-setup");
-    s.push_str("\n# Addresses: one per NIC, one subnet per FNN switch.\n");
-    for (nic, &sw) in switches.iter().enumerate() {
-        let _ = writeln!(s, "ip link set \"$n{nic}\" up");
-        let _ = writeln!(
-            s,
-            "ip addr replace {}/16 dev \"$n{nic}\"   # switch {sw}",
-            switch_ip(sw, pc)
-        );
-        let _ = writeln!(s, "ip route replace {} dev \"$n{nic}\"", switch_net(sw));
-    }
-    if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
-        let _ = writeln!(
-            s,
-            "# The uplink alias (I/O, multicast, pairs without a shared switch).\nip addr replace {}/16 dev \"$n0\"",
-            uplink_ip(pc),
-        );
-    }
+    addresses(&mut s, c, pc, &switches);
     // Every neighbour's addresses (see `for_each_neighbour`), through one
     // `ip -batch` for them all: a universal design at a thousand PCs
     // has thousands of neighbours, and an `ip` process each would make the
@@ -77,18 +97,7 @@ pub fn setup_script(
         neighbour(&mut batch, n.ip, &n.mac, n.nic, &what);
     });
     if !batch.is_empty() {
-        let _ = write!(
-            s,
-            "\n# Neighbours: the address and MAC of each on every switch we share, and\n\
-             # the NIC that reaches it (by its number: the names are found at boot).\n\
-             while read -r ip mac k what; do\n\
-             \tcase $k in\n{}\tesac\n\
-             \techo \"neigh replace $ip lladdr $mac dev $dev nud permanent\"\n\
-             done <<'{NEIGHBOURS_END}' | ip -batch -\n{batch}{NEIGHBOURS_END}\n",
-            (0..switches.len())
-                .map(|k| format!("\t{k}) dev=$n{k} ;;\n"))
-                .collect::<String>()
-        );
+        neighbours(&mut s, &batch, switches.len());
     }
     if unreachable > 0 {
         let _ = writeln!(
@@ -272,7 +281,7 @@ fn placeholder_mark(known: bool) -> &'static str {
 }
 
 /// The variable that lets a script with placeholder MACs run anyway.
-pub const ALLOW_PLACEHOLDERS: &str = "FNN_ALLOW_PLACEHOLDER_MACS";
+pub(crate) const ALLOW_PLACEHOLDERS: &str = "FNN_ALLOW_PLACEHOLDER_MACS";
 
 /// The lines that stop a script holding placeholder MACs unless the
 /// person running it says they know (exit status 3).
@@ -420,7 +429,7 @@ pub fn hosts(c: &Cluster, d: &Design, r: &BasicRouting, pc: usize) -> String {
 }
 
 /// The IP plan: the subnet of every switch and every PC's address on it.
-pub fn ip_plan(c: &Cluster, d: &Design, ifaces: &Interfaces, macs: &MacTable) -> String {
+pub(crate) fn ip_plan(c: &Cluster, d: &Design, ifaces: &Interfaces, macs: &MacTable) -> String {
     let mut s = format!("# {}: IP plan (one subnet per FNN switch)\n", one_line(&c.name));
     for (sw, pcs) in d.pcs_on_switches().iter().enumerate() {
         let _ = writeln!(s, "\nswitch {sw}: {}", switch_net(sw));
@@ -453,7 +462,7 @@ pub fn route_table(c: &Cluster, d: &Design, r: &BasicRouting, ifaces: &Interface
 
 /// [`route_table`] written as it is made: P² lines, too many to hold at
 /// thousands of PCs.
-pub fn write_route_table(
+pub(crate) fn write_route_table(
     w: &mut dyn std::io::Write,
     c: &Cluster,
     d: &Design,
@@ -503,7 +512,7 @@ mod tests {
     /// names every multipath address.
     #[test]
     fn plain_tcp_reaches_a_multipath_address_over_every_shared_switch() {
-        let (c, d) = crate::fixtures::paper_eight();
+        let (c, d) = fnn_core::fixtures::paper_eight();
         let r = BasicRouting::new(&c, &d);
         let mut s = String::new();
         plain_multipath(&mut s, &c, &d, &r, 0);

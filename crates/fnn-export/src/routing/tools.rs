@@ -33,11 +33,11 @@ const fn tool(program: &'static str, package: &'static str) -> Tool {
 pub const IP: Tool = tool("ip", "iproute2");
 /// Each NIC's one frame to its switch at boot, and the probes.
 pub const PING: Tool = tool("ping", "iputils-ping");
-pub const CAT: Tool = tool("cat", "coreutils");
-pub const SLEEP: Tool = tool("sleep", "coreutils");
-pub const MKTEMP: Tool = tool("mktemp", "coreutils");
-pub const RM: Tool = tool("rm", "coreutils");
-pub const GREP: Tool = tool("grep", "grep");
+pub(crate) const CAT: Tool = tool("cat", "coreutils");
+pub(crate) const SLEEP: Tool = tool("sleep", "coreutils");
+pub(crate) const MKTEMP: Tool = tool("mktemp", "coreutils");
+pub(crate) const RM: Tool = tool("rm", "coreutils");
+pub(crate) const GREP: Tool = tool("grep", "grep");
 
 /// What `fnn-setup` runs: `ip`, `ping` to announce each NIC, and `cat`
 /// and `sleep` to find each NIC by its MAC.
@@ -48,17 +48,17 @@ pub const ANNOUNCE: &[Tool] = SETUP;
 pub const PROBE: &[Tool] = &[IP, PING, CAT, GREP, MKTEMP, RM, SLEEP];
 
 /// How a script that lacks a program ends: the shell's "command not found".
-pub const MISSING_EXIT: u8 = 127;
+pub(crate) const MISSING_EXIT: u8 = 127;
 
 /// The first lines of a script named `who` (after its comments and `set
 /// -e`): [`set_path`], then [`check`].
-pub fn script_start(s: &mut String, who: &str, tools: &[Tool]) {
+pub(crate) fn script_start(s: &mut String, who: &str, tools: &[Tool]) {
     set_path(s);
     check(s, who, tools);
 }
 
 /// The line that sets the fixed `PATH`, before anything runs.
-pub fn set_path(s: &mut String) {
+pub(crate) fn set_path(s: &mut String) {
     let _ = write!(
         s,
         "# Run as root: programs come from root's own folders, never the caller's PATH.\n\

@@ -4,12 +4,12 @@
 
 use super::fattree::Shape;
 use super::stacks;
-use crate::escape::one_line;
-use crate::spec::Cluster;
+use fnn_core::escape::one_line;
+use fnn_core::spec::Cluster;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn widest(c: &Cluster) -> &crate::spec::SwitchModel {
+fn widest(c: &Cluster) -> &fnn_core::spec::SwitchModel {
     c.models
         .iter()
         .max_by_key(|m| m.ports)
@@ -17,7 +17,7 @@ fn widest(c: &Cluster) -> &crate::spec::SwitchModel {
 }
 
 /// Fat-tree wiring (node -> edge port, edge uplinks -> core in bundles) and BOM.
-pub fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
+pub(crate) fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuilt> {
     let (m, t) = super::compare::fat_tree_for(c)?;
     let n = c.pcs() as u32;
     let mut w = format!(
@@ -64,7 +64,7 @@ pub fn fat_tree(c: &Cluster) -> Result<(String, String), super::compare::NotBuil
         }
     };
     let money = |v: f64| format!("{v:.2}");
-    let bom = crate::escape::csv([
+    let bom = fnn_core::escape::csv([
         ["item".into(), "count".into(), "unit_price".into(), "total".into()],
         [
             format!("{} (edge)", m.model),
@@ -180,7 +180,7 @@ pub fn fat_tree_racks(c: &Cluster) -> Result<(String, String), super::compare::N
 
 /// A two-level CLEX for the cluster's PCs: construction figures and a
 /// routing simulation at 90% load, next to the 3D torus of the same size.
-pub fn clex_stats(c: &Cluster) -> String {
+pub(crate) fn clex_stats(c: &Cluster) -> String {
     let k = (c.pcs() as f64).sqrt().ceil().max(2.0) as u64;
     let Ok(x) = super::clex::Clex::new(k, 2) else {
         return "no CLEX for this size\n".into();
@@ -223,7 +223,7 @@ pub fn clex_stats(c: &Cluster) -> String {
 pub fn write_all(
     dir: &Path,
     c: &Cluster,
-    design: &crate::design::Design,
+    design: &fnn_core::design::Design,
 ) -> Result<Vec<PathBuf>, crate::export::ExportError> {
     let (rows, skipped) = super::compare::compare(c, design);
     let mut files: Vec<(String, String)> = vec![

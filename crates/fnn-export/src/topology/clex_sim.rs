@@ -16,7 +16,7 @@
 //! instance took, the average rounds a message spent on the level, the
 //! highest average load per node of any instance, and the average hops.
 
-use crate::ga::Rng;
+use fnn_core::ga::Rng;
 use rand::{RngExt, SeedableRng};
 use serde::Serialize;
 

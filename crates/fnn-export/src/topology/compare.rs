@@ -7,9 +7,9 @@
 
 use super::fattree::{self, Shape, SwitchOption};
 use super::stacks;
-use crate::design::Design;
-use crate::metrics::Metrics;
-use crate::spec::{Cluster, UplinkMode};
+use fnn_core::design::Design;
+use fnn_core::metrics::Metrics;
+use fnn_core::spec::{Cluster, UplinkMode};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -50,7 +50,7 @@ fn groups(n: u64, size: u64) -> Vec<u64> {
     (0..n.div_ceil(size)).map(|g| size.min(n - g * size)).collect()
 }
 
-pub fn fnn_row(c: &Cluster, d: &Design) -> Row {
+pub(crate) fn fnn_row(c: &Cluster, d: &Design) -> Row {
     let m = Metrics::compute(d, c);
     let uplink = u32::from(c.uplink.mode == UplinkMode::Separate);
     Row {
@@ -126,7 +126,7 @@ pub fn fat_tree_for(c: &Cluster) -> Result<(SwitchOption, fattree::FatTree), Not
     Ok((s, t))
 }
 
-pub fn fat_tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
+pub(crate) fn fat_tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let n = c.pcs() as u32;
     let (_, t) = fat_tree_for(c)?;
     let (latency, bisection, note) = match t.shape {
@@ -161,7 +161,7 @@ pub fn fat_tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
 
 /// The KLAT2 paper §6.1's tree: leaf switches with half their ports to PCs, one
 /// uplink each to a root switch; the root's links bound the bisection.
-pub fn tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
+pub(crate) fn tree_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
     let per_leaf = (s.ports / 2).max(1) as u64;
@@ -206,7 +206,7 @@ fn stack_hardware(c: &Cluster) -> stacks::Hardware {
 }
 
 /// The Stack-Ring paper's Stack-Ring with one switch per stage, as many stages as the PCs need.
-pub fn stack_ring_row(c: &Cluster) -> Result<Row, NotBuilt> {
+pub(crate) fn stack_ring_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
     let per_stage = (s.ports / 2).max(1) as u64;
@@ -248,7 +248,7 @@ pub fn stack_ring_row(c: &Cluster) -> Result<Row, NotBuilt> {
 }
 
 /// The Stack-Ring paper's Stack-Mesh: k x k groups, one switch between neighbouring groups.
-pub fn stack_mesh_row(c: &Cluster) -> Result<Row, NotBuilt> {
+pub(crate) fn stack_mesh_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let s = commodity(c);
     let n = c.pcs() as u64;
     let per_group = (s.ports / 2).max(1) as u64;
@@ -277,7 +277,7 @@ pub fn stack_mesh_row(c: &Cluster) -> Result<Row, NotBuilt> {
 
 /// A 3D torus of the PCs themselves (the CLEX paper's comparison): six links a
 /// node, intermediate nodes forward.
-pub fn torus_row(c: &Cluster) -> Result<Row, NotBuilt> {
+pub(crate) fn torus_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let t = super::clex::torus_for(c.pcs() as u64)?;
     let n = t.nodes;
     let nics = n * t.degree;
@@ -303,7 +303,7 @@ pub fn torus_row(c: &Cluster) -> Result<Row, NotBuilt> {
 
 /// A two-level CLEX of the PCs (the CLEX paper, reconstructed): cliques of k,
 /// k copies; a message crosses at most 2^L - 1 links.
-pub fn clex_row(c: &Cluster) -> Result<Row, NotBuilt> {
+pub(crate) fn clex_row(c: &Cluster) -> Result<Row, NotBuilt> {
     let p = c.pcs() as u64;
     let k = (p as f64).sqrt().ceil().max(2.0) as u64;
     let x = super::clex::Clex::new(k, 2)?;
@@ -363,14 +363,14 @@ pub fn text(rows: &[Row], skipped: &[Skipped], width: Option<u16>) -> String {
         "system", "sw", "NICs", "cables", "cost", "hops", "max", "fwd", "pairwise", "bisect", "best", "note",
     ];
     let cells: Vec<Vec<String>> = rows.iter().map(|r| cells(r, 3)).collect();
-    let mut s = crate::table::fitted(&header, &cells, width);
+    let mut s = fnn_core::table::fitted(&header, &cells, width);
     for k in skipped {
-        s.push_str(&crate::table::wrap(
+        s.push_str(&fnn_core::table::wrap(
             &format!("not built: {}: {}", k.system, k.reason),
             width,
         ));
     }
-    s.push_str(&crate::table::wrap(
+    s.push_str(&fnn_core::table::wrap(
         "sw: switches; hops: switches a message crosses (average), max: at most; fwd: software forwardings; \
          pairwise: links between two PCs (average); bisect, best: bisection for a random and the best split; \
          in links (a link is one NIC's bandwidth)",
@@ -405,5 +405,5 @@ pub fn csv(rows: &[Row]) -> String {
                   avg_pairwise_links,bisection_links,bisection_best_links,note";
     let header = std::iter::once(header.split(',').map(String::from).collect::<Vec<_>>());
     let body = rows.iter().map(|r| cells(r, 4));
-    crate::escape::csv(header.chain(body))
+    fnn_core::escape::csv(header.chain(body))
 }

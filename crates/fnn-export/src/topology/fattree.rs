@@ -29,7 +29,7 @@ pub struct SwitchDatabase {
     pub core: Vec<SwitchOption>,
 }
 
-pub const PAPER_DATABASE: &str = include_str!("../../../../assets/switches/fattree.toml");
+pub(crate) const PAPER_DATABASE: &str = include_str!("../../../../assets/switches/fattree.toml");
 
 impl SwitchDatabase {
     pub fn paper() -> SwitchDatabase {
@@ -107,12 +107,25 @@ pub fn design(input: &Input) -> Result<FatTree, FatTreeError> {
     if !(input.blocking.is_finite() && input.blocking > 0.0) {
         return Err(FatTreeError::Blocking(input.blocking));
     }
+    let (two_level, needed_edges) = two_levels(input);
+    // The cheapest; of equal costs, the first (the simplest shape).
     let mut best: Option<FatTree> = None;
-    let mut consider = |t: FatTree| {
+    for t in trivial(input).into_iter().chain(two_level) {
         if best.as_ref().is_none_or(|b| t.cost < b.cost) {
             best = Some(t);
         }
-    };
+    }
+    best.ok_or(FatTreeError::NoSwitchWideEnough {
+        nodes: n,
+        edges: needed_edges,
+    })
+}
+
+/// The trivial fat-trees: two enclosures cabled together, and stars.
+fn trivial(input: &Input) -> Vec<FatTree> {
+    let n = input.nodes;
+    let mut out = Vec::new();
+    let mut consider = |t: FatTree| out.push(t);
     // Trivial case 1: two enclosures of P_E / 2 blades, switches cabled together.
     if input.blades {
         for (i, e) in input.edge.iter().enumerate() {
@@ -147,7 +160,15 @@ pub fn design(input: &Input) -> Result<FatTree, FatTreeError> {
             ));
         }
     }
-    // The main loop.
+    out
+}
+
+/// Every two-level fat-tree (edge and core models), and the most edge
+/// switches any edge model needs.
+fn two_levels(input: &Input) -> (Vec<FatTree>, u32) {
+    let n = input.nodes;
+    let mut out = Vec::new();
+    let mut consider = |t: FatTree| out.push(t);
     let mut needed_edges = 0;
     for (i, e) in input.edge.iter().enumerate() {
         let to_nodes = (e.ports as f64 * (input.blocking / (1.0 + input.blocking))).floor() as u32;
@@ -186,10 +207,7 @@ pub fn design(input: &Input) -> Result<FatTree, FatTreeError> {
             ));
         }
     }
-    best.ok_or(FatTreeError::NoSwitchWideEnough {
-        nodes: n,
-        edges: needed_edges,
-    })
+    (out, needed_edges)
 }
 
 #[allow(clippy::too_many_arguments)]

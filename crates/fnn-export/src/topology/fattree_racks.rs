@@ -11,7 +11,7 @@
 //! to a 42U rack with 4U spare; "after filling five racks in this manner,
 //! the resultant 20U of space are enough to house the next" block.
 
-use crate::svg::{Element, Svg};
+use fnn_core::svg::{Element, Svg};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

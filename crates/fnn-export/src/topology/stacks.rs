@@ -173,7 +173,7 @@ pub fn ring_interface(src: u32, dst: u32, stages: u32) -> char {
 
 /// IP addresses of node x (1-based) of a stage: East on SSB stage+1's
 /// subnet 10.10.stage.x, West on the previous subnet 10.10.(stage-1).(127+x).
-pub fn ring_addresses(stage: u32, x: u32, stages: u32) -> (String, String) {
+pub(crate) fn ring_addresses(stage: u32, x: u32, stages: u32) -> (String, String) {
     let west_net = (stage + stages - 1) % stages;
     (format!("10.10.{stage}.{x}"), format!("10.10.{west_net}.{}", 127 + x))
 }
@@ -204,7 +204,7 @@ pub fn ring_forwarding_table(stage: u32, x: u32, stages: u32) -> Vec<(String, ch
         .collect()
 }
 
-pub fn ring_table_text(stage: u32, x: u32, stages: u32) -> String {
+pub(crate) fn ring_table_text(stage: u32, x: u32, stages: u32) -> String {
     let mut s = String::from("Network\tInterface\tGateway\n");
     for (net, iface, gw) in ring_forwarding_table(stage, x, stages) {
         let _ = writeln!(s, "{net}\t{iface}\t{}", gw.unwrap_or_else(|| "N/A".into()));

@@ -61,7 +61,7 @@ type Sighting = (u64, u32, bool);
 
 /// What a capture saw.
 #[derive(Debug, Default)]
-pub struct Seen {
+pub(crate) struct Seen {
     pub frames: Vec<Frames>,
     /// Sorted by key once the capture has finished.
     sightings: Vec<Sighting>,
@@ -112,7 +112,7 @@ fn ping_key(src: Ipv4Addr, dst: Ipv4Addr) -> u64 {
 }
 
 /// A running capture; [`Capture::finish`] stops it and returns the counts.
-pub struct Capture {
+pub(crate) struct Capture {
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Seen>,
     ring: Arc<Ring>,
@@ -136,7 +136,7 @@ const MAX_BLOCKS: usize = 256;
 const PAIRS_PER_BLOCK: usize = 1024;
 /// Set (to anything) only by tests: a ring of one page whose reader
 /// reads nothing until the run ends, so the capture surely loses frames.
-pub const STARVE_ENV: &str = "FNN_TUI_TEST_STARVE_CAPTURE";
+pub(crate) const STARVE_ENV: &str = "FNN_TUI_TEST_STARVE_CAPTURE";
 /// A block the kernel has begun is handed over after this long even when
 /// not full, so the last frames of a run are not left waiting.
 const BLOCK_TIMEOUT_MS: u32 = 10;

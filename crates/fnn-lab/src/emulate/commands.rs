@@ -16,7 +16,7 @@ pub fn run(args: &[&str]) -> Result<String, EmulateError> {
 /// [`run`] for a command that may take long (a script, a round of pings):
 /// when `cancel` is set it is killed, with everything it started, within
 /// a few milliseconds.
-pub fn run_until(args: &[&str], cancel: Option<&AtomicBool>) -> Result<String, EmulateError> {
+pub(crate) fn run_until(args: &[&str], cancel: Option<&AtomicBool>) -> Result<String, EmulateError> {
     run_with(args, None, cancel)
 }
 
@@ -87,7 +87,7 @@ pub(super) fn run_with(
 /// list a folder anyone can write first.
 pub(super) fn command(program: &str) -> Command {
     let mut c = Command::new(program);
-    c.env("PATH", crate::routing::tools::PATH);
+    c.env("PATH", fnn_export::routing::tools::PATH);
     c
 }
 

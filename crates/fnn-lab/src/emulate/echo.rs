@@ -34,7 +34,7 @@ const ICMP_FILTER: i32 = 1;
 
 /// Pings every target from the current thread's namespace; whether each
 /// answered. `id` tells this prober's replies from any other's.
-pub fn echo_all(targets: &[Ipv4Addr], id: u16, cancel: Option<&AtomicBool>) -> io::Result<Vec<bool>> {
+pub(crate) fn echo_all(targets: &[Ipv4Addr], id: u16, cancel: Option<&AtomicBool>) -> io::Result<Vec<bool>> {
     let socket = open()?;
     let mut answered = vec![false; targets.len()];
     let mut tries = vec![0u8; targets.len()];

@@ -17,16 +17,16 @@
 use super::links::End;
 use super::testbed::Testbed;
 use super::{EmulateError, commands};
-use crate::escape::batch_word;
-use crate::spec::Cluster;
-use crate::topology::fattree::Shape as Built;
+use fnn_core::escape::batch_word;
+use fnn_core::spec::Cluster;
+use fnn_export::topology::fattree::Shape as Built;
 use std::net::Ipv4Addr;
 
 /// Why no fat-tree is built for the cluster.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum NoFatTree {
     #[error(transparent)]
-    NotBuilt(#[from] crate::topology::compare::NotBuilt),
+    NotBuilt(#[from] fnn_export::topology::compare::NotBuilt),
     #[error("it is two blade enclosures, not switches")]
     Enclosures,
     #[error(
@@ -48,7 +48,7 @@ pub struct Shape {
 impl Shape {
     /// The fat-tree `compare` designs for `c`, or why there is none.
     pub fn of(c: &Cluster) -> Result<Shape, NoFatTree> {
-        let (_, t) = crate::topology::compare::fat_tree_for(c)?;
+        let (_, t) = fnn_export::topology::compare::fat_tree_for(c)?;
         match t.shape {
             Built::TwoLevel {
                 to_nodes,
@@ -85,22 +85,22 @@ impl Shape {
     }
 
     /// Cables from an edge to the cores (one for a star, unused).
-    pub fn vlans(&self) -> usize {
+    pub(crate) fn vlans(&self) -> usize {
         (self.cores * self.bundle).max(1)
     }
 
     /// Which of its edge's cables to the cores traffic to PC `dst`
     /// crosses (cable `v mod bundle` to core `v / bundle`).
-    pub fn vlan_for(&self, dst: usize) -> usize {
+    pub(crate) fn vlan_for(&self, dst: usize) -> usize {
         dst % self.vlans()
     }
 }
 
 /// The most edges built: one /16 of 10.100.0.0-10.249.0.0 each.
-pub const MAX_EDGES: usize = 150;
+pub(crate) const MAX_EDGES: usize = 150;
 
 /// The most cables from one edge to the cores (links of 172.16.0.0/12).
-pub const MAX_CABLES: usize = 250_000;
+pub(crate) const MAX_CABLES: usize = 250_000;
 
 /// PC `pc`'s address: a /16 an edge.
 pub fn address(pc: usize, s: &Shape) -> Ipv4Addr {
@@ -150,7 +150,7 @@ enum Link {
 /// (its PCs' cables and, between edges, its VLAN's cables up from one and
 /// down to the other).
 pub fn predict(flows: &[(usize, usize)], s: &Shape, rate: f64, mptcp: bool) -> Vec<f64> {
-    let rate = rate * crate::bandwidth::payload_share(mptcp);
+    let rate = rate * fnn_export::bandwidth::payload_share(mptcp);
     let route = |a: usize, b: usize| {
         let mut v = vec![Link::Pc(a, true), Link::Pc(b, false)];
         if s.edge(a) != s.edge(b) {
@@ -159,7 +159,7 @@ pub fn predict(flows: &[(usize, usize)], s: &Shape, rate: f64, mptcp: bool) -> V
         }
         v
     };
-    crate::bandwidth::share_busiest(flows, rate, route)
+    fnn_export::bandwidth::share_busiest(flows, rate, route)
 }
 
 /// Builds the fat-tree in `tb`: the PCs' namespaces (one a PC, by the
@@ -229,8 +229,19 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
         ]);
     }
     commands::batch(&host, None)?;
-    // Routes by destination: up the cable its number picks, and from the
-    // core down the same-numbered cable to its edge.
+    add_routes(s, pcs, &mut edge_cfg, &mut core_cfg);
+    for (ns, cfg) in edges.iter().zip(&edge_cfg).chain(cores.iter().zip(&core_cfg)) {
+        router(ns)?;
+        commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(cfg.clone().into_bytes()), None)?;
+    }
+    configure_pcs(s, &namespaces)?;
+    Ok((namespaces, ends))
+}
+
+/// Routes by destination: up the cable its number picks, and from the
+/// core down the same-numbered cable to its edge.
+fn add_routes(s: &Shape, pcs: usize, edge_cfg: &mut [String], core_cfg: &mut [String]) {
+    let cable = |e: usize, v: usize| e * s.vlans() + v;
     for d in 0..pcs {
         let v = s.vlan_for(d);
         let (k, de) = (v / s.bundle.max(1), s.edge(d));
@@ -252,10 +263,12 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
             ));
         }
     }
-    for (ns, cfg) in edges.iter().zip(&edge_cfg).chain(cores.iter().zip(&core_cfg)) {
-        router(ns)?;
-        commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(cfg.clone().into_bytes()), None)?;
-    }
+}
+
+/// Each PC's address, its route through its edge switch, and the static
+/// neighbours on its edge.
+fn configure_pcs(s: &Shape, namespaces: &[String]) -> Result<(), EmulateError> {
+    let pcs = namespaces.len();
     for (pc, ns) in namespaces.iter().enumerate() {
         let mut script = format!(
             "link set eth0 up\naddr add {}/16 dev eth0\nroute add 10.0.0.0/8 via {}\n",
@@ -268,16 +281,16 @@ pub fn build(c: &Cluster, pcs: usize, s: &Shape, tb: &mut Testbed) -> Result<(Ve
         }
         commands::run_with(&["ip", "-n", ns, "-batch", "-"], Some(script.into_bytes()), None)?;
     }
-    Ok((namespaces, ends))
+    Ok(())
 }
 
 /// Makes namespace `ns` a router: it forwards, and takes packets back by
 /// whatever cable they arrive on (paths up and down differ by destination).
 fn router(ns: &str) -> Result<(), EmulateError> {
     super::netns::within(ns, || {
-        crate::fs::kernel::set(std::path::Path::new("/proc/sys/net/ipv4/ip_forward"), "1")?;
+        fnn_core::fs::kernel::set(std::path::Path::new("/proc/sys/net/ipv4/ip_forward"), "1")?;
         for f in ["all", "default"] {
-            crate::fs::kernel::set(
+            fnn_core::fs::kernel::set(
                 std::path::Path::new(&format!("/proc/sys/net/ipv4/conf/{f}/rp_filter")),
                 "0",
             )?;
@@ -304,7 +317,7 @@ mod tests {
             cores: 2,
             bundle: 1,
         };
-        let full = 10.0 * crate::bandwidth::payload_share(false);
+        let full = 10.0 * fnn_export::bandwidth::payload_share(false);
         assert_eq!(predict(&[(0, 1), (1, 0)], &s, 10.0, false), vec![full; 2]);
         // 2 and 4 are both even: VLAN 0, and edge 0's one cable to core 0.
         assert_eq!(predict(&[(0, 2), (1, 4)], &s, 10.0, false), vec![full / 2.0; 2]);

@@ -8,7 +8,7 @@ use super::EmulateError;
 pub type End = (Option<String>, String);
 
 /// tbf on both ends of every cable.
-pub fn limit_links(ends: &[End], rate: u64) -> Result<(), EmulateError> {
+pub(crate) fn limit_links(ends: &[End], rate: u64) -> Result<(), EmulateError> {
     // A burst of a fiftieth of a second's worth (at least 16 kB) keeps
     // the rate exact over the run without starving a slow link.
     let burst = (rate / 8 / 50).max(16_000);

@@ -10,11 +10,11 @@
 
 use super::commands::{run, run_until};
 use super::wiring::Wiring;
-use super::{EmulateError, Options, io};
-use crate::escape::sh_word;
-use crate::export::cut_list::switch_name;
-use crate::routing::tools::Tool;
-use crate::spec::Cluster;
+use super::{EmulateError, Options, failed, io};
+use fnn_core::escape::sh_word;
+use fnn_core::spec::Cluster;
+use fnn_export::export::cut_list::switch_name;
+use fnn_export::routing::tools::Tool;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -25,7 +25,7 @@ const ETHERTYPE: u16 = 0x88cc;
 const HEAR_WAIT: Duration = Duration::from_secs(20);
 
 /// The programs this needs, and their Debian package.
-pub const NEEDS: &[Tool] = &[
+pub(crate) const NEEDS: &[Tool] = &[
     Tool {
         program: "lldpd",
         package: "lldpd",
@@ -39,7 +39,7 @@ pub const NEEDS: &[Tool] = &[
 /// One LLDPDU as switch `switch`'s port `port` sends it: chassis id and
 /// system name the switch's name, port id the port number (both "locally
 /// assigned"), the port's description, a TTL of 120 s.
-pub fn lldpdu(switch: usize, port: usize, src: [u8; 6]) -> Vec<u8> {
+pub(crate) fn lldpdu(switch: usize, port: usize, src: [u8; 6]) -> Vec<u8> {
     let name = switch_name(switch);
     let port_id = port.to_string();
     let mut f = Vec::with_capacity(64);
@@ -96,30 +96,11 @@ impl Drop for Daemons {
     }
 }
 
-/// Starts lldpd in every PC's namespace, announces every plugged switch
-/// port, waits until each PC has heard each of its plugged NICs' ports,
-/// and writes each PC's `lldpcli -f json show neighbors` to
-/// `dir/fnn-lldp-PC.json`, as `verify --lldp` reads them.
-pub fn collect(
-    c: &Cluster,
-    w: &Wiring,
-    namespaces: &[String],
-    host_end: &dyn Fn(usize, usize) -> String,
-    work: &Path,
-    dir: &Path,
-    o: &Options,
-) -> Result<(), EmulateError> {
-    let failed = |what: String| {
-        move |e: std::io::Error| EmulateError::Setup {
-            command: what,
-            reason: e.to_string(),
-        }
-    };
-    let sockets: Vec<String> = (0..namespaces.len())
-        .map(|pc| work.join(format!("lldpd-{pc}.socket")).display().to_string())
-        .collect();
+/// lldpd in each namespace, listening on its socket; stopped when the
+/// returned daemons are dropped.
+fn start_daemons(namespaces: &[String], sockets: &[String]) -> Result<Daemons, EmulateError> {
     let mut daemons = Daemons(Vec::new());
-    for (ns, socket) in namespaces.iter().zip(&sockets) {
+    for (ns, socket) in namespaces.iter().zip(sockets) {
         // lldpd chroots into /run/lldpd: a private one per namespace, in a
         // /run of its own, so nothing is made in the machine's /run.
         let script = format!(
@@ -137,7 +118,12 @@ pub fn collect(
             .map_err(failed(format!("lldpd in {ns}")))?;
         daemons.0.push(child);
     }
-    let sender = Sender::open().map_err(failed("an AF_PACKET socket to send LLDP".into()))?;
+    Ok(daemons)
+}
+
+/// Each plugged switch port's host-side interface and the LLDP frame it
+/// announces.
+fn switch_ports(w: &Wiring, host_end: &dyn Fn(usize, usize) -> String) -> Result<Vec<(i32, Vec<u8>)>, EmulateError> {
     let mut ports = Vec::new();
     for (pc, cables) in w.cables.iter().enumerate() {
         for (nic, cable) in cables.iter().enumerate() {
@@ -148,6 +134,45 @@ pub fn collect(
             }
         }
     }
+    Ok(ports)
+}
+
+/// The PCs that did not hear every switch port in time.
+fn deaf(c: &Cluster, heard: &[Option<String>]) -> EmulateError {
+    let deaf: Vec<String> = (0..heard.len())
+        .filter(|&p| heard[p].is_none())
+        .map(|p| c.pc_name(p))
+        .collect();
+    EmulateError::Setup {
+        command: "lldpd in every PC".into(),
+        reason: format!(
+            "{} did not hear every switch port within {} s: {}",
+            fnn_core::words::count(deaf.len(), "PC"),
+            HEAR_WAIT.as_secs(),
+            deaf.join(", ")
+        ),
+    }
+}
+
+/// Starts lldpd in every PC's namespace, announces every plugged switch
+/// port, waits until each PC has heard each of its plugged NICs' ports,
+/// and writes each PC's `lldpcli -f json show neighbors` to
+/// `dir/fnn-lldp-PC.json`, as `verify --lldp` reads them.
+pub fn collect(
+    c: &Cluster,
+    w: &Wiring,
+    namespaces: &[String],
+    host_end: &dyn Fn(usize, usize) -> String,
+    work: &Path,
+    dir: &Path,
+    o: &Options,
+) -> Result<(), EmulateError> {
+    let sockets: Vec<String> = (0..namespaces.len())
+        .map(|pc| work.join(format!("lldpd-{pc}.socket")).display().to_string())
+        .collect();
+    let _daemons = start_daemons(namespaces, &sockets)?;
+    let sender = Sender::open().map_err(failed("an AF_PACKET socket to send LLDP".into()))?;
+    let ports = switch_ports(w, host_end)?;
     let plugged: Vec<usize> = w.cables.iter().map(|c| c.iter().flatten().count()).collect();
     let mut heard = vec![None; namespaces.len()];
     let mut resumed = vec![false; namespaces.len()];
@@ -182,27 +207,15 @@ pub fn collect(
             break;
         }
         if Instant::now() > deadline {
-            let deaf: Vec<String> = (0..heard.len())
-                .filter(|&p| heard[p].is_none())
-                .map(|p| c.pc_name(p))
-                .collect();
-            return Err(EmulateError::Setup {
-                command: "lldpd in every PC".into(),
-                reason: format!(
-                    "{} did not hear every switch port within {} s: {}",
-                    crate::words::count(deaf.len(), "PC"),
-                    HEAR_WAIT.as_secs(),
-                    deaf.join(", ")
-                ),
-            });
+            return Err(deaf(c, &heard));
         }
     }
     // The user's folder, maybe shared: opened once, never through a link
     // another user could change, and written into by its handle.
-    let results = crate::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
+    let results = fnn_core::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
     for (pc, json) in heard.into_iter().enumerate() {
         let file = format!("fnn-lldp-{}.json", c.pc_name(pc));
-        crate::atomic::write_atomic_in(&results, &file, json.unwrap_or_default().as_bytes())
+        fnn_core::atomic::write_atomic_in(&results, &file, json.unwrap_or_default().as_bytes())
             .map_err(|e| io(&dir.join(&file), e))?;
     }
     Ok(())

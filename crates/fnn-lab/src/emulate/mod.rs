@@ -47,12 +47,12 @@ pub use summary::Summary;
 pub use testbed::Testbed;
 pub use wiring::{Fault, FaultError, Wiring};
 
-use crate::design::Design;
-use crate::escape::{batch_word, host_name};
-use crate::routing::{BasicRouting, Interfaces, MacTable, probe, scripts};
-use crate::spec::{Cluster, Coverage, UplinkMode};
 use capture::{Capture, Port};
 use commands::{run, run_until};
+use fnn_core::design::Design;
+use fnn_core::escape::{batch_word, host_name};
+use fnn_core::spec::{Cluster, Coverage, UplinkMode};
+use fnn_export::routing::{BasicRouting, Interfaces, MacTable, probe, scripts};
 use std::collections::HashMap;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
@@ -65,6 +65,8 @@ pub enum EmulateError {
     Setup { command: String, reason: String },
     #[error("cannot write {path}: {reason}")]
     Io { path: String, reason: String },
+    #[error("cannot lock emulate's run record {path}: {reason} (the registry must be on a local file system)")]
+    Lock { path: String, reason: String },
     #[error(transparent)]
     Unavailable(#[from] Unavailable),
     #[error("interface names are at most 15 characters: `{0}` is too long (a shorter name_prefix)")]
@@ -201,7 +203,7 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
     let seen = capture.finish();
     let name = |pc: usize, nic: usize| match o.boot {
         Boot::Script => macs.iface(pc, nic, &o.ifaces),
-        Boot::Networkd => crate::routing::networkd::link_name(pc, nic, &macs, &o.ifaces),
+        Boot::Networkd => fnn_export::routing::networkd::link_name(pc, nic, &macs, &o.ifaces),
     };
     let mut summary = Summary::new(c, d, &r, &name, &pairs, &results, &seen);
     if let Some(dir) = &o.probe_results {
@@ -255,7 +257,7 @@ fn rehearse(c: &Cluster, d: &Design, o: &Options, tb: &mut Testbed) -> Result<Su
         // lldpcli runs as lldpd's user (setuid), so the sockets' folder
         // must be searchable by it: a folder of its own, not listable.
         let sockets = tb.work_dir()?;
-        crate::fs::set_dir_mode(&sockets, 0o711).map_err(|e| io(&sockets, e))?;
+        fnn_core::fs::set_dir_mode(&sockets, 0o711).map_err(|e| io(&sockets, e))?;
         lldp::collect(c, &wiring, &namespaces, &ends, &sockets, dir, o)?;
     }
     summary.seconds = start.elapsed().as_secs_f64();
@@ -277,6 +279,45 @@ fn host_end(prefix: &str, pc: usize, nic: usize) -> String {
 /// A PC's MACs by interface name, as its namespace lists them.
 type Macs = HashMap<String, [u8; 6]>;
 
+/// The uplink: a veth pair from each switch's bridge to the uplink
+/// bridge (the last of `bridges`); returns their ends as bridge ports.
+fn uplink_ports(
+    d: &Design,
+    tb: &mut Testbed,
+    bridges: &[String],
+    o: &Options,
+) -> Result<HashMap<i32, Port>, EmulateError> {
+    let prefix = tb.prefix.clone();
+    let bridge = |s: usize| &bridges[s];
+    let mut ports = HashMap::new();
+    let pairs: Vec<(String, String)> = (0..d.switches())
+        .map(|s| (format!("{prefix}u{s}"), format!("{prefix}v{s}")))
+        .collect();
+    tb.add_veths(&pairs)?;
+    let up = &bridges[d.switches()];
+    let enslave = |(s, (a, b)): (usize, &(String, String))| {
+        format!("link set {a} master {} up\nlink set {b} master {up} up\n", bridge(s))
+    };
+    commands::batch(&pairs.iter().enumerate().map(enslave).collect::<String>(), o.cancel)?;
+    for (s, (a, b)) in pairs.iter().enumerate() {
+        ports.insert(
+            testbed::ifindex(a)?,
+            Port {
+                bridge: s,
+                nic_mac: None,
+            },
+        );
+        ports.insert(
+            testbed::ifindex(b)?,
+            Port {
+                bridge: d.switches(),
+                nic_mac: None,
+            },
+        );
+    }
+    Ok(ports)
+}
+
 /// The bridges, namespaces and veths; returns the bridge ports to watch
 /// and each PC's MACs.
 /// Each kind is made by one `ip -batch` process, not one `ip` per link.
@@ -296,34 +337,10 @@ fn build(
     }
     o.report("building", 0, d.pcs());
     tb.add_bridges(&bridges)?;
-    let mut ports = HashMap::new();
-    if uplink {
-        let pairs: Vec<(String, String)> = (0..d.switches())
-            .map(|s| (format!("{prefix}u{s}"), format!("{prefix}v{s}")))
-            .collect();
-        tb.add_veths(&pairs)?;
-        let up = &bridges[d.switches()];
-        let enslave = |(s, (a, b)): (usize, &(String, String))| {
-            format!("link set {a} master {} up\nlink set {b} master {up} up\n", bridge(s))
-        };
-        commands::batch(&pairs.iter().enumerate().map(enslave).collect::<String>(), o.cancel)?;
-        for (s, (a, b)) in pairs.iter().enumerate() {
-            ports.insert(
-                testbed::ifindex(a)?,
-                Port {
-                    bridge: s,
-                    nic_mac: None,
-                },
-            );
-            ports.insert(
-                testbed::ifindex(b)?,
-                Port {
-                    bridge: d.switches(),
-                    nic_mac: None,
-                },
-            );
-        }
-    }
+    let mut ports = match uplink {
+        true => uplink_ports(d, tb, &bridges, o)?,
+        false => HashMap::new(),
+    };
     let namespaces: Vec<String> = (0..d.pcs()).map(|pc| tb.namespace(c, pc)).collect();
     tb.add_namespaces(&namespaces)?;
     o.check()?;
@@ -426,7 +443,7 @@ fn boot(
         let ns = tb.namespace(c, pc);
         // `ip netns exec` shows /etc/netns/NS/hosts as the PC's /etc/hosts.
         let etc = tb.etc_dir(&ns);
-        crate::fs::make_dirs(&etc).map_err(|e| io(&etc, e))?;
+        fnn_core::fs::make_dirs(&etc).map_err(|e| io(&etc, e))?;
         write(&etc.join("hosts"), &scripts::hosts(c, d, r, pc))?;
         if o.boot == Boot::Networkd {
             return boot_networkd(c, d, r, macs, work, &ns, pc, o).map(|_| {
@@ -457,13 +474,16 @@ fn boot_networkd(
     pc: usize,
     o: &Options,
 ) -> Result<(), EmulateError> {
-    use crate::routing::networkd as files;
+    use fnn_export::routing::networkd as files;
     let dir = work.join(format!("networkd-{pc}"));
-    crate::fs::make_dirs(&dir).map_err(|e| io(&dir, e))?;
+    fnn_core::fs::make_dirs(&dir).map_err(|e| io(&dir, e))?;
     let switches = d.switches_of(pc);
-    let mut addresses: Vec<Ipv4Addr> = switches.iter().map(|&sw| crate::routing::switch_ip(sw, pc)).collect();
+    let mut addresses: Vec<Ipv4Addr> = switches
+        .iter()
+        .map(|&sw| fnn_export::routing::switch_ip(sw, pc))
+        .collect();
     if c.uplink.mode != UplinkMode::None && !switches.is_empty() {
-        addresses.push(crate::routing::uplink_ip(pc));
+        addresses.push(fnn_export::routing::uplink_ip(pc));
     }
     for nic in 0..switches.len() {
         let (link, network) = files::file_names(nic);
@@ -622,7 +642,7 @@ fn probe_all(
     // The results folder is the user's and may be shared: opened once,
     // never through a link another user could change, and written into
     // by its handle.
-    let results = crate::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
+    let results = fnn_core::fs::make_dirs(dir).map_err(|e| io(dir, e))?;
     let done = AtomicUsize::new(0);
     parallel(d.pcs(), o, |pc| {
         let name = c.pc_name(pc);
@@ -634,7 +654,7 @@ fn probe_all(
             o.cancel,
         )?;
         let file = format!("fnn-probe-{name}.txt");
-        crate::atomic::write_atomic_in(&results, &file, text.as_bytes()).map_err(|e| io(&dir.join(&file), e))?;
+        fnn_core::atomic::write_atomic_in(&results, &file, text.as_bytes()).map_err(|e| io(&dir.join(&file), e))?;
         o.report("probing", done.fetch_add(1, Ordering::Relaxed) + 1, d.pcs());
         Ok(())
     })?;
@@ -679,6 +699,14 @@ fn parallel<T: Send>(
     Ok(results.into_iter().filter_map(|(_, r)| r.ok()).collect())
 }
 
+/// What a failed system call in `what` says.
+fn failed(what: String) -> impl FnOnce(std::io::Error) -> EmulateError {
+    move |e: std::io::Error| EmulateError::Setup {
+        command: what,
+        reason: e.to_string(),
+    }
+}
+
 fn io(path: &Path, e: std::io::Error) -> EmulateError {
     EmulateError::Io {
         path: path.display().to_string(),
@@ -688,10 +716,10 @@ fn io(path: &Path, e: std::io::Error) -> EmulateError {
 
 /// Writes into the testbed's private scratch folder or /etc/netns (root's).
 fn write(path: &Path, text: &str) -> Result<(), EmulateError> {
-    crate::fs::write_in_place(path, text.as_bytes()).map_err(|e| io(path, e))
+    fnn_core::fs::write_in_place(path, text.as_bytes()).map_err(|e| io(path, e))
 }
 
 /// Writes the `--macs` file: atomically, never through a link.
 pub fn write_macs(path: &Path, text: &str) -> Result<(), EmulateError> {
-    crate::atomic::write_atomic(path, text.as_bytes()).map_err(|e| io(path, e))
+    fnn_core::atomic::write_atomic(path, text.as_bytes()).map_err(|e| io(path, e))
 }

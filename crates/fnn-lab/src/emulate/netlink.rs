@@ -22,7 +22,7 @@ pub struct Link {
 }
 
 /// A route-netlink socket in the namespace of the thread that opened it.
-pub struct Rtnl {
+pub(crate) struct Rtnl {
     socket: Socket,
     seq: u32,
     buf: Vec<u8>,
@@ -53,7 +53,7 @@ impl Rtnl {
     }
 
     /// The MACs the bridges have learned, as (port's interface index, MAC).
-    pub fn bridge_fdb(&mut self) -> io::Result<Vec<(u32, Vec<u8>)>> {
+    pub(crate) fn bridge_fdb(&mut self) -> io::Result<Vec<(u32, Vec<u8>)>> {
         let mut m = NeighbourMessage::default();
         m.header.family = AddressFamily::Bridge;
         let replies = self.request(RouteNetlinkMessage::GetNeighbour(m), NLM_F_DUMP)?;
@@ -73,7 +73,7 @@ impl Rtnl {
     }
 
     /// Sets a link administratively up.
-    pub fn set_up(&mut self, index: u32) -> io::Result<()> {
+    pub(crate) fn set_up(&mut self, index: u32) -> io::Result<()> {
         let mut m = LinkMessage::default();
         m.header.index = index;
         m.header.flags = LinkFlags::Up;
@@ -83,7 +83,7 @@ impl Rtnl {
 
     /// The interface index the kernel sends traffic for `to` by, or None
     /// when it has no route there.
-    pub fn route_oif(&mut self, to: Ipv4Addr) -> io::Result<Option<u32>> {
+    pub(crate) fn route_oif(&mut self, to: Ipv4Addr) -> io::Result<Option<u32>> {
         let mut m = RouteMessage::default();
         m.header.address_family = AddressFamily::Inet;
         m.header.destination_prefix_length = 32;

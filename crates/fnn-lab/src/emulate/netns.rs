@@ -31,9 +31,9 @@ pub fn within<T: Send>(ns: &str, f: impl FnOnce() -> io::Result<T> + Send) -> io
 /// and any made later: its autoconfiguration multicasts would be counted
 /// against the scripts, which configure IPv4 only. Absent when the kernel
 /// has no IPv6, and then there is nothing to silence.
-pub fn no_ipv6_here() {
+pub(crate) fn no_ipv6_here() {
     for f in ["all", "default"] {
-        let _ = crate::fs::kernel::set(
+        let _ = fnn_core::fs::kernel::set(
             std::path::Path::new(&format!("/proc/sys/net/ipv6/conf/{f}/disable_ipv6")),
             "1",
         );

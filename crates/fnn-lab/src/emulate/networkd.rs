@@ -13,8 +13,8 @@
 
 use super::EmulateError;
 use super::commands::{run, run_until};
-use crate::escape::sh_word;
-use crate::routing::tools::Tool;
+use fnn_core::escape::sh_word;
+use fnn_export::routing::tools::Tool;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -23,7 +23,7 @@ const CONFIGURE_WAIT: Duration = Duration::from_secs(20);
 
 /// The programs this boot needs, and the Debian packages they come in
 /// (networkd is on no `PATH`).
-pub const NEEDS: &[Tool] = &[
+pub(crate) const NEEDS: &[Tool] = &[
     Tool {
         program: "/lib/systemd/systemd-networkd",
         package: "systemd",

@@ -3,7 +3,7 @@
 //! with the line where the two agree, and each transport's aggregate.
 
 use super::traffic::TrafficReport;
-use crate::svg::{Element, Svg};
+use fnn_core::svg::{Element, Svg};
 
 const W: f64 = 640.0;
 const H: f64 = 480.0;
@@ -27,15 +27,7 @@ pub fn svg(t: &TrafficReport, others: &[&TrafficReport], title: &str) -> String 
         .map(|(_, r)| r)
         .flat_map(|r| r.flows.iter().flat_map(|f| [f.measured_bps, f.predicted_bps]))
         .fold(0.0f64, f64::max);
-    // Round ticks: a step of 1, 2 or 5 times a power of ten, five or so.
-    let raw = mbit(top).max(1.0) * 1.05;
-    let magnitude = 10f64.powf((raw / 5.0).log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * magnitude)
-        .find(|s| raw / s <= 6.0)
-        .unwrap_or(10.0 * magnitude);
-    let ticks = (raw / step).ceil() as u32;
+    let (step, ticks) = scale(mbit(top));
     let top = step * f64::from(ticks);
     let x = |v: f64| MARGIN + (W - 2.0 * MARGIN) * mbit(v) / top;
     let y = |v: f64| H - MARGIN - (H - 2.0 * MARGIN) * mbit(v) / top;
@@ -52,7 +44,52 @@ pub fn svg(t: &TrafficReport, others: &[&TrafficReport], title: &str) -> String 
             .attr("font-size", 14)
             .text(title),
     );
-    // Axes, ticks and the line of perfect agreement.
+    axes(&mut s, step, ticks);
+    let (x0, y1) = (MARGIN, MARGIN);
+    for (i, (label, r)) in runs.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        for f in &r.flows {
+            let what = format!(
+                "{} -> {}: {:.2} measured, {:.2} predicted",
+                f.from,
+                f.to,
+                mbit(f.measured_bps),
+                mbit(f.predicted_bps)
+            );
+            let dot = circle(x(f.predicted_bps), y(f.measured_bps), 4.0, colour);
+            s.push(dot.attr("fill-opacity", 0.6).titled(&what));
+        }
+        let row = 18.0 * i as f64;
+        s.push(circle(x0 + 16.0, y1 + 16.0 + row, 5.0, colour));
+        s.push(text(x0 + 26.0, y1 + 20.0 + row).text(&format!(
+            "{label}: {:.1} of {:.1} Mbit/s in all",
+            mbit(r.measured_bps),
+            mbit(r.predicted_bps)
+        )));
+    }
+    s.finish()
+}
+
+/// Round ticks for values up to `top` Mbit/s: a step of 1, 2 or 5 times
+/// a power of ten, five or so; the step and the number of ticks.
+fn scale(top: f64) -> (f64, u32) {
+    let raw = top.max(1.0) * 1.05;
+    let magnitude = 10f64.powf((raw / 5.0).log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| raw / s <= 6.0)
+        .unwrap_or(10.0 * magnitude);
+    (step, (raw / step).ceil() as u32)
+}
+
+/// Axes, ticks (every `step` Mbit/s), their titles and the line of
+/// perfect agreement.
+fn axes(s: &mut Svg, step: f64, ticks: u32) {
+    let mbit = |b: f64| b / 1e6;
+    let top = step * f64::from(ticks);
+    let x = |v: f64| MARGIN + (W - 2.0 * MARGIN) * mbit(v) / top;
+    let y = |v: f64| H - MARGIN - (H - 2.0 * MARGIN) * mbit(v) / top;
     let (x0, y0, x1, y1) = (MARGIN, H - MARGIN, W - MARGIN, MARGIN);
     s.push(line(x0, y0, x1, y0).attr("stroke", "black"));
     s.push(line(x0, y0, x0, y1).attr("stroke", "black"));
@@ -78,28 +115,6 @@ pub fn svg(t: &TrafficReport, others: &[&TrafficReport], title: &str) -> String 
             .attr("transform", format!("rotate(-90 16 {})", H / 2.0))
             .text("measured, Mbit/s"),
     );
-    for (i, (label, r)) in runs.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        for f in &r.flows {
-            let what = format!(
-                "{} -> {}: {:.2} measured, {:.2} predicted",
-                f.from,
-                f.to,
-                mbit(f.measured_bps),
-                mbit(f.predicted_bps)
-            );
-            let dot = circle(x(f.predicted_bps), y(f.measured_bps), 4.0, colour);
-            s.push(dot.attr("fill-opacity", 0.6).titled(&what));
-        }
-        let row = 18.0 * i as f64;
-        s.push(circle(x0 + 16.0, y1 + 16.0 + row, 5.0, colour));
-        s.push(text(x0 + 26.0, y1 + 20.0 + row).text(&format!(
-            "{label}: {:.1} of {:.1} Mbit/s in all",
-            mbit(r.measured_bps),
-            mbit(r.predicted_bps)
-        )));
-    }
-    s.finish()
 }
 
 /// A `<text>` at (x, y).

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// A flow's connection: the sender's end and the receiver's.
-pub type Connection = (TcpStream, TcpStream);
+pub(crate) type Connection = (TcpStream, TcpStream);
 
 /// Each flow's bytes counted and its sender's subflows at the end.
 type Moved = Vec<(u64, Option<u32>)>;
@@ -28,7 +28,7 @@ const BURST: usize = 4;
 /// Moves bytes on every connection from now until `stop`; returns, for
 /// each, the bytes received from `counting` on and (from `open_subflows`)
 /// its sender's MPTCP subflows at the end. Every connection is reset.
-pub fn pump(
+pub(crate) fn pump(
     connections: Vec<Connection>,
     counting: Instant,
     stop: Instant,

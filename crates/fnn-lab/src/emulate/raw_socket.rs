@@ -48,13 +48,13 @@ pub fn set_option(fd: impl AsFd, level: i32, name: i32, value: &[u8]) -> io::Res
 }
 
 /// Reads option `name` at `level` into `value`; how many bytes it holds.
-pub fn get_option(fd: impl AsFd, level: i32, name: i32, value: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn get_option(fd: impl AsFd, level: i32, name: i32, value: &mut [u8]) -> io::Result<usize> {
     make(fd, Call::GetOption { level, name, value })
 }
 
 /// Sends a whole Ethernet `frame` out of interface `ifindex`, addressed
 /// to `mac`, on an `AF_PACKET` socket.
-pub fn send_frame(fd: impl AsFd, ifindex: i32, mac: [u8; 6], frame: &[u8]) -> io::Result<()> {
+pub(crate) fn send_frame(fd: impl AsFd, ifindex: i32, mac: [u8; 6], frame: &[u8]) -> io::Result<()> {
     make(
         fd,
         Call::SendTo {
@@ -78,7 +78,7 @@ fn link_address(ifindex: i32, mac: [u8; 6]) -> [u8; 20] {
 }
 
 /// A native-endian `u32` at `at`, 0 past the end.
-pub fn u32_at(b: &[u8], at: usize) -> u32 {
+pub(crate) fn u32_at(b: &[u8], at: usize) -> u32 {
     b.get(at..at + 4)
         .map_or(0, |w| u32::from_ne_bytes([w[0], w[1], w[2], w[3]]))
 }

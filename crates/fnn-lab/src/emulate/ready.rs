@@ -6,7 +6,7 @@
 //! because no NIC announced itself.
 
 use super::Boot;
-use crate::routing::tools::{self, PATH, Tool};
+use fnn_export::routing::tools::{self, PATH, Tool};
 use std::path::{Path, PathBuf};
 
 /// Why this machine cannot run a rehearsal.
@@ -183,7 +183,7 @@ mod tests {
             e.contains("does not exist") && e.contains(&missing.display().to_string()),
             "{e}"
         );
-        crate::fs::write_in_place(&missing, "127.0.0.1 localhost\n").unwrap();
+        fnn_core::fs::write_in_place(&missing, "127.0.0.1 localhost\n").unwrap();
         assert!(hosts_file(&missing).is_ok());
     }
 

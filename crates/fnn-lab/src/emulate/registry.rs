@@ -25,7 +25,7 @@ const PREFIX_LEN: usize = 6;
 /// A live run's record, locked until it is dropped (which removes it,
 /// unless the run's testbed is kept for inspection).
 #[derive(Debug)]
-pub struct Registration {
+pub(crate) struct Registration {
     pub prefix: String,
     path: PathBuf,
     file: File,
@@ -108,7 +108,7 @@ impl Registration {
     }
 
     /// Records a folder the run made outside the names its prefix covers.
-    pub fn note_folder(&mut self, dir: &Path) -> Result<(), EmulateError> {
+    pub(crate) fn note_folder(&mut self, dir: &Path) -> Result<(), EmulateError> {
         self.note(&format!("folder {}", dir.display()))
     }
 
@@ -127,7 +127,7 @@ impl Registration {
     /// that later runs leave it alone and `emulate --clean` removes it.
     pub fn keep(&mut self) {
         let kept = self.path.with_extension("kept");
-        if crate::fs::rename_beside(&self.path, &kept).is_ok() {
+        if fnn_core::fs::rename_beside(&self.path, &kept).is_ok() {
             self.path = kept;
             self.kept = true;
         }
@@ -138,7 +138,7 @@ impl Drop for Registration {
     fn drop(&mut self) {
         // Removed while still locked: a sweep never sees it half-gone.
         if !self.kept {
-            let _ = crate::fs::remove_file(&self.path);
+            let _ = fnn_core::fs::remove_file(&self.path);
         }
     }
 }
@@ -165,17 +165,18 @@ pub(super) fn sweep_in(dir: &Path, which: Sweep) -> Result<Removed, EmulateError
             continue;
         }
         let path = e.path();
-        let Ok(file) = crate::fs::Dir::open(dir).and_then(|d| d.open_file(&name, rustix::fs::OFlags::RDONLY, 0)) else {
+        let Ok(file) = fnn_core::fs::Dir::open(dir).and_then(|d| d.open_file(&name, rustix::fs::OFlags::RDONLY, 0))
+        else {
             continue;
         };
         // Locked: its run is alive. Gone once locked: its run ended and
         // removed the record (and its testbed) in between.
-        if !try_lock(&file) || !still_named(&file, &path) {
+        if !try_lock(&file, &path)? || !still_named(&file, &path) {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         remove_leftovers(prefix, &text, &mut removed);
-        let _ = crate::fs::remove_file(&path);
+        let _ = fnn_core::fs::remove_file(&path);
         removed.runs.push(prefix.to_string());
     }
     removed.runs.sort();
@@ -199,7 +200,7 @@ fn remove_leftovers(prefix: &str, record: &str, removed: &mut Removed) {
         .into_iter()
         .filter(|n| n.starts_with(&format!("{prefix}-")))
     {
-        if crate::fs::remove_all(&Path::new("/etc/netns").join(ns)).is_ok() {
+        if fnn_core::fs::remove_all(&Path::new("/etc/netns").join(ns)).is_ok() {
             removed.folders += 1;
         }
     }
@@ -209,7 +210,7 @@ fn remove_leftovers(prefix: &str, record: &str, removed: &mut Removed) {
         let ours = dir
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{prefix}-scripts-")));
-        if ours && crate::fs::remove_all(dir).is_ok() {
+        if ours && fnn_core::fs::remove_all(dir).is_ok() {
             removed.folders += 1;
         }
     }
@@ -246,12 +247,12 @@ fn valid_prefix(p: &str) -> bool {
 fn create_locked(dir: &Path, path: &Path) -> Result<Option<File>, EmulateError> {
     // Created exclusively (never through a link), mode 0600; the name
     // has no `.`, so a sweep never reads it as a record.
-    let handle = crate::fs::Dir::open(dir).map_err(|e| super::io(dir, e))?;
-    let tmp = crate::fs::temp::TempFile::new_in(&handle, "new-", 0o600).map_err(|e| super::io(dir, e))?;
-    if !try_lock(tmp.as_file()) {
+    let handle = fnn_core::fs::Dir::open(dir).map_err(|e| super::io(dir, e))?;
+    let tmp = fnn_core::fs::temp::TempFile::new_in(&handle, "new-", 0o600).map_err(|e| super::io(dir, e))?;
+    if !try_lock(tmp.as_file(), dir)? {
         return Ok(None);
     }
-    let name = crate::fs::file_name(path).map_err(|e| super::io(path, e))?;
+    let name = fnn_core::fs::file_name(path).map_err(|e| super::io(path, e))?;
     tmp.persist_noclobber(&name).map_err(|e| super::io(path, e))
 }
 
@@ -263,14 +264,24 @@ fn still_named(f: &File, path: &Path) -> bool {
     }
 }
 
-fn try_lock(f: &File) -> bool {
-    rustix::fs::flock(f, rustix::fs::FlockOperation::NonBlockingLockExclusive).is_ok()
+/// Locks `f` (the record at `path`) for this process: `false` when
+/// another holds it. Any other failure is no answer about the run, and
+/// is reported rather than taken for a live one.
+fn try_lock(f: &File, path: &Path) -> Result<bool, EmulateError> {
+    match f.try_lock() {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(EmulateError::Lock {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+    }
 }
 
 /// Makes the registry folder, or checks the one there is ours: a real
 /// folder (not a link), owned by this user, writable by nobody else.
 fn own_dir(dir: &Path) -> Result<(), EmulateError> {
-    let made = crate::fs::parent_and_name(dir).and_then(|(parent, name)| parent.make_dir(&name, 0o700));
+    let made = fnn_core::fs::parent_and_name(dir).and_then(|(parent, name)| parent.make_dir(&name, 0o700));
     match made {
         Ok(()) => return Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -322,20 +333,42 @@ mod tests {
         let reg = d.path().join("reg");
         own_dir(&reg).unwrap();
         // Records no process holds: a killed run, a kept testbed.
-        crate::fs::write_in_place(reg.join("fezz01.run"), "pid 1\n").unwrap();
-        crate::fs::write_in_place(reg.join("fezz02.kept"), "pid 2\n").unwrap();
-        crate::fs::write_in_place(reg.join("notours.run"), "").unwrap();
+        fnn_core::fs::write_in_place(reg.join("fezz01.run"), "pid 1\n").unwrap();
+        fnn_core::fs::write_in_place(reg.join("fezz02.kept"), "pid 2\n").unwrap();
+        fnn_core::fs::write_in_place(reg.join("notours.run"), "").unwrap();
         assert_eq!(sweep_in(&reg, Sweep::Dead).unwrap().runs, ["fezz01"]);
         assert!(reg.join("fezz02.kept").exists());
         assert_eq!(sweep_in(&reg, Sweep::DeadAndKept).unwrap().runs, ["fezz02"]);
         assert!(reg.join("notours.run").exists());
     }
 
+    /// Only "held by another" means a live run; a lock that fails for any
+    /// other reason (here: a descriptor flock cannot use) says so, with
+    /// the record's path, instead of passing for a live run.
+    #[test]
+    fn a_lock_that_fails_is_reported_not_taken_for_a_live_run() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("fezz03.run");
+        fnn_core::fs::write_in_place(&path, "pid 3\n").unwrap();
+        let holder = File::open(&path).unwrap();
+        assert!(try_lock(&holder, &path).unwrap(), "free: locked");
+        assert!(
+            !try_lock(&File::open(&path).unwrap(), &path).unwrap(),
+            "held by another"
+        );
+        let no_lock = rustix::fs::open(&path, rustix::fs::OFlags::PATH, rustix::fs::Mode::empty()).unwrap();
+        let e = try_lock(&File::from(no_lock), &path).unwrap_err().to_string();
+        assert!(
+            e.contains("cannot lock") && e.contains(&path.display().to_string()),
+            "{e}"
+        );
+    }
+
     #[test]
     fn a_registry_folder_others_may_write_is_refused() {
         let d = tempfile::tempdir().unwrap();
         let reg = d.path().join("reg");
-        crate::fs::make_dirs(&reg).unwrap();
+        fnn_core::fs::make_dirs(&reg).unwrap();
         std::fs::set_permissions(&reg, std::fs::Permissions::from_mode(0o777)).unwrap();
         let e = Registration::new_in(&reg).unwrap_err().to_string();
         assert!(e.contains("will not trust it"), "{e}");

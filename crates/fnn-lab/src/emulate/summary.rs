@@ -3,9 +3,9 @@
 
 use super::PingResult;
 use super::capture::{Frames, Seen};
-use crate::design::Design;
-use crate::routing::{BasicRouting, scripts};
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
+use fnn_export::routing::{BasicRouting, scripts};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -125,7 +125,7 @@ impl Summary {
     /// Something is wrong whatever the capture lost: a pair unanswered or
     /// by the wrong NIC, a request seen on a switch its route does not
     /// name, or a frame that should not be (lost frames only hide more).
-    pub fn faulty(&self) -> bool {
+    pub(crate) fn faulty(&self) -> bool {
         !(self.failed.is_empty()
             && self.wrong_nic.is_empty()
             && self.wrong_switch.is_empty()
@@ -242,8 +242,8 @@ struct Miss {
 fn crossed(d: &Design, r: &BasicRouting, a: usize, b: usize, via: Option<usize>, seen: &Seen) -> Option<Miss> {
     let dst = scripts::address_for(r, a, b);
     let src = match via {
-        Some(sw) => crate::routing::switch_ip(sw, a),
-        None => crate::routing::uplink_ip(a),
+        Some(sw) => fnn_export::routing::switch_ip(sw, a),
+        None => fnn_export::routing::uplink_ip(a),
     };
     let Some(path) = seen.path(src, dst) else {
         return Some(Miss {
@@ -281,7 +281,7 @@ mod tests {
     /// the capture saw each request enter and leave its route's switch
     /// except: `missed` seen nowhere, `astray` seen on another switch.
     fn summary(missed: (usize, usize), astray: (usize, usize), dropped: u64) -> Summary {
-        let (c, d) = crate::fixtures::paper_eight();
+        let (c, d) = fnn_core::fixtures::paper_eight();
         let r = BasicRouting::new(&c, &d);
         let pairs = super::super::required_pairs(&c, &d);
         let name = |pc: usize, nic: usize| format!("n{pc}e{nic}");
@@ -291,7 +291,7 @@ mod tests {
             let sw = r.via(a, b).unwrap();
             let dev = name(a, d.nic_on(a, sw).unwrap()).into();
             results.insert((a, b), PingResult { answered: true, dev });
-            let (src, dst) = (crate::routing::switch_ip(sw, a), scripts::address_for(&r, a, b));
+            let (src, dst) = (fnn_export::routing::switch_ip(sw, a), scripts::address_for(&r, a, b));
             let seen_on = if (a, b) == astray { (sw + 1) % d.switches() } else { sw };
             if (a, b) != missed {
                 sightings.extend([(src, dst, seen_on, true), (src, dst, seen_on, false)]);

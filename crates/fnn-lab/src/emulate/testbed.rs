@@ -6,8 +6,8 @@ use super::commands::{batch, remove_links};
 use super::netlink::Rtnl;
 use super::netns;
 use super::registry::Registration;
-use crate::escape::batch_word;
-use crate::spec::Cluster;
+use fnn_core::escape::batch_word;
+use fnn_core::spec::Cluster;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -36,7 +36,7 @@ impl Drop for Testbed {
         let links: Vec<String> = self.links.iter().chain(&self.bridges).cloned().collect();
         remove_links(&self.namespaces, &links);
         for d in self.dirs.iter().chain(&self.etc_dirs()) {
-            let _ = crate::fs::remove_all(d);
+            let _ = fnn_core::fs::remove_all(d);
         }
         // The registration goes last (it drops after this), so a run
         // killed during the removal is still found by the next one.
@@ -113,7 +113,7 @@ impl Testbed {
     /// plant or swap a script in it.
     pub(super) fn work_dir(&mut self) -> Result<PathBuf, EmulateError> {
         let prefix = format!("{}-scripts-", self.prefix);
-        let work = crate::atomic::private_dir(&prefix).map_err(|e| super::io(Path::new(&prefix), e))?;
+        let work = fnn_core::atomic::private_dir(&prefix).map_err(|e| super::io(Path::new(&prefix), e))?;
         self.registration.note_folder(&work)?;
         self.dirs.push(work.clone());
         Ok(work)
@@ -171,7 +171,7 @@ impl Testbed {
 /// IPv6 off on a link in the host's namespace. Absent when the kernel has
 /// no IPv6: then there is nothing to silence.
 pub(super) fn no_ipv6(iface: &str) {
-    let _ = crate::fs::kernel::set(Path::new(&format!("/proc/sys/net/ipv6/conf/{iface}/disable_ipv6")), "1");
+    let _ = fnn_core::fs::kernel::set(Path::new(&format!("/proc/sys/net/ipv6/conf/{iface}/disable_ipv6")), "1");
 }
 
 /// One `ip -batch` line per item.

@@ -3,14 +3,14 @@
 //! namespaces by a generator inside fnn-tui — a TCP or MPTCP connection
 //! per flow, opened from sockets made in the two PCs' namespaces, all
 //! sending at once — and each flow's throughput set beside what the model
-//! ([`crate::bandwidth`]) predicts.
+//! ([`fnn_export::bandwidth`]) predicts.
 
 use super::EmulateError;
-use crate::bandwidth::Transport;
-use crate::design::Design;
-use crate::routing::BasicRouting;
-use crate::routing::scripts::address_for;
-use crate::spec::{Cluster, Coverage};
+use fnn_core::design::Design;
+use fnn_core::spec::{Cluster, Coverage};
+use fnn_export::bandwidth::Transport;
+use fnn_export::routing::BasicRouting;
+use fnn_export::routing::scripts::address_for;
 use std::net::{Ipv4Addr, SocketAddrV4};
 use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -78,7 +78,7 @@ pub enum TrafficError {
 
 /// The most flows one run holds: two sockets each, and the ports of one
 /// PC's listeners (one a flow, from 20000) must fit below 65536.
-pub const MAX_FLOWS: usize = 16_384;
+pub(crate) const MAX_FLOWS: usize = 16_384;
 
 impl Pattern {
     /// Reads `pair:A:B`, `permutation:SEED`, `spec` or `all`; PCs by number
@@ -90,7 +90,7 @@ impl Pattern {
                 .ok()
                 .or_else(|| c.pc_named(t))
                 .filter(|&p| p < pcs)
-                .ok_or_else(|| TrafficError::NotAPc(crate::escape::one_line(t)))
+                .ok_or_else(|| TrafficError::NotAPc(fnn_core::escape::one_line(t)))
         };
         match f.as_slice() {
             ["pair", a, b] if a != b => Ok(Pattern::Pair {
@@ -100,10 +100,10 @@ impl Pattern {
             ["permutation", seed] => seed
                 .parse()
                 .map(|seed| Pattern::Permutation { seed })
-                .map_err(|_| TrafficError::NotASeed(crate::escape::one_line(seed))),
+                .map_err(|_| TrafficError::NotASeed(fnn_core::escape::one_line(seed))),
             ["spec"] => Ok(Pattern::Spec),
             ["all"] => Ok(Pattern::All),
-            _ => Err(TrafficError::NotAPattern(crate::escape::one_line(text))),
+            _ => Err(TrafficError::NotAPattern(fnn_core::escape::one_line(text))),
         }
     }
 
@@ -126,7 +126,7 @@ impl Pattern {
 /// The first flow between PCs that share no switch on a cluster without
 /// an uplink: there is no way between them.
 pub fn unreachable(c: &Cluster, d: &Design, flows: &[(usize, usize)]) -> Option<(usize, usize)> {
-    if c.uplink.mode != crate::spec::UplinkMode::None {
+    if c.uplink.mode != fnn_core::spec::UplinkMode::None {
         return None;
     }
     flows.iter().copied().find(|&(a, b)| d.links(a, b) == 0)
@@ -153,11 +153,11 @@ fn derangement(n: usize, seed: u64) -> Vec<usize> {
 /// The slowest link rate: tc reads a rate in bytes/s (below 8bit it is
 /// none at all), and below about a kbit it rounds the rate and shrinks
 /// tbf's bucket under one full frame, so a link would carry nothing.
-pub const MIN_RATE: u64 = 1_000;
+pub(crate) const MIN_RATE: u64 = 1_000;
 
 /// The fastest: tbf takes more, but its queue limit is then cut short;
 /// 100gbit is already far beyond what a veth carries.
-pub const MAX_RATE: u64 = 100_000_000_000;
+pub(crate) const MAX_RATE: u64 = 100_000_000_000;
 
 /// A link rate such as `10mbit`, `500kbit` or `1gbit` (tc's units), in
 /// bits/s, from [`MIN_RATE`] to [`MAX_RATE`].
@@ -174,7 +174,7 @@ pub fn parse_rate(text: &str) -> Result<u64, TrafficError> {
     };
     match number.parse::<u64>() {
         Ok(n) if scale > 0 && (MIN_RATE..=MAX_RATE).contains(&n.saturating_mul(scale)) => Ok(n * scale),
-        _ => Err(TrafficError::NotARate(crate::escape::one_line(text))),
+        _ => Err(TrafficError::NotARate(fnn_core::escape::one_line(text))),
     }
 }
 
@@ -197,7 +197,7 @@ pub struct TrafficOptions {
 }
 
 /// Why `flows` flows over `transports` cannot run at once, if they cannot.
-pub fn too_many(flows: usize, transports: &[Transport]) -> Option<String> {
+pub(crate) fn too_many(flows: usize, transports: &[Transport]) -> Option<String> {
     let most = transports.iter().map(|t| t.connections()).max().unwrap_or(1);
     (flows.saturating_mul(most) > MAX_FLOWS).then(|| {
         format!("{flows} flows of {most} connection(s); at most {MAX_FLOWS} connections run at once (choose a smaller pattern, e.g. permutation:1, or fewer PCs)")
@@ -236,7 +236,7 @@ pub fn parse_congestion(text: &str) -> Result<String, TrafficError> {
     if ok {
         Ok(text.to_string())
     } else {
-        Err(TrafficError::NotACongestion(crate::escape::one_line(text)))
+        Err(TrafficError::NotACongestion(fnn_core::escape::one_line(text)))
     }
 }
 
@@ -246,7 +246,7 @@ const AVAILABLE: &str = "/proc/sys/net/ipv4/tcp_available_congestion_control";
 /// available, or loaded on demand when a socket asks for it (as the
 /// rehearsal's sockets will). Its absence is an error naming those it has
 /// and how to load it, given before anything is built.
-pub fn check_congestion(name: &str) -> Result<(), TrafficError> {
+pub(crate) fn check_congestion(name: &str) -> Result<(), TrafficError> {
     let have = std::fs::read_to_string(AVAILABLE).unwrap_or_default();
     if have.split_whitespace().any(|a| a == name) {
         return Ok(());
@@ -449,7 +449,7 @@ const SETTLE: Duration = Duration::from_secs(1);
 /// How a network is reached: the address PC `a` uses for PC `b` over a
 /// transport, and how many MPTCP subflows a connection between them
 /// should open.
-pub struct Reach<'a> {
+pub(crate) struct Reach<'a> {
     /// The network's name: `fnn`, `tree` or `fat-tree`.
     pub network: &'static str,
     pub address: &'a dyn Fn(usize, usize, Transport) -> Ipv4Addr,
@@ -466,6 +466,41 @@ struct Measured {
     congestion: String,
 }
 
+/// Over MPTCP, measured once every connection has a subflow per shared
+/// switch (`want`, per flow). A join can be lost (the kernel does not try
+/// it again for minutes): such a connection is opened afresh, twice at
+/// most; one still short is measured as it is, and its subflows are
+/// reported.
+fn await_joins(
+    groups: &mut [Vec<Connection>],
+    want: &[u32],
+    open: &dyn Fn(usize) -> Result<Vec<Connection>, EmulateError>,
+) -> Result<(), EmulateError> {
+    let short = |groups: &[Vec<Connection>]| -> Vec<usize> {
+        (0..groups.len())
+            .filter(|&i| {
+                groups[i]
+                    .iter()
+                    .any(|(client, _)| subflows(client).unwrap_or(want[i]) < want[i])
+            })
+            .collect()
+    };
+    for attempt in 0..=JOIN_RETRIES {
+        let deadline = Instant::now() + JOIN_WAIT;
+        while Instant::now() < deadline && !short(groups).is_empty() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let again = short(groups);
+        if again.is_empty() || attempt == JOIN_RETRIES {
+            break;
+        }
+        for i in again {
+            groups[i] = open(i)?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs the pattern once over one transport, as `o` says.
 #[allow(clippy::too_many_arguments)]
 fn measure(
@@ -478,12 +513,7 @@ fn measure(
     cancel: Option<&AtomicBool>,
 ) -> Result<Measured, EmulateError> {
     let (seconds, congestion) = (o.seconds, o.congestion.as_str());
-    let failed = |what: String| {
-        move |e: std::io::Error| EmulateError::Setup {
-            command: what,
-            reason: e.to_string(),
-        }
-    };
+    let failed = super::failed;
     let (mptcp, transport) = (t.mptcp(), t.name());
     // A listener a flow, taking each of its connections.
     let open = |i: usize| -> Result<Vec<Connection>, EmulateError> {
@@ -517,33 +547,8 @@ fn measure(
     })?;
     let mut groups = (0..flows.len()).map(open).collect::<Result<Vec<_>, _>>()?;
     if mptcp {
-        // Measured once every connection has a subflow per shared switch.
-        // A join can be lost (the kernel does not try it again for minutes):
-        // such a connection is opened afresh, twice at most; one still
-        // short is measured as it is, and its subflows are reported.
         let want: Vec<u32> = flows.iter().map(|&(a, b)| (reach.subflows)(a, b)).collect();
-        let short = |groups: &[Vec<Connection>]| -> Vec<usize> {
-            (0..groups.len())
-                .filter(|&i| {
-                    groups[i]
-                        .iter()
-                        .any(|(client, _)| subflows(client).unwrap_or(want[i]) < want[i])
-                })
-                .collect()
-        };
-        for attempt in 0..=JOIN_RETRIES {
-            let deadline = Instant::now() + JOIN_WAIT;
-            while Instant::now() < deadline && !short(&groups).is_empty() {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let again = short(&groups);
-            if again.is_empty() || attempt == JOIN_RETRIES {
-                break;
-            }
-            for i in again {
-                groups[i] = open(i)?;
-            }
-        }
+        await_joins(&mut groups, &want, &open)?;
     }
     let owner: Vec<usize> = groups
         .iter()
@@ -586,21 +591,21 @@ pub fn rehearse(
 ) -> Result<TrafficReport, EmulateError> {
     let flows = t.pattern.flows(c, d);
     let address = |a: usize, b: usize, t: Transport| match t {
-        Transport::TcpMultipath => crate::routing::multipath_ip(b),
+        Transport::TcpMultipath => fnn_export::routing::multipath_ip(b),
         _ => address_for(r, a, b),
     };
-    let subflows = |a: usize, b: usize| crate::bandwidth::paths(d, r, a, b, true).len() as u32;
+    let subflows = |a: usize, b: usize| fnn_export::bandwidth::paths(d, r, a, b, true).len() as u32;
     let reach = Reach {
         network: "fnn",
         address: &address,
         subflows: &subflows,
     };
-    let predict = |transport: Transport| crate::bandwidth::predict(d, r, &flows, t.rate as f64, transport);
+    let predict = |transport: Transport| fnn_export::bandwidth::predict(d, r, &flows, t.rate as f64, transport);
     run_all(c, d, &reach, &flows, &predict, namespaces, t, cancel)
 }
 
 /// The same pattern on the tree of the same PCs ([`super::tree`]).
-pub fn rehearse_tree(
+pub(crate) fn rehearse_tree(
     c: &Cluster,
     d: &Design,
     namespaces: &[String],
@@ -613,7 +618,7 @@ pub fn rehearse_tree(
 }
 
 /// The same pattern on the fat-tree of `compare` ([`super::fattree`]).
-pub fn rehearse_fat_tree(
+pub(crate) fn rehearse_fat_tree(
     c: &Cluster,
     d: &Design,
     shape: &super::fattree::Shape,
@@ -726,7 +731,7 @@ mod tests {
         ] {
             assert!(parse_rate(bad).is_err(), "{bad}");
         }
-        let c = crate::spec::quick_cluster(8, 3, "4x6").unwrap();
+        let c = fnn_core::spec::quick_cluster(8, 3, "4x6").unwrap();
         assert_eq!(
             Pattern::parse("pair:n0:n1", &c, 8),
             Ok(Pattern::Pair { from: 0, to: 1 })

@@ -6,8 +6,8 @@
 
 use super::testbed::{Testbed, lines};
 use super::{EmulateError, commands};
-use crate::escape::batch_word;
-use crate::spec::Cluster;
+use fnn_core::escape::batch_word;
+use fnn_core::spec::Cluster;
 use std::net::Ipv4Addr;
 
 /// PC `pc`'s address on the tree.
@@ -43,7 +43,7 @@ enum Link {
 /// payload rate divided by the most flows on any link it crosses (its PCs'
 /// cables, and both leaves' cables to the root when it changes leaf).
 pub fn predict(flows: &[(usize, usize)], pcs: usize, rate: f64, mptcp: bool) -> Vec<f64> {
-    let rate = rate * crate::bandwidth::payload_share(mptcp);
+    let rate = rate * fnn_export::bandwidth::payload_share(mptcp);
     let route = |a: usize, b: usize| {
         let mut v = vec![Link::Pc(a, true), Link::Pc(b, false)];
         if leaf(a, pcs) != leaf(b, pcs) {
@@ -51,7 +51,7 @@ pub fn predict(flows: &[(usize, usize)], pcs: usize, rate: f64, mptcp: bool) -> 
         }
         v
     };
-    crate::bandwidth::share_busiest(flows, rate, route)
+    fnn_export::bandwidth::share_busiest(flows, rate, route)
 }
 
 /// Builds the tree in `tb`: its namespaces (one a PC, by the PC's name)
@@ -128,9 +128,9 @@ mod tests {
     #[test]
     fn flows_between_leaves_share_the_leaves_cables() {
         let within = predict(&[(0, 1), (1, 0)], 4, 10.0, false);
-        assert_eq!(within, vec![10.0 * crate::bandwidth::payload_share(false); 2]);
+        assert_eq!(within, vec![10.0 * fnn_export::bandwidth::payload_share(false); 2]);
         let across = predict(&[(0, 2), (1, 3)], 4, 10.0, false);
-        assert_eq!(across, vec![5.0 * crate::bandwidth::payload_share(false); 2]);
+        assert_eq!(across, vec![5.0 * fnn_export::bandwidth::payload_share(false); 2]);
         assert_eq!(leaf(1, 4), 0);
         assert_eq!(leaf(2, 4), 1);
         assert_eq!(leaf(2, 5), 0);

@@ -3,11 +3,11 @@
 //! a PC whose kernel names its NICs in another order) so a rehearsal can
 //! show what `verify` finds on a miswired cluster.
 
-use crate::design::Design;
-use crate::export::labels::port_of;
-use crate::routing::Interfaces;
-use crate::routing::addresses::AddressError;
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
+use fnn_export::export::labels::port_of;
+use fnn_export::routing::Interfaces;
+use fnn_export::routing::addresses::AddressError;
 
 /// One wiring fault. NICs are numbered from 0 as on the cable labels
 /// (NIC k is in PCI slot k + 1).
@@ -180,7 +180,7 @@ impl Wiring {
 
     /// Where in the kernel's enumeration NIC `nic` of PC `pc` comes: its
     /// interfaces are made in this order, so their indexes follow it.
-    pub fn probed_at(&self, pc: usize, nic: usize) -> usize {
+    pub(crate) fn probed_at(&self, pc: usize, nic: usize) -> usize {
         self.kernel[pc]
             .probe_order
             .iter()
@@ -196,8 +196,8 @@ mod tests {
 
     #[test]
     fn each_refused_fault_says_what_was_typed_and_what_is_allowed() {
-        let c = crate::spec::quick_cluster(6, 2, "4x3").unwrap();
-        let d = crate::design::parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
+        let c = fnn_core::spec::quick_cluster(6, 2, "4x3").unwrap();
+        let d = fnn_core::design::parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
         let refused = |text: &str| Fault::parse(text, &c, &d).unwrap_err();
         assert_eq!(
             Fault::parse("swap:1:0:1", &c, &d),

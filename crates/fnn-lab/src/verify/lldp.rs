@@ -9,12 +9,12 @@
 //! of its id (`7`, `swp7`, `Gi1/0/7`), or of its description when the id
 //! is a MAC address.
 
-use crate::design::Design;
-use crate::export::colors::cable;
-use crate::export::cut_list::switch_name;
-use crate::export::labels::port_of;
-use crate::routing::{Interfaces, MacTable};
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
+use fnn_export::export::colors::cable;
+use fnn_export::export::cut_list::switch_name;
+use fnn_export::export::labels::port_of;
+use fnn_export::routing::{Interfaces, MacTable};
 use std::path::Path;
 
 /// What one NIC hears over LLDP.
@@ -33,7 +33,7 @@ pub struct Neighbour {
 #[derive(Debug, thiserror::Error)]
 pub enum LldpError {
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] fnn_core::input::InputError),
     #[error("{at}: {problem}")]
     Content { at: String, problem: String },
     #[error("cannot read the folder {path}: {reason}")]
@@ -105,15 +105,15 @@ pub fn switch_of(system: &str) -> Option<usize> {
         .strip_prefix("sw")
         .map(|r| r.strip_prefix("itch").unwrap_or(r).trim_start())
         .unwrap_or(&s);
-    crate::routing::whole_number(digits)
+    fnn_export::routing::whole_number(digits)
 }
 
 /// The port number at the end of a port id (or description).
-pub fn port_number(n: &Neighbour) -> Option<usize> {
+pub(crate) fn port_number(n: &Neighbour) -> Option<usize> {
     let trailing = |t: &str| {
         let digits: String = t.chars().rev().take_while(char::is_ascii_digit).collect();
         let digits: String = digits.chars().rev().collect();
-        crate::routing::whole_number(&digits)
+        fnn_export::routing::whole_number(&digits)
     };
     let is_mac = n.port_id.split(':').count() == 6;
     if is_mac { None } else { trailing(&n.port_id) }.or_else(|| trailing(&n.port_descr))
@@ -181,7 +181,7 @@ fn plain(s: &str) -> String {
     if !s.is_empty() && s.len() <= 64 && s.chars().all(ok) {
         s.to_string()
     } else {
-        crate::escape::shown(s)
+        fnn_core::escape::shown(s)
     }
 }
 
@@ -237,7 +237,7 @@ impl LldpReport {
 }
 
 /// Checks one PC's neighbours against the plan.
-pub fn audit_pc(
+pub(crate) fn audit_pc(
     c: &Cluster,
     d: &Design,
     pc: usize,
@@ -288,7 +288,7 @@ pub fn audit_dir(
     macs: &MacTable,
 ) -> Result<LldpReport, LldpError> {
     let listing = std::fs::read_dir(dir).map_err(|e| LldpError::Dir {
-        path: crate::input::shown(dir),
+        path: fnn_core::input::shown(dir),
         reason: e.to_string(),
     })?;
     let mut read: Vec<bool> = vec![false; d.pcs()];
@@ -305,19 +305,19 @@ pub fn audit_dir(
             .pc_host_named(host)
             .filter(|&p| p < d.pcs())
             .ok_or_else(|| LldpError::Content {
-                at: crate::input::shown(&p),
-                problem: format!("{} is not a PC of the design", crate::escape::shown(host)),
+                at: fnn_core::input::shown(&p),
+                problem: format!("{} is not a PC of the design", fnn_core::escape::shown(host)),
             })?;
         files.push((pc, p));
     }
     if files.is_empty() {
-        return Err(LldpError::Empty(crate::input::shown(dir)));
+        return Err(LldpError::Empty(fnn_core::input::shown(dir)));
     }
     files.sort();
     let mut report = LldpReport::new(d.pcs());
     for (pc, path) in files {
-        let text = crate::input::read_text(&path)?;
-        let heard = parse(&text, &crate::input::shown(&path))?;
+        let text = fnn_core::input::read_text(&path)?;
+        let heard = parse(&text, &fnn_core::input::shown(&path))?;
         read[pc] = true;
         report.pcs_read += 1;
         audit_pc(c, d, pc, &heard, ifaces, macs, &mut report);
@@ -372,8 +372,8 @@ mod tests {
     /// the plan puts it and its label colour.
     #[test]
     fn each_misplaced_cable_is_named_with_where_it_really_is() {
-        let c = crate::spec::quick_cluster(6, 2, "4x3").unwrap();
-        let d = crate::design::parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
+        let c = fnn_core::spec::quick_cluster(6, 2, "4x3").unwrap();
+        let d = fnn_core::design::parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
         let ifaces = Interfaces::parse("1,2").unwrap();
         let macs = MacTable::default();
         let n = |iface: &str, system: &str, port: &str| Neighbour {

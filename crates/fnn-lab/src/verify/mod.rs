@@ -17,18 +17,18 @@
 
 pub mod lldp;
 
-use crate::design::Design;
-use crate::export::colors::cable;
-use crate::export::labels::port_of;
-use crate::routing::{Interfaces, probe, switch_ip};
-use crate::spec::Cluster;
+use fnn_core::design::Design;
+use fnn_core::spec::Cluster;
+use fnn_export::export::colors::cable;
+use fnn_export::export::labels::port_of;
+use fnn_export::routing::{Interfaces, probe, switch_ip};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
     #[error("{0}")]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] fnn_core::input::InputError),
     #[error("cannot read the folder {path}: {reason}")]
     Dir { path: String, reason: String },
     #[error("{at}: {problem}")]
@@ -53,8 +53,33 @@ pub struct ProbeResults {
     pub uplink_joined: Option<bool>,
 }
 
+/// The PC a probe file's header line (`fnn-probe VERSION PC`) names.
+fn header_pc(
+    header: Option<(usize, &str)>,
+    source: &str,
+    pc_named: &dyn Fn(&str) -> Option<usize>,
+) -> Result<usize, VerifyError> {
+    let err = |line: usize, problem: String| VerifyError::Line {
+        at: format!("{source}:{line}"),
+        problem,
+    };
+    match header.map(|(n, l)| (n, l.split_whitespace().collect::<Vec<_>>())) {
+        Some((_, f)) if f.len() == 3 && f[0] == "fnn-probe" && f[1] == probe::VERSION.to_string() => {
+            pc_named(f[2]).ok_or_else(|| err(1, format!("PC `{}` is not in the design", f[2])))
+        }
+        Some((n, _)) => Err(err(
+            n,
+            format!(
+                "expected the header `fnn-probe {} PC` a probe script writes",
+                probe::VERSION
+            ),
+        )),
+        None => Err(err(1, "empty: the probe script wrote nothing".into())),
+    }
+}
+
 /// Reads one probe file, checking it against the design.
-pub fn parse_results(
+pub(crate) fn parse_results(
     text: &str,
     source: &str,
     c: &Cluster,
@@ -68,29 +93,17 @@ pub fn parse_results(
     };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     let header = lines.find(|(_, l)| !l.is_empty() && !l.starts_with('#'));
-    let mut r = ProbeResults::default();
-    match header.map(|(n, l)| (n, l.split_whitespace().collect::<Vec<_>>())) {
-        Some((_, f)) if f.len() == 3 && f[0] == "fnn-probe" && f[1] == probe::VERSION.to_string() => {
-            r.pc = pc_named(f[2]).ok_or_else(|| err(1, format!("PC `{}` is not in the design", f[2])))?;
-        }
-        Some((n, _)) => {
-            return Err(err(
-                n,
-                format!(
-                    "expected the header `fnn-probe {} PC` a probe script writes",
-                    probe::VERSION
-                ),
-            ));
-        }
-        None => return Err(err(1, "empty: the probe script wrote nothing".into())),
-    }
+    let mut r = ProbeResults {
+        pc: header_pc(header, source, &pc_named)?,
+        ..ProbeResults::default()
+    };
     let own = d.switches_of(r.pc);
     // A script that names its NICs says which is which (`nic` lines);
     // older ones used `ethN` by the probe order.
     let mut declared: BTreeMap<String, usize> = BTreeMap::new();
     let nic_of = |declared: &BTreeMap<String, usize>, iface: &str, n: usize| -> Result<usize, VerifyError> {
         let nic = if declared.is_empty() {
-            crate::routing::interface_number(iface).map(|i| ifaces.nic_of(i))
+            fnn_export::routing::interface_number(iface).map(|i| ifaces.nic_of(i))
         } else {
             declared.get(iface).copied()
         };
@@ -105,12 +118,16 @@ pub fn parse_results(
         let f: Vec<&str> = line.split_whitespace().collect();
         match f.as_slice() {
             ["nic", nic, iface] => {
-                let nic = crate::routing::whole_number(nic)
+                let nic = fnn_export::routing::whole_number(nic)
                     .filter(|&k| k < own.len())
                     .ok_or_else(|| {
                         err(
                             n,
-                            format!("{} is not one of {}'s NICs", crate::escape::shown(nic), c.pc_name(r.pc)),
+                            format!(
+                                "{} is not one of {}'s NICs",
+                                fnn_core::escape::shown(nic),
+                                c.pc_name(r.pc)
+                            ),
                         )
                     })?;
                 declared.insert(iface.to_string(), nic);
@@ -142,7 +159,7 @@ pub fn parse_results(
 
 /// Calls `f` with every `fnn-probe-*.txt` in a folder, one file at a time,
 /// in name order: a cluster's results are read without holding them all.
-pub fn for_each_result(
+pub(crate) fn for_each_result(
     dir: &Path,
     c: &Cluster,
     d: &Design,
@@ -150,7 +167,7 @@ pub fn for_each_result(
     mut f: impl FnMut(&ProbeResults),
 ) -> Result<(), VerifyError> {
     let entries = std::fs::read_dir(dir).map_err(|e| VerifyError::Dir {
-        path: crate::input::shown(dir),
+        path: fnn_core::input::shown(dir),
         reason: e.to_string(),
     })?;
     let mut paths: Vec<_> = entries
@@ -166,19 +183,19 @@ pub fn for_each_result(
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(VerifyError::Empty(crate::input::shown(dir)));
+        return Err(VerifyError::Empty(fnn_core::input::shown(dir)));
     }
     let mut seen: Vec<Option<usize>> = vec![None; d.pcs()];
     for (i, p) in paths.iter().enumerate() {
-        let text = crate::input::read_text(p)?;
-        let r = parse_results(&text, &crate::input::shown(p), c, d, ifaces)?;
+        let text = fnn_core::input::read_text(p)?;
+        let r = parse_results(&text, &fnn_core::input::shown(p), c, d, ifaces)?;
         if let Some(first) = seen[r.pc].replace(i) {
             return Err(VerifyError::File {
-                path: crate::input::shown(p),
+                path: fnn_core::input::shown(p),
                 problem: format!(
                     "{} was already read from {}",
                     c.pc_name(r.pc),
-                    crate::input::shown(&paths[first])
+                    fnn_core::input::shown(&paths[first])
                 ),
             });
         }
@@ -305,7 +322,7 @@ impl Finding {
                 // not by the probe order.
                 let named = fixes
                     .iter()
-                    .any(|f| crate::routing::interface_number(&f.iface).is_none());
+                    .any(|f| fnn_export::routing::interface_number(&f.iface).is_none());
                 let otherwise = if named {
                     format!(
                         "the MAC file gives {pc}'s {} and {} each other's NIC numbers: give them in its NIC column",
@@ -385,7 +402,7 @@ const KEPT_FAILURES: usize = 1 << 22;
 /// Probe results folded in one PC at a time: groups of NICs that answered
 /// each other (a union-find over every NIC), the NICs with no link, and
 /// the failed probes.
-pub struct Tally<'a> {
+pub(crate) struct Tally<'a> {
     c: &'a Cluster,
     d: &'a Design,
     ifaces: &'a Interfaces,
@@ -452,7 +469,7 @@ impl<'a> Tally<'a> {
     /// The NIC ends of one ping: the prober's NIC on its switch, and the
     /// target's NIC on that same switch (None when the target is not there).
     fn ping_ends(&self, pc: usize, nic: usize, target: usize) -> Option<(usize, usize)> {
-        let sw = crate::design::bits::ones(self.d.mask(pc)).nth(nic)?;
+        let sw = fnn_core::design::bits::ones(self.d.mask(pc)).nth(nic)?;
         let m = self.d.nic_on(target, sw)?;
         Some((self.id((pc, nic)), self.id((target, m))))
     }
@@ -495,6 +512,33 @@ impl<'a> Tally<'a> {
         }
     }
 
+    /// Switch `sw`'s live cable ends (its PCs `pcs`) outside the largest
+    /// group of ends that reach each other; every end, as an error, when
+    /// no group is larger than all others.
+    fn outside_majority(&mut self, sw: usize, pcs: &[usize]) -> Result<Vec<End>, Vec<End>> {
+        let d = self.d;
+        let ends: Vec<End> = pcs
+            .iter()
+            .filter_map(|&pc| d.nic_on(pc, sw).map(|n| (pc, n)))
+            .filter(|&e| !self.dead[self.id(e)])
+            .collect();
+        let mut groups: BTreeMap<usize, usize> = BTreeMap::new();
+        for &e in &ends {
+            let r = self.root(self.id(e));
+            *groups.entry(r).or_default() += 1;
+        }
+        let mut sizes: Vec<(usize, usize)> = groups.into_iter().map(|(r, n)| (n, r)).collect();
+        sizes.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
+        if sizes.len() < 2 {
+            return Ok(Vec::new());
+        }
+        if sizes[0].0 == sizes[1].0 {
+            return Err(ends);
+        }
+        let main = sizes[0].1;
+        Ok(ends.into_iter().filter(|&e| self.root(self.id(e)) != main).collect())
+    }
+
     /// The report, once every PC's results are in. `again` reads every
     /// result once more, needed only when too many probes failed to keep.
     pub fn finish<E>(
@@ -527,33 +571,16 @@ impl<'a> Tally<'a> {
         };
         let mut misplaced: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (sw, pcs) in d.pcs_on_switches().iter().enumerate() {
-            let ends: Vec<End> = pcs
-                .iter()
-                .filter_map(|&pc| d.nic_on(pc, sw).map(|n| (pc, n)))
-                .filter(|&e| !self.dead[self.id(e)])
-                .collect();
-            let mut groups: BTreeMap<usize, usize> = BTreeMap::new();
-            for &e in &ends {
-                let r = self.root(self.id(e));
-                *groups.entry(r).or_default() += 1;
-            }
-            let mut sizes: Vec<(usize, usize)> = groups.into_iter().map(|(r, n)| (n, r)).collect();
-            sizes.sort_unstable_by_key(|&(n, _)| std::cmp::Reverse(n));
-            if sizes.len() < 2 {
-                continue;
-            }
-            if sizes[0].0 == sizes[1].0 {
+            match self.outside_majority(sw, pcs) {
                 // No majority: say so rather than pick.
-                findings.push(Finding::Ambiguous {
+                Err(ends) => findings.push(Finding::Ambiguous {
                     switch: sw,
-                    suspects: ends.iter().map(|&e| fix(e)).collect(),
-                });
-                continue;
-            }
-            let main = sizes[0].1;
-            for &(pc, n) in &ends {
-                if self.root(self.id((pc, n))) != main {
-                    misplaced.entry(pc).or_default().push(n);
+                    suspects: ends.into_iter().map(fix).collect(),
+                }),
+                Ok(outside) => {
+                    for (pc, n) in outside {
+                        misplaced.entry(pc).or_default().push(n);
+                    }
                 }
             }
         }
@@ -701,16 +728,16 @@ pub fn diagnose(c: &Cluster, d: &Design, ifaces: &Interfaces, results: &[ProbeRe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::parse_table;
+    use fnn_core::design::parse_table;
 
     fn six() -> (Cluster, Design) {
-        let flags = crate::spec::QuickFlags {
+        let flags = fnn_core::spec::QuickFlags {
             pcs: Some(6),
             nics: Some(2),
             switches: Some("4x3".into()),
             ..Default::default()
         };
-        let c = flags.apply(crate::spec::Spec::default()).unwrap().resolve().unwrap();
+        let c = flags.apply(fnn_core::spec::Spec::default()).unwrap().resolve().unwrap();
         let d = parse_table("0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n", "t", 6, 3).unwrap();
         (c, d)
     }
@@ -790,7 +817,7 @@ mod tests {
         // A two-NIC switch whose NICs miss each other: a tie.
         let d2 = parse_table("0: 0 1\n1: 2 3\n", "t", 4, 2).unwrap();
         let mut c2 = c.clone();
-        c2.coverage = crate::spec::Coverage::Sparse;
+        c2.coverage = fnn_core::spec::Coverage::Sparse;
         let res: Vec<ProbeResults> = (0..2)
             .map(|pc| ProbeResults {
                 pc,

@@ -404,6 +404,6 @@ mod tests {
         assert_eq!(argument(1024, 5), "Füredi");
         assert_eq!(argument(9, 3), "Füredi plane");
         assert_eq!(argument(24, 5), "second moment");
-        assert_eq!(argument(10, 2), "degree");
+        assert_eq!(argument(8, 3), "degree");
     }
 }

@@ -9,8 +9,8 @@
 //! topologies) and `fnn-lab` (rehearsal, verify, LLDP).
 
 pub use fnn_core::{
-    atomic, budget, deadline, design, escape, exact, fs, ga, hardware, input, metrics, output, patterns, planted,
-    report, run, session, spec, svg, sweep, table, words,
+    atlas, atomic, budget, deadline, design, escape, exact, fs, ga, hardware, input, metrics, output, patterns,
+    planted, report, run, session, spec, svg, sweep, table, words,
 };
 pub use fnn_export::{bandwidth, export, routing, topology};
 pub use fnn_lab::{emulate, verify};

@@ -57,7 +57,7 @@ pub fn run(args: &CheapestArgs) -> anyhow::Result<ExitCode> {
             || "the built-in price list".to_string(),
             |p| fnn_tui::input::shown(p).to_string(),
         );
-        out::out!("{}", summary(&spec, &best))?;
+        out::out!("{}", summary(&spec, &best, report.atlas.as_deref()))?;
         if let Some(own) = &best.own {
             out::out!(
                 "{}",
@@ -129,7 +129,8 @@ fn json(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
     serde_json::to_string_pretty(&json).expect("JSON values serialize")
 }
 
-fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
+/// The answer in words; `atlas`: what the atlas knows of its size.
+fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest, atlas: Option<&str>) -> String {
     let c = &best.metrics.cost;
     let mut out = format!(
         "{}: cheapest hardware for {} PCs, {} candidates tried\n  NICs per PC          {}\n",
@@ -138,6 +139,9 @@ fn summary(spec: &fnn_tui::spec::Spec, best: &hardware::Cheapest) -> String {
         best.tried.len(),
         best.spec.pcs.nics
     );
+    if let Some(known) = atlas {
+        out.push_str(&format!("  narrowest known      {known}\n"));
+    }
     for m in &best.spec.switches {
         if m.count.unwrap_or(0) > 0 {
             out.push_str(&format!(

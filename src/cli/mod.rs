@@ -17,6 +17,7 @@ mod inputs;
 mod man;
 mod out;
 mod sweep;
+mod sweep_atlas;
 mod sweep_slurm;
 mod verify;
 
@@ -284,6 +285,11 @@ pub struct SweepArgs {
     /// another without Slurm (`bash DIR/sweep-slurm.sh local`).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub slurm: Option<u32>,
+    /// Fold the sweep's sizes into the atlas FILE (the shipped one is
+    /// data/atlas.csv): each size keeps the narrower, then the more settled
+    /// row; writes FILE's graphs beside it, one SVG per NIC count.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "slurm"])]
+    pub atlas: Option<PathBuf>,
     /// No progress bar or summary.
     #[arg(long, short)]
     pub quiet: bool,

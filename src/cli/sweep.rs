@@ -110,7 +110,10 @@ fn finish(
             "interrupted: {} of {total} sizes done; run the same command to go on",
             points.len()
         );
+    } else if let Some(path) = &args.atlas {
+        super::sweep_atlas::write(path, &points, &settings)?;
     }
+    atlas_news(&points, args.quiet || args.json)?;
     if args.json {
         out::outln!("{}", serde_json::to_string_pretty(points).expect("points serialize"))?;
     } else if !args.quiet {
@@ -209,7 +212,10 @@ fn merge(args: &SweepArgs, settings: &Settings, mut points: Vec<Point>, csv_path
     let missing = settings.cells().iter().filter(|c| !have.contains(c)).count();
     if missing > 0 {
         out::errln!("{missing} sizes of the range are in no shard merged yet: merge the missing shards");
+    } else if let Some(path) = &args.atlas {
+        super::sweep_atlas::write(path, &points, settings)?;
     }
+    atlas_news(&points, args.quiet || args.json)?;
     if args.json {
         out::outln!("{}", serde_json::to_string_pretty(&points).expect("points serialize"))?;
     } else if !args.quiet {
@@ -222,4 +228,37 @@ fn merge(args: &SweepArgs, settings: &Settings, mut points: Vec<Point>, csv_path
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the sweep stands against the shipped atlas: the sizes it found
+/// narrower (news worth folding in with `--atlas`) and those the atlas
+/// knows narrower (a longer search, or another method, did better).
+fn atlas_news(points: &[Point], quiet: bool) -> anyhow::Result<()> {
+    if quiet {
+        return Ok(());
+    }
+    let (mut narrower, mut wider) = (Vec::new(), Vec::new());
+    for p in points {
+        match fnn_tui::atlas::lookup(p.pcs, p.nics) {
+            Some(c) if p.width < c.width => narrower.push(format!("{}x{}", p.pcs, p.nics)),
+            Some(c) if p.width > c.width => wider.push(format!("{}x{} ({})", p.pcs, p.nics, c.words())),
+            _ => {}
+        }
+    }
+    let known = points
+        .iter()
+        .filter(|p| fnn_tui::atlas::lookup(p.pcs, p.nics).is_some())
+        .count();
+    out::outln!(
+        "atlas: {known} of these sizes in the shipped atlas; {} narrower here, {} narrower in the atlas",
+        narrower.len(),
+        wider.len()
+    )?;
+    if !narrower.is_empty() {
+        out::outln!("  narrower here (fold them in with --atlas): {}", narrower.join(", "))?;
+    }
+    for w in wider.iter().take(5) {
+        out::outln!("  narrower in the atlas: {w}")?;
+    }
+    Ok(())
 }

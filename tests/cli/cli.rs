@@ -579,6 +579,11 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(stdout.contains("6 x four"), "{stdout}");
     assert!(stdout.contains("cost                 84.00"), "{stdout}");
+    // What the atlas knows of 8 PCs with 3 NICs, the answer's size.
+    assert!(
+        stdout.contains("  narrowest known      4 ports: at the degree bound (atlas)"),
+        "{stdout}"
+    );
     let r = report(&out_dir);
     assert_eq!(r["valid"], true);
     assert_eq!(r["switches_used"], 6);
@@ -1039,4 +1044,164 @@ fn sweep_slurm_script_parses_and_runs_locally() {
         .unwrap();
     assert!(local.status.success(), "{}", String::from_utf8_lossy(&local.stderr));
     assert_eq!(sweep_rows(&odd.join("sweep.csv")), sweep_rows(&one.join("sweep.csv")));
+}
+
+/// The sweep flags of an atlas row's command, `--out` pointed at `out`.
+fn atlas_command(reproduce: &str, out: &Path) -> Vec<String> {
+    let words: Vec<&str> = reproduce.split(' ').collect();
+    assert_eq!(&words[..2], ["fnn-tui", "sweep"], "{reproduce}");
+    assert_eq!(words.last(), Some(&"DIR"), "{reproduce}");
+    let mut args: Vec<String> = words[1..words.len() - 1].iter().map(|w| w.to_string()).collect();
+    args.push(out.display().to_string());
+    args
+}
+
+/// Sampled rows of the shipped atlas come out the same when their own
+/// command runs again: a construction at Füredi's bound, the GA closing a
+/// gap, open cells one over the bound with 5, 6, 7 and 8 NICs, and a cell
+/// the exact mode narrowed, if the atlas has one cheap enough.
+#[test]
+fn sampled_atlas_rows_reproduce_with_their_own_command() {
+    let mut sample: Vec<&fnn_tui::atlas::Cell> = [(1024, 5), (10, 5), (44, 5), (44, 6), (500, 7), (37, 8), (200, 3)]
+        .iter()
+        .map(|&(p, n)| fnn_tui::atlas::lookup(p, n).expect("a shipped row"))
+        .collect();
+    sample.extend(
+        fnn_tui::atlas::shipped()
+            .into_iter()
+            .filter(|c| c.method.starts_with("exact") && c.pcs <= 20)
+            .take(1),
+    );
+    assert!(sample.iter().any(|c| c.method.starts_with("GA")), "no GA row sampled");
+    assert!(sample.iter().any(|c| c.status == fnn_tui::atlas::Status::Open));
+    for cell in sample {
+        let dir = tempfile::tempdir().unwrap();
+        fnn()
+            .args(atlas_command(&cell.reproduce, dir.path()))
+            .arg("--quiet")
+            .assert()
+            .success();
+        let rows = sweep_rows(&dir.path().join("sweep.csv"));
+        assert_eq!(rows.len(), 1, "{}", cell.reproduce);
+        let p = &rows[0];
+        let again = (p.width, p.switches, p.bound);
+        assert_eq!(again, (cell.width, cell.switches, cell.bound), "{}", cell.reproduce);
+        let method = if cell.method.starts_with("GA") || cell.method.starts_with("exact") {
+            cell.method.split([',', ' ']).next().unwrap().to_string()
+        } else {
+            cell.method.clone()
+        };
+        assert!(p.method.starts_with(&method), "{}: {} now", cell.reproduce, p.method);
+    }
+}
+
+/// `sweep --atlas FILE` folds a sweep into an atlas: new sizes are added,
+/// a narrower or more settled row replaces a weaker one, a weaker run
+/// never undoes a stronger, and one graph per NIC count is written beside
+/// the file. The sweep's summary says how it stands against the shipped atlas.
+#[test]
+fn sweep_atlas_folds_the_sweep_into_the_atlas_file() {
+    use fnn_tui::atlas::Status;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("atlas.csv");
+    let sweep = |generations: &str, out: &str| {
+        let mut c = fnn();
+        c.args([
+            "sweep",
+            "--pcs",
+            "8..10",
+            "--nics",
+            "5",
+            "--generations",
+            generations,
+            "--out",
+        ])
+        .arg(dir.path().join(out))
+        .arg("--atlas")
+        .arg(&file);
+        c
+    };
+    // Constructions only: 10 PCs with 5 NICs stay one over the bound.
+    let run = sweep("0", "constructions").assert().success();
+    let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("atlas: 3 of these sizes in the shipped atlas; 0 narrower here, 1 narrower in the atlas"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("10x5 (3 ports: at the"), "{stdout}");
+    let read = || fnn_tui::atlas::parse(&std::fs::read_to_string(&file).unwrap(), "atlas.csv").unwrap();
+    let first = read();
+    assert_eq!(first.len(), 3);
+    let ten = |cells: &[fnn_tui::atlas::Cell]| cells.iter().find(|c| c.pcs == 10).unwrap().clone();
+    assert_eq!((ten(&first).width, ten(&first).status), (4, Status::Open));
+    assert!(ten(&first).reproduce.contains("--generations 0"), "{:?}", ten(&first));
+    // The GA narrows it to the bound, and its row replaces the open one.
+    sweep("300", "ga").assert().success();
+    let second = read();
+    assert_eq!((ten(&second).width, ten(&second).status), (3, Status::AtBound));
+    assert_eq!(ten(&second).method, "GA, seed 1, 300 generations");
+    // A constructions-only run again leaves the better row in place.
+    sweep("0", "constructions").assert().success();
+    assert_eq!(read(), second);
+    let svg = std::fs::read_to_string(dir.path().join("atlas-5-nics.svg")).unwrap();
+    roxmltree::Document::parse(&svg).expect("the atlas graph is well-formed XML");
+    assert!(svg.contains("FNN atlas, 5 NICs per PC"), "{svg}");
+}
+
+/// `design` says what the shipped atlas knows of the size (and
+/// `cheapest`: `cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks`).
+#[test]
+fn design_and_cheapest_say_what_the_atlas_knows() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = fnn_tui::atlas::lookup(44, 5).unwrap();
+    assert_eq!(
+        open.status,
+        fnn_tui::atlas::Status::Open,
+        "44 PCs with 5 NICs settled: pick another open size"
+    );
+    let run = fnn()
+        .args([
+            "design",
+            "--pcs",
+            "44",
+            "--nics",
+            "5",
+            "--switches",
+            "12x*",
+            "--generations",
+            "20",
+            "-o",
+        ])
+        .arg(dir.path().join("d"))
+        .assert();
+    let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains(&format!(
+            "narrowest known      {} ports: best known, one over the bound, not proved (atlas)",
+            open.width
+        )),
+        "{stdout}"
+    );
+    let report = report(&dir.path().join("d"));
+    assert_eq!(report["atlas"], open.words());
+    let run = fnn()
+        .args([
+            "design",
+            "--pcs",
+            "1024",
+            "--nics",
+            "5",
+            "--switches",
+            "244x*",
+            "--generations",
+            "1",
+            "-o",
+        ])
+        .arg(dir.path().join("big"))
+        .assert();
+    let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("narrowest known      244 ports: at Füredi's bound (atlas)"),
+        "{stdout}"
+    );
 }

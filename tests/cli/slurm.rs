@@ -152,6 +152,46 @@ fn cluster(dir: &Path) -> Daemons {
     d
 }
 
+/// The node, when Slurm has taken it out of service (drained, down or
+/// failed, e.g. for a full disk): its state and the reason `sinfo -R` gives.
+fn out_of_service(dir: &Path) -> Option<String> {
+    let sinfo = |args: &[&str]| {
+        let out = Command::new("sinfo")
+            .args(args)
+            .env("SLURM_CONF", dir.join("slurm.conf"))
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let states = sinfo(&["-h", "-N", "-o", "%N %T"])?;
+    let bad = states.lines().find(|l| {
+        let state = l.split_whitespace().nth(1).unwrap_or("").to_lowercase();
+        ["drain", "down", "fail"].iter().any(|s| state.starts_with(s))
+    })?;
+    let reasons = sinfo(&["-R"]).unwrap_or_default();
+    Some(format!("the node is out of service ({bad}); sinfo -R:\n{reasons}"))
+}
+
+/// Watches the node so the test fails at once, naming the reason, when
+/// the node has been out of service for a few seconds (a node that starts
+/// down and registers comes back at once: ReturnToService=2), rather than
+/// waiting for jobs that cannot run.
+struct NodeWatch {
+    since: Option<Instant>,
+}
+
+impl NodeWatch {
+    /// Why the jobs cannot run, once the node has stayed out of service.
+    fn check(&mut self, dir: &Path) -> Option<String> {
+        let Some(why) = out_of_service(dir) else {
+            self.since = None;
+            return None;
+        };
+        let since = *self.since.get_or_insert_with(Instant::now);
+        (since.elapsed() > Duration::from_secs(5)).then_some(why)
+    }
+}
+
 fn rows(path: &Path) -> Vec<fnn_tui::sweep::Point> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut pts = fnn_tui::sweep::parse_csv(&text, "sweep.csv").unwrap();
@@ -164,7 +204,7 @@ fn needs() -> Vec<Need> {
     for p in ["slurmctld", "slurmd"] {
         v.push(Need::Program(p, Source::Apt("slurm-wlm")));
     }
-    for p in ["sbatch", "squeue"] {
+    for p in ["sbatch", "squeue", "sinfo"] {
         v.push(Need::Program(p, Source::Apt("slurm-wlm")));
     }
     v
@@ -206,11 +246,24 @@ fn a_sharded_sweep_runs_on_slurm_and_merges_to_the_single_run() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let mut node = NodeWatch { since: None };
+    let mut last_look = Instant::now();
     let status = loop {
         if let Some(s) = submit.try_wait().unwrap() {
             break s;
         }
         daemons.check(&dir);
+        if last_look.elapsed() > Duration::from_secs(1) {
+            last_look = Instant::now();
+            if let Some(why) = node.check(&dir) {
+                let _ = submit.kill();
+                let _ = submit.wait();
+                panic!(
+                    "{why}\nfree the node (e.g. disk space) and run the test again; logs:\n{}",
+                    logs(&dir)
+                );
+            }
+        }
         if started.elapsed() > PATIENCE {
             let _ = submit.kill();
             let _ = submit.wait();

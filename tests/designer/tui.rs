@@ -1234,6 +1234,11 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
         text.contains("this spec: 64 PCs with 4 NICs need 20-port switches at least (bound 20)"),
         "{text}"
     );
+    // What the shipped atlas knows of the open spec's size.
+    assert!(
+        text.contains("narrowest known: 20 ports: at Füredi's bound (atlas)"),
+        "{text}"
+    );
     insta::assert_snapshot!(text);
     // A failed job is shown, not a tab that stalls silently.
     app.on_event(Event::SweepEnded(Err(fnn_tui::tui::worker::Panicked("boom".into()))));

@@ -7,6 +7,7 @@
 //! builder's outputs sit on top of it.
 
 pub use fs::atomic;
+pub mod atlas;
 pub mod budget;
 pub mod deadline;
 pub mod design;

@@ -33,6 +33,10 @@ pub struct Report {
     pub first_valid_s: Option<f64>,
     /// Counting bounds for a universal FNN of this size, and the design's gap to them.
     pub bounds: crate::design::bounds::Bounds,
+    /// What the shipped atlas knows of this size (a universal FNN, every
+    /// PC with the same NICs), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atlas: Option<String>,
     /// The evaluation terms of the reported design, when it came from a search.
     pub terms: Option<Terms>,
     pub fitness: Option<f64>,
@@ -94,8 +98,14 @@ impl Report {
             cluster.switch_count() as u64,
             metrics.switches_used as u64,
         );
+        let same_nics = cluster.nics.iter().all(|&n| n == cluster.max_nics());
+        let atlas = (metrics.coverage == Coverage::Universal && same_nics)
+            .then(|| crate::atlas::lookup(cluster.pcs(), cluster.max_nics()))
+            .flatten()
+            .map(crate::atlas::Cell::words);
         Report {
             bounds,
+            atlas,
             name: cluster.name.clone(),
             valid: metrics.valid,
             coverage: metrics.coverage,
@@ -211,6 +221,9 @@ impl Report {
                 "  bounds               switches of at least {} ports ({}-port here); at least {} switches of {} ports ({} used)",
                 bd.min_switch_width, bd.widest_ports, bd.min_switches_at_widest, bd.widest_ports, self.switches_used
             );
+            if let Some(known) = &self.atlas {
+                let _ = writeln!(s, "  narrowest known      {known}");
+            }
         } else {
             // Only the pattern's pairs must meet: the universal bounds say
             // what every pair meeting would take, not what this needs.

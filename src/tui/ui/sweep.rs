@@ -168,5 +168,8 @@ fn figures(points: &[Point], selected: u32, spec: (usize, u32, u32)) -> Vec<Line
         ))),
         None => lines.push(Line::from(format!(" this spec: {pcs} PCs with {nics} NICs, widest switch {widest} usable ports (not swept yet)"))),
     }
+    if let Some(known) = crate::atlas::lookup(pcs, nics) {
+        lines.push(Line::from(format!(" narrowest known: {}", known.words())));
+    }
     lines
 }

@@ -32,6 +32,9 @@ use rand::seq::SliceRandom;
 /// Moves without a new best, per pair to cover, before the walk stops.
 const PATIENCE_PER_PAIR: u64 = 2;
 
+/// Trades a Kernighan-Lin pass makes past its best run before it stops.
+const LOOKAHEAD: usize = 12;
+
 /// No switch: a NIC in the pool, an edge not in the uncovered list.
 const NONE: u32 = u32::MAX;
 
@@ -62,7 +65,7 @@ pub(super) fn partition(
     let n = edges.len() as u64;
     let best = g.walk(
         moves_per_pair * n + 100_000,
-        PATIENCE_PER_PAIR * n + 20_000,
+        PATIENCE_PER_PAIR * n + 2_000,
         deadline,
         rng,
     );
@@ -377,78 +380,69 @@ impl Groups {
         for (i, &(_, pc, _)) in free.iter().enumerate() {
             self.local[pc as usize] = i as u32 + 1;
         }
-        // Pairs of members no other switch covers.
-        let mut w = vec![0i32; n * n];
+        // Pairs of members no other switch covers: each member's list.
+        let mut near: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, &(_, pc, side)) in free.iter().enumerate() {
             for &(y, e) in self.partners(pc) {
                 let j = self.local[y as usize];
                 if j == 0 {
                     continue;
                 }
-                let j = j as usize - 1;
-                let together = i32::from(free[j].2 == side);
-                if i32::from(self.count[e as usize]) - together == 0 {
-                    w[i * n + j] = 1;
+                let j = j - 1;
+                let together = i32::from(free[j as usize].2 == side);
+                if i32::from(self.count[e as usize]) - together == 0 && !near[i].contains(&j) {
+                    near[i].push(j);
                 }
             }
         }
         for &(_, pc, _) in &free {
             self.local[pc as usize] = 0;
         }
-        let mut d: Vec<i32> = (0..n)
-            .map(|i| {
-                (0..n)
-                    .map(|j| {
-                        if free[i].2 == free[j].2 {
-                            -w[i * n + j]
-                        } else {
-                            w[i * n + j]
-                        }
-                    })
+        // A member's gain from moving: the pairs it would join less those it would leave.
+        let mut d: Vec<i32> = near
+            .iter()
+            .enumerate()
+            .map(|(i, js)| {
+                js.iter()
+                    .map(|&j| if free[i].2 == free[j as usize].2 { -1 } else { 1 })
                     .sum()
             })
             .collect();
         let mut locked = vec![false; n];
         let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
         let mut swaps = Vec::new();
+        let first: Vec<bool> = free.iter().map(|f| f.2).collect();
         loop {
-            // A pair's weight is 0 or 1, so the best trade is among the
-            // members within 2 of each side's best D.
-            let top = |side: bool| (0..n).filter(|&i| free[i].2 == side && !locked[i]).map(|i| d[i]).max();
-            let (Some(top_a), Some(top_b)) = (top(true), top(false)) else {
+            let members = super::trade::Members {
+                d: &d,
+                first: &first,
+                locked: &locked,
+                near: &near,
+            };
+            let Some((g, i, j)) = members.best_trade(rng) else {
                 break;
             };
-            let mut pick: Option<(i32, usize, usize, u32)> = None;
-            for i in (0..n).filter(|&i| free[i].2 && !locked[i] && d[i] >= top_a - 2) {
-                for j in (0..n).filter(|&j| !free[j].2 && !locked[j] && d[j] >= top_b - 2) {
-                    let g = d[i] + d[j] - 2 * w[i * n + j];
-                    match &mut pick {
-                        Some((best, _, _, ties)) if g == *best => {
-                            *ties += 1;
-                            if rng.random_range(0..*ties) == 0 {
-                                pick = Some((g, i, j, *ties));
-                            }
-                        }
-                        Some((best, _, _, _)) if g < *best => {}
-                        _ => pick = Some((g, i, j, 1)),
-                    }
-                }
-            }
-            let Some((g, i, j, _)) = pick else { break };
             locked[i] = true;
             locked[j] = true;
-            for k in (0..n).filter(|&k| !locked[k]) {
-                let (toward_i, toward_j) = (w[k * n + i], w[k * n + j]);
-                d[k] += if free[k].2 {
-                    2 * toward_i - 2 * toward_j
-                } else {
-                    2 * toward_j - 2 * toward_i
-                };
+            // Only the members weighing 1 with i or j see their D change.
+            for (x, toward) in [(i, 2), (j, -2)] {
+                for &k in &near[x] {
+                    let k = k as usize;
+                    if !locked[k] {
+                        d[k] += if first[k] { toward } else { -toward };
+                    }
+                }
             }
             swaps.push((i, j));
             gain += i64::from(g);
             if gain > best || (level && gain == best && best_len == 0) {
                 (best, best_len) = (gain, swaps.len());
+            }
+            // A run that has not gained for a while rarely does later: the
+            // pass ends there, so it costs the trades it keeps, not every
+            // member of two wide switches (128 at 64 ports).
+            if swaps.len() >= best_len + LOOKAHEAD {
+                break;
             }
         }
         if best_len > 0 && (best > 0 || level) {

@@ -12,7 +12,7 @@
 //! ```
 
 use clap::Parser;
-use fnn_tui::planted::{Family, plant};
+use fnn_tui::planted::{Family, Planted, plant, plant_at};
 use fnn_tui::run::Limits;
 use fnn_tui::run::Run;
 use std::path::PathBuf;
@@ -24,9 +24,21 @@ struct Args {
     /// Families to run (all without this).
     #[arg(long, value_delimiter = ',', value_parser = clap::builder::PossibleValuesParser::new(Family::ALL.map(Family::name)))]
     families: Vec<String>,
-    /// PC counts (powers of two).
+    /// PC counts (powers of two without `--densities`; any count with).
     #[arg(long, value_delimiter = ',', default_value = "1024,2048,4096")]
     sizes: Vec<usize>,
+    /// Densities in percent of the pairs the planted wiring covers
+    /// (`fnn_tui::planted::plant_at`); without, each family's own pattern.
+    #[arg(long, value_delimiter = ',')]
+    densities: Vec<u32>,
+    /// Also write the rows as CSV to FILE (family,pcs,density,median_s,worst_s,failures,seeds).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Compare the rows with a CSV written by `--csv`: print and exit
+    /// non-zero on a row more than 2x slower (median or worst) or failing
+    /// more often.
+    #[arg(long, value_name = "FILE")]
+    compare: Option<PathBuf>,
     /// Seeds per family and size (1..=N).
     #[arg(long, default_value_t = 5)]
     seeds: u64,
@@ -41,9 +53,9 @@ struct Args {
     /// instead of running them.
     #[arg(long, value_name = "DIR")]
     write: Option<PathBuf>,
-    /// One run, in this process: FAMILY PCS SEED LIMIT (how the benchmark
-    /// runs each in a child).
-    #[arg(long, num_args = 4, hide = true)]
+    /// One run, in this process: FAMILY PCS DENSITY SEED LIMIT (how the
+    /// benchmark runs each in a child; density 0: the family's own pattern).
+    #[arg(long, num_args = 5, hide = true)]
     one: Vec<String>,
 }
 
@@ -56,8 +68,8 @@ struct Outcome {
 
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    if let [family, pcs, seed, limit] = args.one.as_slice() {
-        return one(family, pcs, seed, limit, args.threads);
+    if let [family, pcs, density, seed, limit] = args.one.as_slice() {
+        return one(family, pcs, density, seed, limit, args.threads);
     }
     let families: Vec<Family> = if args.families.is_empty() {
         Family::ALL.to_vec()
@@ -67,26 +79,62 @@ fn main() -> anyhow::Result<()> {
     if let Some(dir) = &args.write {
         return write(dir, &families, &args);
     }
-    println!("| family | PCs | NICs | required pairs | median s | worst s | failures | peak MB |");
-    println!("|---|---:|---|---:|---:|---:|---:|---:|");
+    println!("| family | PCs | density | NICs | required pairs | median s | worst s | failures | peak MB |");
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|");
+    let densities = if args.densities.is_empty() {
+        vec![0]
+    } else {
+        args.densities.clone()
+    };
+    let mut rows = Vec::new();
     for &family in &families {
         for &pcs in &args.sizes {
-            let limit = args.time_limit.unwrap_or(if pcs > 2048 { 120.0 } else { 60.0 });
-            row(family, pcs, limit, &args)?;
+            for &density in &densities {
+                let limit = args.time_limit.unwrap_or(if pcs > 2048 { 120.0 } else { 60.0 });
+                rows.push(row(family, pcs, density, limit, &args)?);
+            }
         }
+    }
+    let csv: String = std::iter::once(suite::HEADER.to_string())
+        .chain(rows.iter().map(suite::Row::line))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    if let Some(path) = &args.csv {
+        fnn_tui::fs::atomic::write_atomic(path, csv).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.compare {
+        let stored = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let worse = suite::regressions(&suite::parse(&stored)?, &rows);
+        for w in &worse {
+            println!("REGRESSION {w}");
+        }
+        if !worse.is_empty() {
+            anyhow::bail!("{} row(s) slower than {} or failing more", worse.len(), path.display());
+        }
+        println!("no row more than 2x slower than {} or failing more", path.display());
     }
     Ok(())
 }
 
+/// The spec of a family at a size: its own pattern (density 0) or the
+/// share of its covered pairs.
+fn planted(family: Family, pcs: usize, density: u32, seed: u64) -> anyhow::Result<Planted> {
+    Ok(match density {
+        0 => plant(family, pcs, seed),
+        d => plant_at(family, pcs, d, seed),
+    }?)
+}
+
 /// A family at a size over every seed, as a table row.
-fn row(family: Family, pcs: usize, limit: f64, args: &Args) -> anyhow::Result<()> {
+fn row(family: Family, pcs: usize, density: u32, limit: f64, args: &Args) -> anyhow::Result<suite::Row> {
     let (mut times, mut failures, mut peak) = (Vec::new(), 0, 0.0f64);
     let (mut nics, mut pairs) = (Vec::new(), Vec::new());
     for seed in 1..=args.seeds {
-        let p = plant(family, pcs, seed)?;
+        let p = planted(family, pcs, density, seed)?;
         nics.push(p.spec.pcs.nics);
         pairs.push(p.spec.resolve()?.pattern.pair_count());
-        let o = child(family, pcs, seed, limit, args.threads)?;
+        let o = child(family, pcs, density, seed, limit, args.threads)?;
         eprintln!(
             "{}-{pcs} seed {seed} ({}): {} ({} generations, {:.0} MB)",
             family.name(),
@@ -118,8 +166,13 @@ fn row(family: Family, pcs: usize, limit: f64, args: &Args) -> anyhow::Result<()
     nics.dedup();
     pairs.sort_unstable();
     println!(
-        "| {} | {pcs} | {} | {}..{} | {} | {} | {failures}/{} | {peak:.0} |",
+        "| {} | {pcs} | {} | {} | {}..{} | {} | {} | {failures}/{} | {peak:.0} |",
         family.name(),
+        if density == 0 {
+            "own".to_string()
+        } else {
+            format!("{density}%")
+        },
         nics.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
         pairs[0],
         pairs[pairs.len() - 1],
@@ -127,15 +180,28 @@ fn row(family: Family, pcs: usize, limit: f64, args: &Args) -> anyhow::Result<()
         show(all[all.len() - 1]),
         args.seeds
     );
-    Ok(())
+    Ok(suite::Row {
+        family: family.name().to_string(),
+        pcs,
+        density,
+        median: median.is_finite().then_some(median),
+        worst: all[all.len() - 1].is_finite().then_some(all[all.len() - 1]),
+        failures,
+        seeds: args.seeds as usize,
+    })
 }
 
 /// Runs one spec in a child process of this example.
-fn child(family: Family, pcs: usize, seed: u64, limit: f64, threads: usize) -> anyhow::Result<Outcome> {
+fn child(family: Family, pcs: usize, density: u32, seed: u64, limit: f64, threads: usize) -> anyhow::Result<Outcome> {
     let exe = std::env::current_exe()?;
     let out = Command::new(exe)
         .args(["--threads", &threads.to_string(), "--one", family.name()])
-        .args([pcs.to_string(), seed.to_string(), limit.to_string()])
+        .args([
+            pcs.to_string(),
+            density.to_string(),
+            seed.to_string(),
+            limit.to_string(),
+        ])
         .output()?;
     let text = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = text.split_whitespace().collect();
@@ -155,11 +221,11 @@ fn child(family: Family, pcs: usize, seed: u64, limit: f64, threads: usize) -> a
 
 /// The child: plants, searches to the first valid design or the limit,
 /// prints `SECONDS|- GENERATIONS PEAK_KB`.
-fn one(family: &str, pcs: &str, seed: &str, limit: &str, threads: usize) -> anyhow::Result<()> {
+fn one(family: &str, pcs: &str, density: &str, seed: &str, limit: &str, threads: usize) -> anyhow::Result<()> {
     let family = Family::named(family).ok_or_else(|| anyhow::anyhow!("no family {family}"))?;
     let num = |s: &str| s.parse::<f64>().map_err(|e| anyhow::anyhow!("`{s}`: {e}"));
-    let (pcs, seed, limit) = (num(pcs)? as usize, num(seed)? as u64, num(limit)?);
-    let mut spec = plant(family, pcs, seed)?.spec;
+    let (pcs, density, seed, limit) = (num(pcs)? as usize, num(density)? as u32, num(seed)? as u64, num(limit)?);
+    let mut spec = planted(family, pcs, density, seed)?.spec;
     spec.ga.seed = seed;
     spec.ga.threads = threads;
     let cluster = spec.resolve()?;
@@ -224,4 +290,123 @@ fn write(dir: &std::path::Path, families: &[Family], args: &Args) -> anyhow::Res
         }
     }
     Ok(())
+}
+
+/// The rows as CSV, and the comparison the regression script makes.
+mod suite {
+    /// The CSV's first line.
+    pub const HEADER: &str = "family,pcs,density,median_s,worst_s,failures,seeds";
+
+    /// How much slower a row may be before it counts (and a floor below
+    /// which a time is noise on a shared machine).
+    const SLOWER: f64 = 2.0;
+    const FLOOR_S: f64 = 0.25;
+
+    /// One row: `None` for a median or worst that is a failure.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Row {
+        pub family: String,
+        pub pcs: usize,
+        pub density: u32,
+        pub median: Option<f64>,
+        pub worst: Option<f64>,
+        pub failures: usize,
+        pub seeds: usize,
+    }
+
+    impl Row {
+        pub fn line(&self) -> String {
+            let t = |x: Option<f64>| x.map_or("fail".to_string(), |x| format!("{x:.2}"));
+            format!(
+                "{},{},{},{},{},{},{}",
+                self.family,
+                self.pcs,
+                self.density,
+                t(self.median),
+                t(self.worst),
+                self.failures,
+                self.seeds
+            )
+        }
+
+        fn key(&self) -> (&str, usize, u32) {
+            (&self.family, self.pcs, self.density)
+        }
+    }
+
+    /// The rows of a CSV written by [`Row::line`] under [`HEADER`].
+    pub fn parse(text: &str) -> anyhow::Result<Vec<Row>> {
+        let mut rows = Vec::new();
+        for (n, line) in text.lines().enumerate().skip(1).filter(|(_, l)| !l.trim().is_empty()) {
+            let bad = |what: &str| anyhow::anyhow!("line {}: {what}: `{}`", n + 1, fnn_tui::escape::line(line));
+            let f: Vec<&str> = line.split(',').collect();
+            let [family, pcs, density, median, worst, failures, seeds] = f.as_slice() else {
+                return Err(bad("not 7 fields"));
+            };
+            let time = |s: &str| match s {
+                "fail" => Ok(None),
+                s => s.parse().map(Some).map_err(|_| bad("a time that is no number")),
+            };
+            let int = |s: &str| s.parse::<usize>().map_err(|_| bad("a count that is no number"));
+            rows.push(Row {
+                family: family.to_string(),
+                pcs: int(pcs)?,
+                density: int(density)? as u32,
+                median: time(median)?,
+                worst: time(worst)?,
+                failures: int(failures)?,
+                seeds: int(seeds)?,
+            });
+        }
+        Ok(rows)
+    }
+
+    /// Each row of `now` more than 2x slower than its stored row (median
+    /// or worst), or failing where it did not, in words.
+    pub fn regressions(stored: &[Row], now: &[Row]) -> Vec<String> {
+        let slower = |old: Option<f64>, new: Option<f64>| match (old, new) {
+            (Some(o), Some(n)) => n > SLOWER * o.max(FLOOR_S),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        now.iter()
+            .filter_map(|r| {
+                let old = stored.iter().find(|o| o.key() == r.key())?;
+                let worse = r.failures > old.failures || slower(old.median, r.median) || slower(old.worst, r.worst);
+                worse.then(|| format!("{}\n  was {}", r.line(), old.line()))
+            })
+            .collect()
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        fn row(median: Option<f64>, worst: Option<f64>, failures: usize) -> Row {
+            Row {
+                family: "random".into(),
+                pcs: 1000,
+                density: 20,
+                median,
+                worst,
+                failures,
+                seeds: 3,
+            }
+        }
+
+        #[test]
+        fn a_row_twice_as_slow_or_newly_failing_is_flagged_and_noise_is_not() {
+            let stored = parse(&format!("{HEADER}\n{}\n", row(Some(1.0), Some(2.0), 0).line())).unwrap();
+            assert_eq!(stored, vec![row(Some(1.0), Some(2.0), 0)]);
+            assert!(regressions(&stored, &[row(Some(1.9), Some(3.9), 0)]).is_empty());
+            assert_eq!(regressions(&stored, &[row(Some(2.1), Some(2.0), 0)]).len(), 1);
+            assert_eq!(regressions(&stored, &[row(Some(1.0), Some(4.1), 0)]).len(), 1);
+            assert_eq!(regressions(&stored, &[row(Some(1.0), None, 1)]).len(), 1);
+            let quick = parse(&format!("{HEADER}\n{}\n", row(Some(0.01), Some(0.02), 0).line())).unwrap();
+            assert!(
+                regressions(&quick, &[row(Some(0.2), Some(0.4), 0)]).is_empty(),
+                "below the floor"
+            );
+        }
+    }
 }

@@ -111,9 +111,9 @@ fn finish(
             points.len()
         );
     } else if let Some(path) = &args.atlas {
-        super::sweep_atlas::write(path, &points, &settings)?;
+        super::sweep_atlas::write(path, points, &settings(args)?)?;
     }
-    atlas_news(&points, args.quiet || args.json)?;
+    atlas_news(points, args.quiet || args.json)?;
     if args.json {
         out::outln!("{}", serde_json::to_string_pretty(points).expect("points serialize"))?;
     } else if !args.quiet {

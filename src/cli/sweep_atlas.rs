@@ -82,18 +82,21 @@ fn checked_proof(p: &Point, budget: Budget) -> anyhow::Result<bool> {
 }
 
 fn prove_in(dir: &Path, cluster: &fnn_tui::spec::Cluster, p: &Point, budget: Budget) -> anyhow::Result<bool> {
-    let drat = dir.join("cell.drat");
     let opts = fnn_tui::exact::Options {
         time_limit: Some(Duration::from_secs_f64(budget.exact_s.max(1.0) * 4.0)),
-        proof: Some(drat.clone()),
+        proof: true,
         ..Default::default()
     };
     let Ok(outcome) = fnn_tui::exact::solve(cluster, &opts) else {
         return Ok(false);
     };
-    let Some((cnf, drat)) = outcome.proof else {
+    let Some(proof) = outcome.proof else {
         return Ok(false);
     };
+    let (cnf, drat) = (dir.join("cell.cnf"), dir.join("cell.drat"));
+    for (path, bytes) in [(&cnf, &proof.cnf), (&drat, &proof.drat)] {
+        fnn_tui::fs::atomic::write_atomic(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let checked = std::process::Command::new("rate").arg(&cnf).arg(&drat).output();
     match checked {
         Ok(o) => Ok(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("s VERIFIED")),

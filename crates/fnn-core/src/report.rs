@@ -31,8 +31,10 @@ pub struct Report {
     /// When the search first held a valid design (none: never, or no search).
     pub first_valid_generation: Option<u64>,
     pub first_valid_s: Option<f64>,
-    /// Counting bounds for a universal FNN of this size, and the design's gap to them.
-    pub bounds: crate::design::bounds::Bounds,
+    /// Lower bounds and the design's gap to them: for a universal FNN of
+    /// this size, or for a sparse pattern its own (the universal ones do
+    /// not apply to it).
+    pub bounds: ReportBounds,
     /// What the shipped atlas knows of this size (a universal FNN, every
     /// PC with the same NICs), in words.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,6 +47,14 @@ pub struct Report {
     /// (report.json lists the first `LISTED_UNCOVERED` by number).
     #[serde(skip)]
     pub uncovered_named: Vec<(String, String)>,
+}
+
+/// The bounds a report gives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ReportBounds {
+    Universal(crate::design::bounds::Bounds),
+    Pattern(crate::design::pattern_bounds::PatternBounds),
 }
 
 /// How a design was obtained, for the report.
@@ -91,13 +101,23 @@ impl RunInfo {
 impl Report {
     pub fn new(cluster: &Cluster, metrics: Metrics, run: RunInfo) -> Report {
         let widest = cluster.switches.iter().map(|s| s.ports as u64).max().unwrap_or(0);
-        let bounds = crate::design::bounds::bounds(
-            cluster.pcs() as u64,
-            cluster.max_nics() as u64,
-            widest,
-            cluster.switch_count() as u64,
-            metrics.switches_used as u64,
-        );
+        let (available, used) = (cluster.switch_count() as u64, metrics.switches_used as u64);
+        let bounds = match cluster.coverage {
+            Coverage::Universal => ReportBounds::Universal(crate::design::bounds::bounds(
+                cluster.pcs() as u64,
+                cluster.max_nics() as u64,
+                widest,
+                available,
+                used,
+            )),
+            Coverage::Sparse => ReportBounds::Pattern(crate::design::pattern_bounds::pattern_bounds(
+                &cluster.pattern,
+                &cluster.nics,
+                widest,
+                available,
+                used,
+            )),
+        };
         let same_nics = cluster.nics.iter().all(|&n| n == cluster.max_nics());
         let atlas = (metrics.coverage == Coverage::Universal && same_nics)
             .then(|| crate::atlas::lookup(cluster.pcs(), cluster.max_nics()))
@@ -212,26 +232,37 @@ impl Report {
         );
     }
 
-    /// The lower bounds on the switches (universal FNNs only).
+    /// The lower bounds on the switches: the universal ones, with what the
+    /// atlas knows, or a sparse pattern's own.
     fn write_bounds(&self, s: &mut String) {
-        let bd = &self.bounds;
-        if self.coverage == Coverage::Universal {
-            let _ = writeln!(
-                s,
-                "  bounds               switches of at least {} ports ({}-port here); at least {} switches of {} ports ({} used)",
-                bd.min_switch_width, bd.widest_ports, bd.min_switches_at_widest, bd.widest_ports, self.switches_used
-            );
-            if let Some(known) = &self.atlas {
-                let _ = writeln!(s, "  narrowest known      {known}");
+        match &self.bounds {
+            ReportBounds::Universal(bd) => {
+                let _ = writeln!(
+                    s,
+                    "  bounds               switches of at least {} ports ({}-port here); at least {} switches of {} ports ({} used)",
+                    bd.min_switch_width,
+                    bd.widest_ports,
+                    bd.min_switches_at_widest,
+                    bd.widest_ports,
+                    self.switches_used
+                );
+                if let Some(known) = &self.atlas {
+                    let _ = writeln!(s, "  narrowest known      {known}");
+                }
             }
-        } else {
-            // Only the pattern's pairs must meet: the universal bounds say
-            // what every pair meeting would take, not what this needs.
-            let _ = writeln!(
-                s,
-                "  bounds               none for a sparse FNN (every pair meeting would take switches of {}+ ports)",
-                bd.min_switch_width
-            );
+            ReportBounds::Pattern(bd) => {
+                let _ = writeln!(
+                    s,
+                    "  bounds               the pattern's: switches of at least {} ports ({}-port here; a PC has up to {} partners, a clique of {} found); at least {} switches of {} ports ({} used). The universal bounds do not apply: only the pattern's pairs must meet",
+                    bd.min_switch_width,
+                    bd.widest_ports,
+                    bd.max_degree,
+                    bd.clique,
+                    bd.min_switches_at_widest,
+                    bd.widest_ports,
+                    self.switches_used
+                );
+            }
         }
     }
 
@@ -258,5 +289,41 @@ impl Report {
         if let (Some(g), Some(t)) = (self.first_valid_generation, self.first_valid_s) {
             let _ = writeln!(s, "  first valid          generation {g}, after {t:.3} s");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::Design;
+    use crate::spec::{PatternSpec, sparse_spec};
+
+    /// A ring of 64 PCs on 2 NICs: the universal bounds (switches of 33
+    /// ports) say nothing of it; its own (2 partners a PC) do.
+    #[test]
+    fn a_sparse_report_gives_the_patterns_bounds_and_says_the_universal_ones_do_not_apply() {
+        let pairs = (0..64).map(|i| vec![i as f64, ((i + 1) % 64) as f64]).collect();
+        let spec = sparse_spec(
+            "ring",
+            64,
+            2,
+            &[(4, 32)],
+            vec![PatternSpec::Pairs { pairs, weight: 1.0 }],
+        );
+        let cluster = spec.resolve().unwrap();
+        let blocks: Vec<Vec<usize>> = (0..32).map(|k| vec![2 * k, 2 * k + 1, (2 * k + 2) % 64]).collect();
+        let metrics = Metrics::compute(&Design::from_blocks(64, &blocks), &cluster);
+        let report = Report::new(&cluster, metrics, RunInfo::default());
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        let bounds = &json["bounds"];
+        assert_eq!(bounds["max_degree"], 2, "{bounds}");
+        assert_eq!(bounds["min_switch_width"], 2, "a PC's 2 partners over 2 NICs: {bounds}");
+        assert!(
+            bounds["universal_bounds"].as_str().unwrap().starts_with("do not apply"),
+            "{bounds}"
+        );
+        let text = report.text();
+        assert!(text.contains("The universal bounds do not apply"), "{text}");
+        assert!(!text.contains("33 ports"), "{text}");
     }
 }

@@ -360,7 +360,7 @@ pub fn width_bound(pcs: u64, nics: u64) -> u64 {
 /// left side is at least L (w S - E); with E <= P n,
 /// S <= (L P n + P n (w - 1) - P (P - 1)) / (L w).
 /// (24 PCs with 5 NICs on 6-port switches: at most 22.)
-pub(crate) fn most_useful_switches(pcs: u64, nics: u64, width: u64) -> u64 {
+pub fn most_useful_switches(pcs: u64, nics: u64, width: u64) -> u64 {
     if pcs < 2 || width < 2 {
         return 0;
     }

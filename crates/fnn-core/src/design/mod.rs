@@ -7,6 +7,7 @@ pub mod bits;
 pub mod bounds;
 pub mod constructions;
 pub mod gf;
+pub mod pattern_bounds;
 pub mod table;
 mod wiring;
 

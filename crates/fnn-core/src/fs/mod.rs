@@ -59,7 +59,7 @@ pub fn parent_and_name(path: &Path) -> std::io::Result<(Dir, String)> {
 }
 
 /// `path`'s folder, `.` for a bare name.
-pub(crate) fn parent_of(path: &Path) -> &Path {
+pub fn parent_of(path: &Path) -> &Path {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

@@ -46,6 +46,7 @@ pub mod scale;
 pub mod seeding;
 pub mod strategy;
 pub mod tabu;
+mod trade;
 mod wide_row;
 
 pub use crate::deadline::Deadline;

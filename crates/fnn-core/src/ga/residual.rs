@@ -32,6 +32,9 @@ use rand::seq::SliceRandom;
 /// Moves without a new best, per pair to cover, before the walk stops.
 const PATIENCE_PER_PAIR: u64 = 2;
 
+/// Trades a Kernighan-Lin pass makes past its best run before it stops.
+const LOOKAHEAD: usize = 12;
+
 /// No switch: a NIC in the pool, an edge not in the uncovered list.
 const NONE: u32 = u32::MAX;
 
@@ -60,7 +63,7 @@ pub(super) fn partition(
     g.fill_greedily(rng);
     g.settle();
     let n = edges.len() as u64;
-    let best = g.walk(moves_per_pair * n + 100_000, PATIENCE_PER_PAIR * n + 20_000, time, rng);
+    let best = g.walk(moves_per_pair * n + 100_000, PATIENCE_PER_PAIR * n + 2_000, time, rng);
     (0..kinds.len()).map(|k| g.pack(k, &best)).collect()
 }
 
@@ -349,8 +352,8 @@ impl Groups {
             return 0;
         };
         let free = self.free_members(a, b);
-        let w = self.uncovered_pairs(&free);
-        let (best, swaps) = trades(&free, &w, level, rng);
+        let near = self.uncovered_pairs(&free);
+        let (best, swaps) = trades(&free, &near, level, rng);
         if !swaps.is_empty() && (best > 0 || level) {
             for &(i, j) in &swaps {
                 self.relocate(free[i].0, b);
@@ -391,30 +394,31 @@ impl Groups {
         free
     }
 
-    /// The n x n matrix of pairs of free members no other switch covers.
-    fn uncovered_pairs(&mut self, free: &[(u32, u32, bool)]) -> Vec<i32> {
+    /// The pairs of free members no other switch covers: each member's
+    /// list of the others it forms such a pair with.
+    fn uncovered_pairs(&mut self, free: &[(u32, u32, bool)]) -> Vec<Vec<u32>> {
         let n = free.len();
         for (i, &(_, pc, _)) in free.iter().enumerate() {
             self.local[pc as usize] = i as u32 + 1;
         }
-        let mut w = vec![0i32; n * n];
+        let mut near: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (i, &(_, pc, side)) in free.iter().enumerate() {
             for &(y, e) in self.partners(pc) {
                 let j = self.local[y as usize];
                 if j == 0 {
                     continue;
                 }
-                let j = j as usize - 1;
-                let together = i32::from(free[j].2 == side);
-                if i32::from(self.count[e as usize]) - together == 0 {
-                    w[i * n + j] = 1;
+                let j = j - 1;
+                let together = i32::from(free[j as usize].2 == side);
+                if i32::from(self.count[e as usize]) - together == 0 && !near[i].contains(&j) {
+                    near[i].push(j);
                 }
             }
         }
         for &(_, pc, _) in free {
             self.local[pc as usize] = 0;
         }
-        w
+        near
     }
 
     /// The min-conflicts walk; returns the groups of the best grouping seen.
@@ -554,78 +558,60 @@ impl Groups {
     }
 }
 
-/// The Kernighan-Lin trades between the two sides of `free` (weights `w`):
-/// the best run of trades from the start, as its gain and its swaps.
-fn trades(free: &[(u32, u32, bool)], w: &[i32], level: bool, rng: &mut Rng) -> (i64, Vec<(usize, usize)>) {
+/// The Kernighan-Lin trades between the two sides of `free` (`near`: each
+/// member's uncovered pairs): the best run of trades from the start, as
+/// its gain and its swaps.
+fn trades(free: &[(u32, u32, bool)], near: &[Vec<u32>], level: bool, rng: &mut Rng) -> (i64, Vec<(usize, usize)>) {
     let n = free.len();
-    let mut d: Vec<i32> = (0..n)
-        .map(|i| {
-            (0..n)
-                .map(|j| {
-                    if free[i].2 == free[j].2 {
-                        -w[i * n + j]
-                    } else {
-                        w[i * n + j]
-                    }
-                })
+    // A member's gain from moving: the pairs it would join less those it would leave.
+    let mut d: Vec<i32> = near
+        .iter()
+        .enumerate()
+        .map(|(i, js)| {
+            js.iter()
+                .map(|&j| if free[i].2 == free[j as usize].2 { -1 } else { 1 })
                 .sum()
         })
         .collect();
     let mut locked = vec![false; n];
     let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
     let mut swaps = Vec::new();
-    while let Some((g, i, j)) = best_trade(free, w, &d, &locked, rng) {
+    let first: Vec<bool> = free.iter().map(|f| f.2).collect();
+    loop {
+        let members = super::trade::Members {
+            d: &d,
+            first: &first,
+            locked: &locked,
+            near,
+        };
+        let Some((g, i, j)) = members.best_trade(rng) else {
+            break;
+        };
         locked[i] = true;
         locked[j] = true;
-        for k in (0..n).filter(|&k| !locked[k]) {
-            let (toward_i, toward_j) = (w[k * n + i], w[k * n + j]);
-            d[k] += if free[k].2 {
-                2 * toward_i - 2 * toward_j
-            } else {
-                2 * toward_j - 2 * toward_i
-            };
+        // Only the members weighing 1 with i or j see their D change.
+        for (x, toward) in [(i, 2), (j, -2)] {
+            for &k in &near[x] {
+                let k = k as usize;
+                if !locked[k] {
+                    d[k] += if first[k] { toward } else { -toward };
+                }
+            }
         }
         swaps.push((i, j));
         gain += i64::from(g);
         if gain > best || (level && gain == best && best_len == 0) {
             (best, best_len) = (gain, swaps.len());
         }
+        // A run that has not gained for a while rarely does later: the
+        // pass ends there, so it costs the trades it keeps, not every
+        // member of two wide switches (128 at 64 ports).
+        if swaps.len() >= best_len + LOOKAHEAD {
+            break;
+        }
     }
     swaps.truncate(best_len);
     (best, swaps)
-}
-
-/// The unlocked trade of most gain (ties broken at random), as (gain, the
-/// member on a, the member on b).
-fn best_trade(
-    free: &[(u32, u32, bool)],
-    w: &[i32],
-    d: &[i32],
-    locked: &[bool],
-    rng: &mut Rng,
-) -> Option<(i32, usize, usize)> {
-    let n = free.len();
-    // A pair's weight is 0 or 1, so the best trade is among the members
-    // within 2 of each side's best D.
-    let top = |side: bool| (0..n).filter(|&i| free[i].2 == side && !locked[i]).map(|i| d[i]).max();
-    let (top_a, top_b) = (top(true)?, top(false)?);
-    let mut pick: Option<(i32, usize, usize, u32)> = None;
-    for i in (0..n).filter(|&i| free[i].2 && !locked[i] && d[i] >= top_a - 2) {
-        for j in (0..n).filter(|&j| !free[j].2 && !locked[j] && d[j] >= top_b - 2) {
-            let g = d[i] + d[j] - 2 * w[i * n + j];
-            match &mut pick {
-                Some((best, _, _, ties)) if g == *best => {
-                    *ties += 1;
-                    if rng.random_range(0..*ties) == 0 {
-                        pick = Some((g, i, j, *ties));
-                    }
-                }
-                Some((best, _, _, _)) if g < *best => {}
-                _ => pick = Some((g, i, j, 1)),
-            }
-        }
-    }
-    pick.map(|(g, i, j, _)| (g, i, j))
 }
 
 #[cfg(test)]

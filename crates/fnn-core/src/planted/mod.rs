@@ -12,7 +12,10 @@
 //! of one family differ in more than their random pairs.
 
 pub mod blocks;
+pub mod density;
 pub mod random;
+
+pub use density::{DENSITIES, plant_at};
 
 use crate::design::Design;
 use crate::ga::Rng;
@@ -103,6 +106,14 @@ struct Part {
 /// The planted spec of `family` at `pcs` PCs (a power of two, 64 to
 /// 65,536) for `seed`.
 pub fn plant(family: Family, pcs: usize, seed: u64) -> Result<Planted, PlantError> {
+    let parts = structured_parts(family, pcs, seed)?;
+    Ok(assemble(&format!("{}-{pcs}-s{seed}", family.name()), pcs, parts))
+}
+
+/// The parts of `family`'s planted wiring at `pcs` PCs (a power of two),
+/// each with the pattern it serves: the structured construction and the
+/// random NICs on top.
+fn structured_parts(family: Family, pcs: usize, seed: u64) -> Result<Vec<Part>, PlantError> {
     let fail = |why: &str| PlantError {
         family: family.name(),
         pcs,
@@ -127,7 +138,7 @@ pub fn plant(family: Family, pcs: usize, seed: u64) -> Result<Planted, PlantErro
     if extra > 0 {
         parts.push(random_part(pcs, extra, &mut rng).ok_or_else(|| fail("no random wiring fits"))?);
     }
-    Ok(assemble(family, pcs, seed, parts))
+    Ok(parts)
 }
 
 /// NICs each PC has in a part (every part gives each PC the same number).
@@ -277,6 +288,28 @@ fn random_part(pcs: usize, nics: usize, rng: &mut Rng) -> Option<Part> {
     })
 }
 
+/// A random wiring of `pcs` PCs (any count) alone: 2 to 6 NICs on
+/// switches of 4 to 64 ports, every port used, drawn until the ports
+/// divide evenly; no pattern yet.
+fn random_part_with(pcs: usize, rng: &mut Rng) -> Option<Part> {
+    for _ in 0..64 {
+        let nics = rng.random_range(2..=6usize);
+        let width = 1usize << rng.random_range(2..=6u32);
+        if !(pcs * nics).is_multiple_of(width) {
+            continue;
+        }
+        if let Some(blocks) = random::wiring(pcs, nics, width, rng) {
+            return Some(Part {
+                width,
+                blocks,
+                patterns: Vec::new(),
+                about: format!("{} on {width}-port", crate::words::count(nics, "random NIC")),
+            });
+        }
+    }
+    None
+}
+
 /// The sides of a `n`-dimensional torus of `2^bits` PCs, as even as the
 /// bits allow (every side even).
 fn grid_dims(bits: u32, n: u32) -> Option<Vec<usize>> {
@@ -312,7 +345,7 @@ fn pairs_pattern(pairs: Vec<(usize, usize)>) -> PatternSpec {
 
 /// The spec and certificate of the parts: switches grouped by width (a
 /// model per width, in the order of the certificate's switches).
-fn assemble(family: Family, pcs: usize, seed: u64, mut parts: Vec<Part>) -> Planted {
+fn assemble(name: &str, pcs: usize, mut parts: Vec<Part>) -> Planted {
     let nics: usize = parts.iter().map(|p| nics_per_pc(p, pcs)).sum();
     let about = parts
         .iter()
@@ -331,9 +364,8 @@ fn assemble(family: Family, pcs: usize, seed: u64, mut parts: Vec<Part>) -> Plan
         }
         all_blocks.extend(p.blocks);
     }
-    let name = format!("{}-{pcs}-s{seed}", family.name());
     Planted {
-        spec: sparse_spec(&name, pcs, nics as u32, &models, patterns),
+        spec: sparse_spec(name, pcs, nics as u32, &models, patterns),
         about,
         certificate: Design::from_blocks(pcs, &all_blocks),
     }

@@ -76,3 +76,55 @@ proptest! {
         check(Family::ALL[f], 1 << bits, seed);
     }
 }
+
+/// A density spec: feasible by its certificate, at the size asked, its
+/// required pairs the share asked of those the certificate covers.
+fn check_density(family: Family, pcs: usize, percent: u32, seed: u64) {
+    let p = plant_at(family, pcs, percent, seed).unwrap_or_else(|e| panic!("{e}"));
+    let cluster = p.spec.resolve().unwrap_or_else(|e| panic!("{}: {e}", p.spec.name));
+    assert_eq!(cluster.pcs(), pcs, "{}", p.spec.name);
+    let m = Metrics::compute(&p.certificate, &cluster);
+    assert!(
+        m.valid && m.uncovered_pairs == 0,
+        "{} ({}): {:?}",
+        p.spec.name,
+        p.about,
+        m.violations
+    );
+    let covered = (0..pcs)
+        .flat_map(|a| (a + 1..pcs).map(move |b| (a, b)))
+        .filter(|&(a, b)| p.certificate.links(a, b) > 0)
+        .count();
+    let want = (covered * percent as usize).div_ceil(100);
+    assert_eq!(
+        m.required_pairs as usize, want,
+        "{}: {percent}% of {covered}",
+        p.spec.name
+    );
+}
+
+#[test]
+fn every_family_plants_at_every_density_and_at_odd_sizes() {
+    for family in Family::ALL {
+        for (pcs, percent) in [(1000, 5), (1000, 100), (1537, 20)] {
+            check_density(family, pcs, percent, 1);
+        }
+    }
+    for percent in DENSITIES {
+        check_density(Family::Random, 1001, percent, 2);
+    }
+}
+
+#[test]
+fn a_density_spec_is_its_seed_and_a_sparser_one_asks_fewer_pairs() {
+    let a = plant_at(Family::Stencil, 1000, 20, 3).unwrap();
+    let b = plant_at(Family::Stencil, 1000, 20, 3).unwrap();
+    assert_eq!((a.spec, a.certificate), (b.spec, b.certificate));
+    let pairs = |percent| {
+        let p = plant_at(Family::Random, 1000, percent, 3).unwrap();
+        p.spec.resolve().unwrap().pattern.pair_count()
+    };
+    assert!(pairs(5) < pairs(50) && pairs(50) < pairs(100));
+    let e = plant_at(Family::Random, 1000, 0, 1).err().expect("refused");
+    assert!(e.to_string().contains("1 to 100 percent"), "{e}");
+}

@@ -51,6 +51,17 @@ pub const FOUR_AND_EIGHT_PORTS: &str = "cable_price = 0.0\n[nic]\nmodel = \"nic\
      [[switches]]\nmodel = \"four\"\nports = 4\nprice = 10.0\n\
      [[switches]]\nmodel = \"eight\"\nports = 8\nprice = 100.0\n";
 
+/// The name libtest gives test `name` of the module at `module_path`
+/// (`module_path!()`, which begins with the test binary's crate, which
+/// libtest leaves out): what `--exact` matches when a test runs its own
+/// binary again.
+pub fn test_name(module_path: &str, name: &str) -> String {
+    match module_path.split_once("::") {
+        Some((_, module)) => format!("{module}::{name}"),
+        None => name.to_string(),
+    }
+}
+
 /// What a test needs from the machine beyond cargo.
 #[derive(Clone, Copy, Debug)]
 pub enum Need {

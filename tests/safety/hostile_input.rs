@@ -54,7 +54,7 @@ fn a_pair_file_flipped_to_a_private_file_never_leaks_it() {
     let attacker = std::process::Command::new(me)
         .args([
             "--exact",
-            "flip_pair_file",
+            &common::test_name(module_path!(), "flip_pair_file"),
             "--ignored",
             "--nocapture",
             "--test-threads",

@@ -354,8 +354,9 @@ fn a_full_disk_keeps_the_old_macs_file() {
     let d = tempfile::tempdir().unwrap();
     let out = Command::new("unshare")
         .args(["--mount", "--propagation", "private", "sh", "-c"])
-        .arg(r#"mount -t tmpfs -o size=32k none "$FNN_TEST_FULL_DISK" && printf 'old\n' > "$FNN_TEST_FULL_DISK/macs.txt" && exec "$0" --exact a_full_disk_keeps_the_old_macs_file --nocapture"#)
+        .arg(r#"mount -t tmpfs -o size=32k none "$FNN_TEST_FULL_DISK" && printf 'old\n' > "$FNN_TEST_FULL_DISK/macs.txt" && exec "$0" --exact "$1" --nocapture"#)
         .arg(std::env::current_exe().unwrap())
+        .arg(common::test_name(module_path!(), "a_full_disk_keeps_the_old_macs_file"))
         .env(INNER, d.path())
         .output()
         .unwrap();

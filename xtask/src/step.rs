@@ -35,7 +35,7 @@ impl Steps {
             Ok(made) => (made, Outcome::Passed),
             Err(outcome) => (None, outcome),
         };
-        let outcome = under_ci(outcome);
+        let outcome = under_ci(outcome, in_ci());
         match &outcome {
             Outcome::Passed => {}
             Outcome::Skipped(why) => eprintln!("{name}: skipped: {why}"),
@@ -66,13 +66,35 @@ impl Steps {
 }
 
 /// Under `CI=true` nothing may be skipped: a step that could not run fails.
-fn under_ci(outcome: Outcome) -> Outcome {
+fn under_ci(outcome: Outcome, ci: bool) -> Outcome {
     match outcome {
-        Outcome::Skipped(why) if in_ci() => Outcome::Failed(format!("{why} (under CI=true a skip is a failure)")),
+        Outcome::Skipped(why) if ci => Outcome::Failed(format!("{why} (under CI=true a skip is a failure)")),
         other => other,
     }
 }
 
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_that_cannot_run_fails_under_ci_and_is_skipped_elsewhere() {
+        let skipped = || Outcome::Skipped("needs qemu-x86_64".into());
+        assert!(matches!(under_ci(skipped(), true), Outcome::Failed(why) if why.contains("needs qemu-x86_64")));
+        assert!(matches!(under_ci(skipped(), false), Outcome::Skipped(_)));
+        assert!(matches!(under_ci(Outcome::Passed, true), Outcome::Passed));
+    }
+
+    #[test]
+    fn any_failed_step_fails_the_command() {
+        let mut steps = Steps::default();
+        steps.run("fine", || Outcome::Passed);
+        assert_eq!(steps.report(None), ExitCode::SUCCESS);
+        steps.run("broken", || Outcome::Failed("no".into()));
+        assert_eq!(steps.report(None), ExitCode::FAILURE);
+    }
 }

@@ -141,7 +141,7 @@ pub fn machine_has(test: &str, needs: &[Need]) -> bool {
 }
 
 /// Fails the test under `CI=true`; elsewhere says it did not run, and
-/// leaves a note where the test command (`cargo xtask test`) looks for
+/// leaves a note where the test command (`cargo test-all`) looks for
 /// them, so its tally counts the test as skipped rather than passed.
 /// False.
 pub fn not_run(test: &str, what: &str) -> bool {

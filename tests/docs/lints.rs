@@ -2,7 +2,7 @@
 //! and manifests: crates that depend only downwards, one module that
 //! writes files, unsafe code only where it must be. (Formatting, clippy,
 //! the core built alone and the declared Rust version are steps of the
-//! test command, `cargo xtask test`, which runs the tools.)
+//! test command, `cargo test-all`, which runs the tools.)
 
 /// The crates of the workspace, bottom up, each with the workspace crates
 /// it may depend on: the core knows neither the builder's outputs nor the

@@ -118,7 +118,7 @@ fn action(step: &Step) -> Action {
             "cargo run --release" => "fnn-tui".into(),
             other => other.into(),
         });
-    if command == "cargo xtask test" {
+    if command == "cargo test-all" {
         return Action::Skip("the test suite itself");
     }
     // The README's own install step: the walk has already put the release
@@ -446,7 +446,7 @@ fn the_readme_is_short_and_opens_with_both_commands() {
         .filter(|s| s.line <= 15)
         .map(|s| without_comment(&s.text).to_string())
         .collect();
-    for command in ["cargo run --release", "cargo xtask test"] {
+    for command in ["cargo run --release", "cargo test-all"] {
         assert!(
             first.iter().any(|c| c == command),
             "`{command}` is not among the README's first 15 lines' commands: {first:?}"

@@ -1,7 +1,7 @@
 //! The project's own tasks, run as `cargo xtask TASK` (an alias in
 //! `.cargo/config.toml`), so they need nothing but cargo.
 //!
-//! `cargo xtask test` is the README's test command: it sets the machine up
+//! `cargo test-all` is the README's test command: it sets the machine up
 //! for the tests, runs the checks that are not tests (formatting, clippy,
 //! the core built alone, the declared Rust version, the release binary on
 //! older CPUs), then every test, and ends with one tally in which a test
@@ -15,13 +15,13 @@ mod tests;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: cargo xtask test [CARGO TEST ARGS...]
+const USAGE: &str = "usage: cargo test-all [CARGO TEST ARGS...]   (cargo xtask test ...)
 
   test    set this machine up (scripts/setup-tests), run the checks
           (fmt, clippy, the core alone, rust-version, older CPUs) and every
           test; the tally at the end counts tests that could not run as
           skipped, never as passed. Arguments go to `cargo test` (as in
-          `cargo xtask test --test designer -- tui::`) and leave the
+          `cargo test-all --test designer -- tui::`) and leave the
           checks out.";
 
 fn main() -> ExitCode {

@@ -29,7 +29,7 @@ impl Steps {
 
     /// Runs a step that makes something the later steps use.
     pub fn run_for<T>(&mut self, name: &str, step: impl FnOnce() -> Result<Option<T>, Outcome>) -> Option<T> {
-        eprintln!("\n==> cargo xtask test: {name}");
+        eprintln!("\n==> cargo test-all: {name}");
         let start = Instant::now();
         let (made, outcome) = match step() {
             Ok(made) => (made, Outcome::Passed),
@@ -48,7 +48,7 @@ impl Steps {
     /// The summary: each step, then the tests' tally; failure when any
     /// step failed.
     pub fn report(&self, tally: Option<&Tally>) -> ExitCode {
-        eprintln!("\n==> cargo xtask test: summary");
+        eprintln!("\n==> cargo test-all: summary");
         for (name, took, outcome) in &self.done {
             let said = match outcome {
                 Outcome::Passed => "ok".to_string(),

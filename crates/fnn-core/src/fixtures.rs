@@ -16,7 +16,7 @@ pub fn paper_eight() -> (crate::spec::Cluster, crate::design::Design) {
 }
 
 /// Says a test could not run here and why, and leaves a note where the
-/// test command (`cargo xtask test`, variable `FNN_TEST_SKIPS`) looks, so
+/// test command (`cargo test-all`, variable `FNN_TEST_SKIPS`) looks, so
 /// its tally counts the test as skipped rather than passed.
 pub fn not_run(test: &str, why: &str) {
     eprintln!("NOT RUN {test}: {why}");

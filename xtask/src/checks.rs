@@ -179,25 +179,40 @@ pub fn older_cpus(bin: &Path) -> Outcome {
         let out = dir.join(cpu).to_string_lossy().into_owned();
         let design = [&["design"][..], &spec, &["--seed", "1", "-o", &out]].concat();
         if let Err(why) = under_qemu(cpu, bin, &design, "VALID") {
-            return Outcome::Failed(why);
+            return Outcome::Failed(why.to_string());
         }
         let table = format!("{out}/switches.txt");
         let check = [&["check"][..], &spec, &["--table", &table]].concat();
         if let Err(why) = under_qemu(cpu, bin, &check, "") {
-            return Outcome::Failed(why);
+            return Outcome::Failed(why.to_string());
         }
     }
     Outcome::Passed
 }
 
+/// Why the release binary failed on an emulated CPU.
+#[derive(Debug, thiserror::Error)]
+enum QemuError {
+    #[error("qemu-x86_64 did not start: {0}")]
+    NotStarted(#[source] std::io::Error),
+    /// It exited with an error, or without saying what it should.
+    #[error("fnn-tui {command} on {cpu}: {status}\n{output}")]
+    Failed {
+        command: String,
+        cpu: String,
+        status: std::process::ExitStatus,
+        output: String,
+    },
+}
+
 /// `bin ARGS` on an emulated `cpu`: exit 0 with `says` in its output.
-fn under_qemu(cpu: &str, bin: &Path, args: &[&str], says: &str) -> Result<(), String> {
+fn under_qemu(cpu: &str, bin: &Path, args: &[&str], says: &str) -> Result<(), QemuError> {
     let out = Command::new("qemu-x86_64")
         .args(["-cpu", cpu])
         .arg(bin)
         .args(args)
         .output()
-        .map_err(|e| format!("qemu-x86_64 did not start: {e}"))?;
+        .map_err(QemuError::NotStarted)?;
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -206,6 +221,11 @@ fn under_qemu(cpu: &str, bin: &Path, args: &[&str], says: &str) -> Result<(), St
     if out.status.success() && text.contains(says) {
         Ok(())
     } else {
-        Err(format!("fnn-tui {} on {cpu}: {}\n{text}", args[0], out.status))
+        Err(QemuError::Failed {
+            command: args[0].to_string(),
+            cpu: cpu.to_string(),
+            status: out.status,
+            output: text,
+        })
     }
 }

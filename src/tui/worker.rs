@@ -349,106 +349,138 @@ impl State {
         match c {
             Command::Pause => self.running = false,
             Command::Watch(on) => self.watch = on,
-            Command::Resume => {
-                self.run.resume_after_stop();
-                self.running = true;
-                self.reset_rate();
-            }
-            Command::Step => {
-                self.running = false;
-                self.run.resume_after_stop();
-                self.run.step();
-            }
-            Command::Edit(edit) => {
-                let restart = matches!(edit, Edit::Restart(_));
-                self.apply(edit);
-                if restart {
-                    self.reset_rate();
-                    self.clock.restart(self.run.evaluations(), Instant::now());
-                }
-            }
+            Command::Resume => self.resume(),
+            Command::Step => self.step_once(),
+            Command::Edit(edit) => self.edit(edit),
             Command::Select(k) => self.selected = k,
             Command::Save {
                 path,
                 name,
                 autosave,
                 edits,
-            } => {
-                if !autosave {
-                    self.name = name;
-                }
-                let mut session = self.run.session(&self.name);
-                session.user_edits = autosave.then_some(edits);
-                let generation = self.run.generation();
-                let r = session
-                    .save(&path)
-                    .map(|_| (path, generation))
-                    .map_err(JobError::Session);
-                if r.is_ok() && !autosave {
-                    self.baseline = Some(self.run.best_design());
-                }
-                let _ = self
-                    .tx
-                    .send(if autosave { Event::Autosaved(r) } else { Event::Saved(r) });
-            }
-            Command::ExportCompare { dir } => {
-                let r = crate::topology::artifacts::write_all(&dir, self.run.cluster(), &self.run.best_design());
-                let _ = self.tx.send(Event::Exported(r.map_err(JobError::Artifacts)));
-            }
+            } => self.save(path, name, autosave, edits),
+            Command::ExportCompare { dir } => self.export_compare(&dir),
             Command::Export {
                 dir,
-                mut choices,
+                choices,
                 rewire_from_saved,
                 session_dirs,
-            } => {
-                if rewire_from_saved {
-                    choices.rewire = self.baseline.clone().map(crate::export::choices::Rewire::Design);
-                }
-                let r = choices
-                    .resolve(self.run.cluster(), &session_dirs)
-                    .map_err(JobError::Choice)
-                    .and_then(|options| self.export(&dir, &options).map_err(JobError::Export));
-                let _ = self.tx.send(Event::Exported(r));
-            }
+            } => self.export_with(&dir, choices, rewire_from_saved, &session_dirs),
             Command::Emulate { probe_order } => self.start_emulate(probe_order),
-            Command::Load(session) => {
-                let r = match Run::resume(&session) {
-                    Ok(run) => {
-                        self.run = run.unlimited();
-                        self.name = session.name.clone();
-                        self.baseline = Some(self.run.best_design());
-                        self.selected = 0;
-                        self.reset_rate();
-                        self.clock.restart(self.run.evaluations(), Instant::now());
-                        Ok(session.name.clone())
-                    }
-                    Err(e) => Err(JobError::Session(e)),
-                };
-                let _ = self.tx.send(Event::Loaded(r));
-            }
-            Command::Sweep(plan) => {
-                self.stop_sweep();
-                let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-                spawn_sweep(&plan, self.tx.clone(), stop.clone());
-                self.sweep = Some(stop);
-            }
+            Command::Load(session) => self.load(&session),
+            Command::Sweep(plan) => self.start_sweep(&plan),
             Command::StopSweep => self.stop_sweep(),
-            Command::PlaceRacks => {
-                let placed = match self.run.phase() {
-                    Phase::Full => {
-                        let design = self.run.member_design(self.selected);
-                        crate::export::racks::place(self.run.cluster(), &design).map_err(JobError::Placement)
-                    }
-                    Phase::Scaled { .. } => Err(JobError::ScaledPhase),
-                };
-                let _ = self.tx.send(Event::RacksPlaced(placed, self.run.generation()));
-            }
+            Command::PlaceRacks => self.place_racks(),
             Command::Quit => {}
             Command::Crash => panic!("crash requested"),
         }
     }
 
-    /// Runs emulate on the best design on its own thread; one at a time.
+    fn resume(&mut self) {
+        self.run.resume_after_stop();
+        self.running = true;
+        self.reset_rate();
+    }
+
+    /// One generation, leaving the run paused.
+    fn step_once(&mut self) {
+        self.running = false;
+        self.run.resume_after_stop();
+        self.run.step();
+    }
+
+    /// An edit; a restart also restarts the rate and the clock.
+    fn edit(&mut self, edit: Edit) {
+        let restart = matches!(edit, Edit::Restart(_));
+        self.apply(edit);
+        if restart {
+            self.reset_rate();
+            self.clock.restart(self.run.evaluations(), Instant::now());
+        }
+    }
+
+    /// Saves the run to `path`; a save the user asked for (not an
+    /// autosave) takes `name` and becomes the rewire plan's baseline.
+    fn save(&mut self, path: PathBuf, name: String, autosave: bool, edits: bool) {
+        if !autosave {
+            self.name = name;
+        }
+        let mut session = self.run.session(&self.name);
+        session.user_edits = autosave.then_some(edits);
+        let generation = self.run.generation();
+        let r = session
+            .save(&path)
+            .map(|_| (path, generation))
+            .map_err(JobError::Session);
+        if r.is_ok() && !autosave {
+            self.baseline = Some(self.run.best_design());
+        }
+        let _ = self
+            .tx
+            .send(if autosave { Event::Autosaved(r) } else { Event::Saved(r) });
+    }
+
+    fn export_compare(&self, dir: &std::path::Path) {
+        let r = crate::topology::artifacts::write_all(dir, self.run.cluster(), &self.run.best_design());
+        let _ = self.tx.send(Event::Exported(r.map_err(JobError::Artifacts)));
+    }
+
+    /// Exports the best design with the export form's `choices`.
+    fn export_with(
+        &self,
+        dir: &std::path::Path,
+        mut choices: crate::export::choices::Choices,
+        rewire_from_saved: bool,
+        session_dirs: &[PathBuf],
+    ) {
+        if rewire_from_saved {
+            choices.rewire = self.baseline.clone().map(crate::export::choices::Rewire::Design);
+        }
+        let r = choices
+            .resolve(self.run.cluster(), session_dirs)
+            .map_err(JobError::Choice)
+            .and_then(|options| self.export(dir, &options).map_err(JobError::Export));
+        let _ = self.tx.send(Event::Exported(r));
+    }
+
+    /// Replaces the run with the one `session` saved.
+    fn load(&mut self, session: &Session) {
+        let r = match Run::resume(session) {
+            Ok(run) => {
+                self.run = run.unlimited();
+                self.name = session.name.clone();
+                self.baseline = Some(self.run.best_design());
+                self.selected = 0;
+                self.reset_rate();
+                self.clock.restart(self.run.evaluations(), Instant::now());
+                Ok(session.name.clone())
+            }
+            Err(e) => Err(JobError::Session(e)),
+        };
+        let _ = self.tx.send(Event::Loaded(r));
+    }
+
+    /// Starts the sweep of `plan`, stopping one already running.
+    fn start_sweep(&mut self, plan: &super::sweep::SweepPlan) {
+        self.stop_sweep();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        spawn_sweep(plan, self.tx.clone(), stop.clone());
+        self.sweep = Some(stop);
+    }
+
+    /// Places the selected design in racks; a scaled-down design has no
+    /// racks to go in.
+    fn place_racks(&self) {
+        let placed = match self.run.phase() {
+            Phase::Full => {
+                let design = self.run.member_design(self.selected);
+                crate::export::racks::place(self.run.cluster(), &design).map_err(JobError::Placement)
+            }
+            Phase::Scaled { .. } => Err(JobError::ScaledPhase),
+        };
+        let _ = self.tx.send(Event::RacksPlaced(placed, self.run.generation()));
+    }
+
     /// Every translator's output for the run's best design.
     fn export(
         &self,
@@ -464,6 +496,7 @@ impl State {
         r
     }
 
+    /// Runs emulate on the best design on its own thread; one at a time.
     fn start_emulate(&mut self, probe_order: Option<String>) {
         if self.emulate.as_ref().is_some_and(|(_, h)| !h.is_finished()) {
             let _ = self.tx.send(Event::Emulated(Err(JobError::EmulateRunning)));

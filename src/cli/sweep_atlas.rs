@@ -83,7 +83,7 @@ fn checked_proof(p: &Point, budget: Budget) -> anyhow::Result<bool> {
 
 fn prove_in(dir: &Path, cluster: &fnn_tui::spec::Cluster, p: &Point, budget: Budget) -> anyhow::Result<bool> {
     let opts = fnn_tui::exact::Options {
-        time_limit: Some(Duration::from_secs_f64(budget.exact_s.max(1.0) * 4.0)),
+        deadline: fnn_tui::deadline::Deadline::from_now(Some(Duration::from_secs_f64(budget.exact_s.max(1.0) * 4.0))),
         proof: true,
         ..Default::default()
     };

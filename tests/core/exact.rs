@@ -5,6 +5,7 @@
 use crate::common;
 
 use assert_cmd::Command;
+use fnn_tui::deadline::Deadline;
 use fnn_tui::exact::{Model, Options, Outcome, Verdict, estimates, solve, solve_until};
 use fnn_tui::metrics::Metrics;
 use fnn_tui::spec::{Cluster, Coverage, PatternSpec};
@@ -249,7 +250,7 @@ fn a_time_limit_gives_an_honest_unknown() {
     // ports, used here before, are now refused by the bounds at once).
     let c = common::quick(21, 7, "4x37");
     let opts = Options {
-        time_limit: Some(Duration::from_millis(300)),
+        deadline: Deadline::from_now(Some(Duration::from_millis(300))),
         ..Options::default()
     };
     assert_eq!(solve(&c, &opts).unwrap().verdict, Verdict::Unknown);
@@ -262,7 +263,7 @@ fn a_time_limit_gives_an_honest_unknown() {
 fn an_interrupt_gives_an_honest_unknown_at_once() {
     let c = common::quick(21, 7, "4x37");
     let opts = Options {
-        time_limit: Some(Duration::from_secs(300)),
+        deadline: Deadline::from_now(Some(Duration::from_secs(300))),
         ..Options::default()
     };
     let out = solve_until(&c, &opts, &std::sync::atomic::AtomicBool::new(true)).unwrap();

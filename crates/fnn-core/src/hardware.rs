@@ -436,7 +436,7 @@ fn exact_realise(
         return (None, None);
     };
     let opts = crate::exact::Options {
-        time_limit: Some(std::time::Duration::from_secs_f64(budget.exact_s)),
+        deadline: crate::deadline::Deadline::from_now(Some(std::time::Duration::from_secs_f64(budget.exact_s))),
         ..Default::default()
     };
     let Ok(out) = crate::exact::solve(&cluster, &opts) else {

@@ -68,7 +68,7 @@ fn settle(c: &Cluster, budget: Duration) -> (PinsVerdict, Option<Design>) {
         return (PinsVerdict::NotProved(why), None);
     }
     let opts = Options {
-        time_limit: Some(budget),
+        deadline: crate::deadline::Deadline::from_now(Some(budget)),
         proof: false,
         only: Some(Model::PerPc),
         count_only: false,

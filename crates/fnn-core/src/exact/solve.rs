@@ -10,14 +10,15 @@ use crate::design::Design;
 use crate::spec::{Cluster, Coverage, SpecError, check_feasible};
 use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
+use crate::deadline::{Deadline, Stopwatch};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// What the exact search was asked.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// Give up (an honest "unknown") after this long.
-    pub time_limit: Option<Duration>,
+    /// Give up (an honest "unknown") when this passes: the time whoever
+    /// asked gives it (the exact mode reads no clock for a limit).
+    pub deadline: Deadline,
     /// Keep the CNF and the solver's DRAT proof of an impossibility, for
     /// the caller to write ([`Outcome::proof`]).
     pub proof: bool,
@@ -198,11 +199,11 @@ fn within(mut plans: Vec<Plan>, budget: u64) -> (Vec<Plan>, Option<Plan>) {
 /// the time limit holds while a model is built and loaded, not only
 /// while it is solved.
 pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) -> Result<Outcome, ExactError> {
-    let start = Instant::now();
+    let start = Stopwatch::start();
     if let Some(refuted) = refuted_by_bounds(cluster, opts, start) {
         return Ok(refuted);
     }
-    let deadline = opts.time_limit.map(|l| start + l);
+    let deadline = opts.deadline;
     let stop = AtomicBool::new(false);
     let budget = crate::budget::memory();
     let (plans, refused) = within(plans(cluster, opts.only), budget);
@@ -214,7 +215,7 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
             // Nothing was built: the sizes are in the reason, as estimates.
             variables: 0,
             clauses: 0,
-            seconds: start.elapsed().as_secs_f64(),
+            seconds: start.seconds(),
             proof: None,
             unknown_because: Some(too_big(big, budget)),
         });
@@ -254,7 +255,7 @@ pub fn solve_until(cluster: &Cluster, opts: &Options, interrupt: &AtomicBool) ->
         model: a.model,
         variables: a.variables,
         clauses: a.clauses,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: start.seconds(),
         proof: a.proof,
         unknown_because,
     })
@@ -307,14 +308,14 @@ fn attempt(
     cluster: &Cluster,
     plan: Plan,
     proof: bool,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     [stop, interrupt]: [&AtomicBool; 2],
     count_only: bool,
 ) -> Result<Attempt, ExactError> {
     let halt = || {
         stop.load(Ordering::Relaxed)
             || interrupt.load(Ordering::Relaxed)
-            || deadline.is_some_and(|d| Instant::now() >= d)
+            || deadline.passed()
     };
     let built = match plan.model {
         Model::Types => types::build(cluster, &halt).map(|b| b.expect("planned only where it applies")),
@@ -355,7 +356,7 @@ fn attempt(
     };
     let drat = kept.as_ref().map(|k| (&k.drat, Path::new(IN_MEMORY)));
     tracing::info!(model = ?plan.model, variables, clauses, "exact: solving");
-    let answer = cadical::solve(cnf, variables, drat, deadline, [stop, interrupt])?;
+    let answer = cadical::solve(cnf, variables, drat, deadline.instant(), [stop, interrupt])?;
     let verdict = match answer {
         Answer::Sat(a) => {
             let design = decode(&a);
@@ -385,7 +386,7 @@ fn attempt(
 /// The counting bounds' refusal, when they refuse the cluster. A proof
 /// asked for, or one model asked for by name, means the SAT model runs
 /// even where a bound already says no.
-fn refuted_by_bounds(cluster: &Cluster, opts: &Options, start: Instant) -> Option<Outcome> {
+fn refuted_by_bounds(cluster: &Cluster, opts: &Options, start: Stopwatch) -> Option<Outcome> {
     if opts.proof || opts.only.is_some() {
         return None;
     }
@@ -399,7 +400,7 @@ fn refuted_by_bounds(cluster: &Cluster, opts: &Options, start: Instant) -> Optio
         model: Model::Bounds,
         variables: 0,
         clauses: 0,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds: start.seconds(),
         proof: None,
         unknown_because: None,
     })

@@ -16,7 +16,7 @@ use super::strategy::{Budget, Context, Found, Strategy};
 use crate::deadline::Deadline;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use std::time::Instant;
+use crate::deadline::Stopwatch;
 
 /// A strategy's account over the run so far.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -108,7 +108,7 @@ impl Portfolio {
     pub fn seed(&mut self, full: &Problem, deadline: Deadline) -> Option<(Genome, u64)> {
         let mut seeds = Vec::new();
         for (k, e) in self.entries.iter().enumerate() {
-            let t = Instant::now();
+            let t = Stopwatch::start();
             let Some(g) = e.strategy.seed(full, Budget::time(deadline)) else {
                 continue;
             };
@@ -117,7 +117,7 @@ impl Portfolio {
                 members: vec![g],
                 ..Found::default()
             };
-            self.stats[k].note(&found, t.elapsed().as_secs_f64());
+            self.stats[k].note(&found, t.seconds());
             seeds.extend(found.members.into_iter().map(|g| (g, uncovered)));
         }
         seeds.into_iter().min_by_key(|(_, u)| *u)
@@ -160,10 +160,10 @@ impl Portfolio {
 
 /// One strategy's search on its own stream, and the seconds it took.
 fn run_one(strategy: &dyn Strategy, ctx: &Context<'_>, seed: u64) -> (Found, f64) {
-    let t = Instant::now();
+    let t = Stopwatch::start();
     let mut rng = stream(seed, strategy.name(), ctx.generation);
     let f = strategy.search(ctx, &mut rng);
-    (f, t.elapsed().as_secs_f64())
+    (f, t.seconds())
 }
 
 impl Stats {

@@ -6,7 +6,7 @@
 //! leaves the rest of the portfolio to go on (or, alone, ends the run).
 //! It writes no file: a proof asked for comes back in its outcome.
 
-use super::Rng;
+use super::{Deadline, Rng};
 use super::genome::Genome;
 use super::strategy::{Budget, Context, Found, Strategy, Verdict};
 use crate::exact::{self, ExactError, Options, Outcome};
@@ -58,11 +58,9 @@ impl Exact {
         Arc::clone(&self.settled)
     }
 
-    fn time_limit(&self, budget: Budget) -> Option<Duration> {
-        match budget.left() {
-            Some(left) => Some(left.mul_f64(self.share)),
-            None => self.unlimited,
-        }
+    /// Its share of the time the run gave it.
+    fn deadline(&self, budget: Budget) -> Deadline {
+        budget.deadline.share(self.share, self.unlimited)
     }
 }
 
@@ -77,7 +75,7 @@ impl Strategy for Exact {
 
     fn search(&self, ctx: &Context<'_>, _rng: &mut Rng) -> Found {
         let opts = Options {
-            time_limit: self.time_limit(ctx.budget),
+            deadline: self.deadline(ctx.budget),
             proof: self.proof,
             only: None,
             count_only: false,

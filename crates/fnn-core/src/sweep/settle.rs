@@ -3,6 +3,7 @@
 //! proved optimal by showing the next narrower width impossible on the
 //! switch counts tried, or left open when the budget runs out.
 
+use crate::deadline::Deadline;
 use crate::design::bounds;
 use crate::exact::{self, Verdict};
 use crate::spec::quick_cluster;
@@ -104,11 +105,12 @@ pub fn settle(
                 return cell;
             }
         };
-        let opts = exact::Options {
-            time_limit: Some(budget),
+        // Each solve has the whole budget, from when it starts.
+        let opts = || exact::Options {
+            deadline: Deadline::from_now(Some(budget)),
             ..Default::default()
         };
-        match at_covering_bound(pcs, nics, narrower, most, &opts, interrupt) {
+        match at_covering_bound(pcs, nics, narrower, most, &opts(), interrupt) {
             Some(AtBound::Found(d)) => {
                 improved = true;
                 (cell.width, cell.switches) = (narrower, switches_used(&d));
@@ -117,7 +119,7 @@ pub fn settle(
             Some(AtBound::Impossible(proof)) => cell.proof = proof,
             None => {}
         }
-        let Ok(out) = exact::solve_until(&cluster, &opts, interrupt) else {
+        let Ok(out) = exact::solve_until(&cluster, &opts(), interrupt) else {
             break;
         };
         match out.verdict {

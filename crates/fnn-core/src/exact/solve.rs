@@ -6,11 +6,11 @@ use super::cadical::{self, Answer, SolverError};
 use super::model::{Built, Model};
 use super::size::Size;
 use super::{per_pc, types};
+use crate::deadline::{Deadline, Stopwatch};
 use crate::design::Design;
 use crate::spec::{Cluster, Coverage, SpecError, check_feasible};
 use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
-use crate::deadline::{Deadline, Stopwatch};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the exact search was asked.
@@ -312,11 +312,7 @@ fn attempt(
     [stop, interrupt]: [&AtomicBool; 2],
     count_only: bool,
 ) -> Result<Attempt, ExactError> {
-    let halt = || {
-        stop.load(Ordering::Relaxed)
-            || interrupt.load(Ordering::Relaxed)
-            || deadline.passed()
-    };
+    let halt = || stop.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) || deadline.passed();
     let built = match plan.model {
         Model::Types => types::build(cluster, &halt).map(|b| b.expect("planned only where it applies")),
         _ => per_pc::build(cluster, &halt),

@@ -84,22 +84,22 @@ impl ScaledState {
 
 /// The generation step: one generation per call, on the thread pool the
 /// run hands it. Limits, stop rules, restarts and checkpoints are the
-/// run's ([`crate::run`]); the fields the checkpoint saves and restores
-/// are the crate's.
+/// run's ([`crate::run`]); the checkpoint reads and restores what it
+/// saves through [`Progress`] and a few accessors, never the fields.
 pub struct Engine {
-    pub(crate) full: Problem,
-    pub(crate) scaled: Option<ScaledState>,
-    pub(crate) population: Vec<Member>,
-    pub(crate) rng: Rng,
-    pub(crate) generation: u64,
-    pub(crate) evaluations: u64,
-    pub(crate) history: Vec<GenStats>,
-    pub(crate) phase_changes: Vec<u64>,
-    pub(crate) best: Option<Member>,
+    full: Problem,
+    scaled: Option<ScaledState>,
+    population: Vec<Member>,
+    rng: Rng,
+    generation: u64,
+    evaluations: u64,
+    history: Vec<GenStats>,
+    phase_changes: Vec<u64>,
+    best: Option<Member>,
     /// The generation the first valid full-size design appeared.
-    pub(crate) first_valid: Option<u64>,
+    first_valid: Option<u64>,
     /// The generation the best full-size design last improved.
-    pub(crate) improved_at: u64,
+    improved_at: u64,
     /// The pairwise-bandwidth bound of the hardware (the FNN compiler paper).
     bandwidth_bound: f64,
     /// The best construction laid onto the hardware: the initial
@@ -119,10 +119,10 @@ pub struct Engine {
     /// What the strategies said of their verdicts, by name, in order.
     said: Vec<(&'static str, String)>,
     /// The run's thread pool: every parallel step runs on it.
-    pub(crate) pool: Arc<rayon::ThreadPool>,
+    pool: Arc<rayon::ThreadPool>,
     /// Members whose masks take more bytes than this keep only their
     /// entries while idle ([`LEAN_ABOVE`]).
-    pub(crate) lean_above: usize,
+    lean_above: usize,
 }
 
 /// Above this many bytes of masks (2048 PCs on 1024 switches) the
@@ -155,9 +155,14 @@ impl Engine {
         pool: Arc<rayon::ThreadPool>,
     ) -> Engine {
         let mut engine = Engine::without_population(cluster, portfolio, Some(deadline.min(slice)), pool);
-        engine.population = engine.initial_population(deadline);
-        engine.note_best();
+        engine.populate(deadline);
         engine
+    }
+
+    /// The first population, built until `deadline`, and its best noted.
+    pub(crate) fn populate(&mut self, deadline: Deadline) {
+        self.population = self.initial_population(deadline);
+        self.note_best();
     }
 
     /// Everything but the population: for a saved state, whose population
@@ -328,7 +333,7 @@ impl Engine {
     /// left out (a time limit holds from the start, and even copying
     /// thousands of members takes seconds at 16384 PCs): the next
     /// generation fills the population up again.
-    pub(crate) fn initial_population(&mut self, deadline: Deadline) -> Vec<Member> {
+    fn initial_population(&mut self, deadline: Deadline) -> Vec<Member> {
         let problem = self.active().clone();
         // Without the GA operators one member is all the strategies use.
         let n = match self.portfolio.evolves() {
@@ -582,7 +587,7 @@ impl Engine {
         self.phase_changes.push(self.generation);
     }
 
-    pub(crate) fn note_best(&mut self) {
+    fn note_best(&mut self) {
         if self.scaled.is_some() {
             return;
         }
@@ -811,5 +816,76 @@ impl Engine {
             self.population.push(lean(&problem, self.lean_above, m));
         }
         sort(&mut self.population);
+    }
+}
+
+/// An engine's progress besides its members, as a checkpoint saves and
+/// restores it: the generator, the counters, the history and the scaled
+/// phase's progress.
+pub(crate) struct Progress {
+    pub(crate) rng: Rng,
+    pub(crate) scaled: Option<ScaledState>,
+    pub(crate) generation: u64,
+    pub(crate) evaluations: u64,
+    pub(crate) first_valid: Option<u64>,
+    pub(crate) improved_at: u64,
+    pub(crate) phase_changes: Vec<u64>,
+    pub(crate) history: Vec<GenStats>,
+}
+
+/// What the run's checkpoint reads and restores ([`crate::run`]).
+impl Engine {
+    /// The generator, whose state is saved.
+    pub(crate) fn rng(&self) -> &Rng {
+        &self.rng
+    }
+
+    /// The scaled-down phase's progress, while in it.
+    pub(crate) fn scaled_state(&self) -> Option<&ScaledState> {
+        self.scaled.as_ref()
+    }
+
+    /// The generation the best full-size design last improved.
+    pub(crate) fn improved_at(&self) -> u64 {
+        self.improved_at
+    }
+
+    /// The best full-size member kept so far (none before the full phase).
+    pub(crate) fn kept_best(&self) -> Option<&Member> {
+        self.best.as_ref()
+    }
+
+    /// The run's pool: a checkpoint evaluates its members on it.
+    pub(crate) fn pool(&self) -> &rayon::ThreadPool {
+        &self.pool
+    }
+
+    /// Bytes of masks above which idle members shed them ([`lean`]).
+    pub(crate) fn lean_above(&self) -> usize {
+        self.lean_above
+    }
+
+    #[cfg(test)]
+    pub(crate) fn set_lean_above(&mut self, bytes: usize) {
+        self.lean_above = bytes;
+    }
+
+    /// Puts a saved progress back: the problem the members solve is then
+    /// the saved phase's ([`Engine::active`]).
+    pub(crate) fn restore(&mut self, p: Progress) {
+        self.rng = p.rng;
+        self.scaled = p.scaled;
+        self.generation = p.generation;
+        self.evaluations = p.evaluations;
+        self.first_valid = p.first_valid;
+        self.improved_at = p.improved_at;
+        self.phase_changes = p.phase_changes;
+        self.history = p.history;
+    }
+
+    /// The members a checkpoint saved, checked and evaluated.
+    pub(crate) fn set_members(&mut self, population: Vec<Member>, best: Option<Member>) {
+        self.population = population;
+        self.best = best;
     }
 }

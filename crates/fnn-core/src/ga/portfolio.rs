@@ -14,9 +14,9 @@ use super::genome::Genome;
 use super::problem::Problem;
 use super::strategy::{Budget, Context, Found, Strategy};
 use crate::deadline::Deadline;
+use crate::deadline::Stopwatch;
 use rand::SeedableRng;
 use rayon::prelude::*;
-use crate::deadline::Stopwatch;
 
 /// A strategy's account over the run so far.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -6,9 +6,9 @@
 //! leaves the rest of the portfolio to go on (or, alone, ends the run).
 //! It writes no file: a proof asked for comes back in its outcome.
 
-use super::{Deadline, Rng};
 use super::genome::Genome;
 use super::strategy::{Budget, Context, Found, Strategy, Verdict};
+use super::{Deadline, Rng};
 use crate::exact::{self, ExactError, Options, Outcome};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

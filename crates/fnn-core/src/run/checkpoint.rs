@@ -3,7 +3,7 @@
 //! restored into one on the run's pool.
 
 use super::thread_pool;
-use crate::ga::engine::{ScaledState, lean};
+use crate::ga::engine::{Progress, ScaledState, lean};
 use crate::ga::genome::{FREE, StateError};
 use crate::ga::{Deadline, Engine, Eval, GenStats, Genome, Member, Problem, presets, scale};
 use crate::spec::Cluster;
@@ -94,10 +94,10 @@ impl MemberState {
 impl Engine {
     pub fn state(&self) -> EngineState {
         EngineState {
-            generation: self.generation,
-            evaluations: self.evaluations,
-            rng: serde_json::to_string(&self.rng).expect("the generator serializes"),
-            scaled: self.scaled.as_ref().map(|s| ScaledProgress {
+            generation: self.generation(),
+            evaluations: self.evaluations(),
+            rng: serde_json::to_string(self.rng()).expect("the generator serializes"),
+            scaled: self.scaled_state().map(|s| ScaledProgress {
                 width: s.scaled.width,
                 attempt: s.attempt,
                 generations: s.generations,
@@ -108,12 +108,12 @@ impl Engine {
                 best_uncovered: (s.best_uncovered != u64::MAX).then_some(s.best_uncovered),
                 improved_at: s.improved_at,
             }),
-            first_valid: self.first_valid,
-            improved_at: Some(self.improved_at),
-            phase_changes: self.phase_changes.clone(),
-            history: self.history.clone(),
-            population: self.population.iter().map(MemberState::of).collect(),
-            best: self.best.as_ref().map(MemberState::of),
+            first_valid: self.first_valid(),
+            improved_at: Some(self.improved_at()),
+            phase_changes: self.phase_changes().to_vec(),
+            history: self.history().to_vec(),
+            population: self.population().iter().map(MemberState::of).collect(),
+            best: self.kept_best().map(MemberState::of),
         }
     }
 
@@ -122,10 +122,10 @@ impl Engine {
     pub fn from_state(cluster: Cluster, state: &EngineState) -> Result<Engine, StateError> {
         let mut engine = Engine::state_without_members(cluster, state)?;
         let active = engine.active().clone();
-        let lean_above = engine.lean_above;
+        let lean_above = engine.lean_above();
         // Each member is one full evaluation (0.1 s at 16384 PCs): spread
         // over the cores.
-        engine.population = engine.pool.install(|| {
+        let population = engine.pool().install(|| {
             state
                 .population
                 .par_iter()
@@ -137,10 +137,14 @@ impl Engine {
                 })
                 .collect::<Result<_, _>>()
         })?;
-        engine.best = match &state.best {
-            Some(b) => Some(b.member(&engine.full).map_err(|e| StateError(format!("best: {e}")))?),
+        let best = match &state.best {
+            Some(b) => Some(
+                b.member(engine.problem())
+                    .map_err(|e| StateError(format!("best: {e}")))?,
+            ),
             None => None,
         };
+        engine.set_members(population, best);
         Ok(engine)
     }
 
@@ -154,7 +158,8 @@ impl Engine {
                 .map_err(|e| StateError(format!("population[{i}]: {e}")))?;
         }
         if let Some(b) = &state.best {
-            b.genome(&engine.full).map_err(|e| StateError(format!("best: {e}")))?;
+            b.genome(engine.problem())
+                .map_err(|e| StateError(format!("best: {e}")))?;
         }
         Ok(())
     }
@@ -169,11 +174,11 @@ impl Engine {
         let seeding = state.scaled.is_some().then_some(Deadline::NONE);
         let threads = thread_pool(cluster.ga.threads);
         let mut engine = Engine::without_population(cluster, portfolio, seeding, threads);
-        engine.rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
-        engine.scaled = match &state.scaled {
+        let rng = serde_json::from_str(&state.rng).map_err(|e| StateError(format!("rng: {e}")))?;
+        let scaled = match &state.scaled {
             None => None,
             Some(p) => {
-                let scaled = scale::scaled_problem(&engine.full.cluster, p.width)
+                let scaled = scale::scaled_problem(engine.cluster(), p.width)
                     .ok_or_else(|| StateError(format!("no scaled-down problem of width {} for this spec", p.width)))?;
                 Some(ScaledState {
                     scaled,
@@ -189,12 +194,16 @@ impl Engine {
         if state.population.is_empty() {
             return Err(StateError("the population is empty".into()));
         }
-        engine.generation = state.generation;
-        engine.evaluations = state.evaluations;
-        engine.first_valid = state.first_valid;
-        engine.improved_at = state.improved_at.unwrap_or(state.generation);
-        engine.phase_changes = state.phase_changes.clone();
-        engine.history = state.history.clone();
+        engine.restore(Progress {
+            rng,
+            scaled,
+            generation: state.generation,
+            evaluations: state.evaluations,
+            first_valid: state.first_valid,
+            improved_at: state.improved_at.unwrap_or(state.generation),
+            phase_changes: state.phase_changes.clone(),
+            history: state.history.clone(),
+        });
         Ok(engine)
     }
 }
@@ -210,9 +219,8 @@ mod tests {
         let portfolio = presets::of_params(&cluster.ga);
         let threads = thread_pool(cluster.ga.threads);
         let mut e = Engine::without_population(cluster, portfolio, Some(Deadline::NONE), threads);
-        e.lean_above = 0;
-        e.population = e.initial_population(Deadline::NONE);
-        e.note_best();
+        e.set_lean_above(0);
+        e.populate(Deadline::NONE);
         e
     }
 
@@ -293,9 +301,9 @@ mod tests {
                     e.step();
                 }
                 let state = e.state();
-                let lean_above = e.lean_above;
+                let lean_above = e.lean_above();
                 let mut resumed = Engine::from_state(e.cluster().clone(), &state).expect("its own state");
-                resumed.lean_above = lean_above;
+                resumed.set_lean_above(lean_above);
                 resumed.step();
                 resumed
             };

@@ -257,11 +257,37 @@ fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
 
+/// Chapters whose commands make everything they read: each is walked in
+/// a copy of its own, beside the rest, which keeps it standing alone.
+const ALONE: [&str; 1] = ["docs/sizing.md"];
+
 #[test]
 fn every_command_of_the_readme_and_the_guide_exits_as_written() {
-    let documents: Vec<(String, Vec<Step>)> = documents().into_iter().map(|d| (d.clone(), steps(&read(&d)))).collect();
+    let documents: Vec<String> = documents()
+        .into_iter()
+        .filter(|d| !ALONE.contains(&d.as_str()))
+        .collect();
+    walk(&documents);
+}
+
+#[test]
+fn every_command_of_the_chapters_that_stand_alone_exits_as_written() {
+    let listed = documents();
+    for chapter in ALONE {
+        assert!(
+            listed.iter().any(|d| d == chapter),
+            "{chapter} is not in the guide's index"
+        );
+    }
+    walk(&ALONE.map(String::from));
+}
+
+/// Runs the documents' commands in order, in one fresh copy of the
+/// repository, each as its document says.
+fn walk(documents: &[String]) {
+    let documents: Vec<(&String, Vec<Step>)> = documents.iter().map(|d| (d, steps(&read(d)))).collect();
     let total: usize = documents.iter().map(|(_, s)| s.len()).sum();
-    assert!(total > 20, "the documents' commands were not found: {documents:?}");
+    assert!(total > 5, "the documents' commands were not found: {documents:?}");
     let bin = common::release_binary();
     let bin_dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(&bin, bin_dir.path().join("fnn-tui")).unwrap();

@@ -59,6 +59,10 @@ pub fn fmt() -> Outcome {
     status(c, "cargo fmt --all --check")
 }
 
+/// The checks compile in the test profile, the one `cargo test` uses, so
+/// the build scripts (CaDiCaL's C++ above all) run once for both.
+const PROFILE: [&str; 2] = ["--profile", "test"];
+
 /// Nothing clippy warns about on any target (warnings as errors; clippy
 /// reads `rust-version` for its `incompatible_msrv` lint).
 pub fn clippy() -> Outcome {
@@ -71,6 +75,8 @@ pub fn clippy() -> Outcome {
         "--locked",
         "--workspace",
         "--all-targets",
+        PROFILE[0],
+        PROFILE[1],
         "--",
         "-D",
         "warnings",
@@ -93,20 +99,24 @@ pub fn core_alone() -> Outcome {
         return Outcome::Failed(wrong);
     }
     let mut alone = cargo();
-    alone.args(["check", "--locked", "-p", "fnn-core", "--lib"]);
+    alone
+        .args(["check", "--locked", "-p", "fnn-core", "--lib"])
+        .args(PROFILE);
     if let Outcome::Failed(why) = status(alone, "cargo check -p fnn-core") {
         return Outcome::Failed(why);
     }
     let mut no_designer = cargo();
-    no_designer.args([
-        "check",
-        "--locked",
-        "-p",
-        "fnn-tui",
-        "--no-default-features",
-        "--lib",
-        "--bins",
-    ]);
+    no_designer
+        .args([
+            "check",
+            "--locked",
+            "-p",
+            "fnn-tui",
+            "--no-default-features",
+            "--lib",
+            "--bins",
+        ])
+        .args(PROFILE);
     status(no_designer, "cargo check --no-default-features")
 }
 

@@ -11,6 +11,11 @@ use std::process::Stdio;
 pub const SKIPS: &str = "FNN_TEST_SKIPS";
 /// The release binary the tests run where a user would run it.
 pub const RELEASE: &str = "FNN_TUI_RELEASE_BIN";
+/// Tests at once in each test binary, unless `RUST_TEST_THREADS` says:
+/// most of them wait (on child processes, namespaces, Slurm, a PTY)
+/// far more than they compute, so twice the cores keeps both busy. The
+/// measured tests take turns by themselves whatever this says.
+const THREADS_PER_CORE: usize = 2;
 
 /// `cargo test --workspace` with `args`, its output passed through and
 /// read for the tally, which lands in `tally` pass or fail.
@@ -22,6 +27,10 @@ pub fn run(release: Option<&Path>, args: &[String], tally: &mut Option<Tally>) -
     let mut c = cargo();
     c.args(["test", "--workspace", "--locked", "--no-fail-fast"]).args(args);
     c.env(SKIPS, &notes).stdout(Stdio::piped());
+    if std::env::var_os("RUST_TEST_THREADS").is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        c.env("RUST_TEST_THREADS", (cores * THREADS_PER_CORE).to_string());
+    }
     if let Some(bin) = release {
         c.env(RELEASE, bin);
     }

@@ -1074,6 +1074,10 @@ fn sampled_atlas_rows_reproduce_with_their_own_command() {
             .take(1),
     );
     assert!(sample.iter().any(|c| c.method.starts_with("GA")), "no GA row sampled");
+    assert!(
+        sample.iter().any(|c| c.method.starts_with("annealing")),
+        "no annealing row sampled"
+    );
     assert!(sample.iter().any(|c| c.status == fnn_tui::atlas::Status::Open));
     for cell in sample {
         let dir = tempfile::tempdir().unwrap();

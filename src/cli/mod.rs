@@ -269,6 +269,11 @@ pub struct SweepArgs {
     /// over the bound, up to --ga-pcs PCs: marks it optimal, improved or open (0: off).
     #[arg(long, default_value_t = 0.0, value_name = "SECS")]
     pub exact_budget: f64,
+    /// Moves of the annealing search per narrower width on each size the
+    /// constructions and the GA leave over the bound, at any number of PCs;
+    /// deterministic by --seed (0: off).
+    #[arg(long, default_value_t = 0, value_name = "MOVES")]
+    pub anneal: u64,
     /// Worker threads (0 for all cores).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,

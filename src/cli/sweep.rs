@@ -25,6 +25,7 @@ fn settings(args: &SweepArgs) -> anyhow::Result<Settings> {
             max_pcs: args.ga_pcs,
             seed: args.seed,
             exact_s: args.exact_budget,
+            anneal: args.anneal,
         },
     })
 }

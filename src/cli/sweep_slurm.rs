@@ -27,6 +27,7 @@ pub fn write(args: &SweepArgs, shards: usize) -> anyhow::Result<ExitCode> {
         ("--ga-pcs", args.ga_pcs.to_string()),
         ("--seed", args.seed.to_string()),
         ("--exact-budget", args.exact_budget.to_string()),
+        ("--anneal", args.anneal.to_string()),
         ("--threads", args.threads.to_string()),
     ] {
         sweep.extend([flag.to_string(), value]);

@@ -37,6 +37,7 @@ impl SweepPlan {
                 max_pcs: 32,
                 seed: 1,
                 exact_s: EXACT_S,
+                anneal: 0,
             },
             spec: (pcs, nics, widest),
         }

@@ -1206,6 +1206,7 @@ fn shift_w_opens_the_sweep_which_fills_in_and_left_right_pick_the_nics() {
             max_pcs: 16,
             seed: 1,
             exact_s: 0.0,
+            anneal: 0,
         },
         spec: (64, 4, 31),
     };
@@ -1262,6 +1263,7 @@ fn the_sweep_job_reports_through_the_workers_channel() {
             max_pcs: 8,
             seed: 1,
             exact_s: 0.0,
+            anneal: 0,
         },
         spec: (5, 2, 4),
     };

@@ -117,6 +117,7 @@ impl Cell {
         let method = match p.method.as_str() {
             "GA" => format!("GA, seed {}, {} generations", budget.seed, budget.generations),
             "exact" => format!("exact (SAT), {} s per width", budget.exact_s),
+            "annealing" => format!("annealing, seed {}, {} moves", budget.seed, budget.anneal),
             other => other.to_string(),
         };
         Cell {
@@ -186,6 +187,7 @@ fn reproduce(pcs: usize, nics: u32, b: Budget) -> String {
         ("--ga-pcs", b.max_pcs.to_string(), d.max_pcs.to_string()),
         ("--seed", b.seed.to_string(), d.seed.to_string()),
         ("--exact-budget", b.exact_s.to_string(), d.exact_s.to_string()),
+        ("--anneal", b.anneal.to_string(), d.anneal.to_string()),
     ] {
         if value != default {
             out.push_str(&format!(" {flag} {value}"));
@@ -347,6 +349,36 @@ mod tests {
             "a.csv: line 2: field `status` is not valid"
         );
         assert!(parse("pcs\n", "a.csv").unwrap_err().to_string().contains("header"));
+    }
+
+    /// A row the annealing search found names its seed and moves, and its
+    /// command asks for them again.
+    #[test]
+    fn annealing_rows_carry_their_moves_and_seed() {
+        let budget = Budget {
+            generations: 0,
+            anneal: 30_000_000,
+            ..Budget::default()
+        };
+        let p = Point {
+            pcs: 44,
+            nics: 6,
+            bound: 9,
+            width: 9,
+            switches: 30,
+            switch_bound: 30,
+            method: "annealing".into(),
+            seconds: 1.0,
+            mark: Mark::Optimal,
+            proof: String::new(),
+        };
+        let c = Cell::of_point(&p, budget, false);
+        assert_eq!(c.method, "annealing, seed 1, 30000000 moves");
+        assert_eq!(c.status, Status::AtBound);
+        assert_eq!(
+            c.reproduce,
+            "fnn-tui sweep --pcs 44 --nics 6 --generations 0 --anneal 30000000 --out DIR"
+        );
     }
 
     #[test]

@@ -48,6 +48,13 @@ impl Design {
         d
     }
 
+    /// The design of its first `pcs` PCs (all of them if it has fewer):
+    /// dropping PCs keeps every remaining pair on its shared switch.
+    pub fn first_pcs(&self, pcs: usize) -> Design {
+        let pcs = pcs.min(self.pcs);
+        Design::from_masks(pcs, self.switches, self.masks[..pcs * self.words].to_vec())
+    }
+
     pub fn pcs(&self) -> usize {
         self.pcs
     }
@@ -141,5 +148,18 @@ mod tests {
         assert_eq!(d.ports_used()[3], 2);
         d.disconnect(0, 3);
         assert_eq!(d.links(0, 1), 0);
+    }
+
+    #[test]
+    fn first_pcs_keeps_their_cables() {
+        let mut d = Design::new(3, 70);
+        d.connect(0, 69);
+        d.connect(1, 69);
+        d.connect(2, 5);
+        let two = d.first_pcs(2);
+        assert_eq!((two.pcs(), two.switches()), (2, 70));
+        assert_eq!(two.links(0, 1), 1);
+        assert_eq!(two.ports_used()[5], 0);
+        assert_eq!(d.first_pcs(9), d);
     }
 }

@@ -47,7 +47,7 @@ impl Shard {
 /// A rough rank of a cell's cost: searched cells (GA, exact) first, the
 /// larger and the more NICs the slower; construction-only cells after.
 fn cost(pcs: usize, nics: u32, budget: Budget) -> (bool, usize) {
-    let searched = pcs <= budget.max_pcs && (budget.generations > 0 || budget.exact_s > 0.0);
+    let searched = budget.anneal > 0 || pcs <= budget.max_pcs && (budget.generations > 0 || budget.exact_s > 0.0);
     (searched, pcs * nics as usize)
 }
 
@@ -75,6 +75,7 @@ impl Settings {
             ("--ga-pcs", self.budget.max_pcs.to_string()),
             ("--seed", self.budget.seed.to_string()),
             ("--exact-budget", self.budget.exact_s.to_string()),
+            ("--anneal", self.budget.anneal.to_string()),
         ]
     }
 

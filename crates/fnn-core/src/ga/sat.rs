@@ -8,7 +8,8 @@
 
 use super::Rng;
 use super::genome::Genome;
-use super::strategy::{Budget, Context, Found, Strategy, Verdict};
+use super::strategy::{Context, Found, Strategy, Verdict};
+use crate::deadline::Deadline;
 use crate::exact::{self, ExactError, Options, Outcome};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -58,8 +59,10 @@ impl Exact {
         Arc::clone(&self.settled)
     }
 
-    fn time_limit(&self, budget: Budget) -> Option<Duration> {
-        match budget.left() {
+    /// Its share of the run's time left: it runs alone, once, so the
+    /// generation's slice (a twentieth of the limit) does not hold it.
+    fn time_limit(&self, run: Deadline) -> Option<Duration> {
+        match run.left() {
             Some(left) => Some(left.mul_f64(self.share)),
             None => self.unlimited,
         }
@@ -77,7 +80,7 @@ impl Strategy for Exact {
 
     fn search(&self, ctx: &Context<'_>, _rng: &mut Rng) -> Found {
         let opts = Options {
-            time_limit: self.time_limit(ctx.budget),
+            time_limit: self.time_limit(ctx.run_deadline),
             proof: self.proof,
             only: None,
             count_only: false,
@@ -109,5 +112,55 @@ impl Strategy for Exact {
             said,
             moves: 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ga::genome::Genome;
+    use crate::ga::member::Member;
+    use crate::ga::problem::Problem;
+    use crate::ga::strategy::Budget;
+    use crate::spec::{QuickFlags, Spec};
+    use rand::SeedableRng;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    /// The exact mode runs alone, once: its share is of the run's time
+    /// left, not of the generation's slice. Here the slice is up before
+    /// it starts and the run has an hour: it still gets to solve.
+    #[test]
+    fn the_exact_mode_takes_its_share_of_the_run_not_of_the_slice() {
+        let q = QuickFlags {
+            pcs: Some(12),
+            nics: Some(2),
+            switches: Some("12x4".into()),
+            ..Default::default()
+        };
+        let spec: Spec = q.apply(Spec::default()).unwrap();
+        let p = Problem::new(spec.resolve().unwrap());
+        let population = vec![Member::new(&p, Genome::straightforward(&p))];
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let cancel = AtomicBool::new(false);
+        let ctx = Context {
+            problem: &p,
+            full: &p,
+            population: &population,
+            kept: 1,
+            generation: 0,
+            scaled_generations: None,
+            budget: Budget {
+                patience: 1,
+                max: 1,
+                ..Budget::time(Deadline::now())
+            },
+            run_deadline: Deadline::after(Instant::now(), Some(Duration::from_secs(3600))),
+            cancel: &cancel,
+            pool: &pool,
+        };
+        let found = Exact::first().search(&ctx, &mut Rng::seed_from_u64(1));
+        assert_eq!(found.verdict, Verdict::Found, "{:?}", found.said);
+        assert_eq!(found.members.len(), 1);
     }
 }

@@ -302,23 +302,13 @@ mod tests {
         let population = vec![Member::new(&p, Genome::straightforward(&p))];
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let (stop, cancel) = (AtomicBool::new(false), AtomicBool::new(false));
-        let ctx = Context {
-            problem: &p,
-            full: &p,
-            population: &population,
-            kept: 1,
-            generation: 0,
-            scaled_generations: None,
-            budget: Budget {
-                patience: 1,
-                max: 1,
-                stop: Some(&stop),
-                ..Budget::NONE
-            },
-            run_deadline: Deadline::NONE,
-            cancel: &cancel,
-            pool: &pool,
+        let budget = Budget {
+            patience: 1,
+            max: 1,
+            stop: Some(&stop),
+            ..Budget::NONE
         };
+        let ctx = Context::first(&p, &population, budget, Deadline::NONE, &cancel, &pool);
         let mut portfolio = Portfolio::new(false, false).with(Slow).with(Finds(valid));
         let found = portfolio.search(&ctx, 1);
         assert_eq!(

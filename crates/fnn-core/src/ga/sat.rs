@@ -143,22 +143,13 @@ mod tests {
         let population = vec![Member::new(&p, Genome::straightforward(&p))];
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let cancel = AtomicBool::new(false);
-        let ctx = Context {
-            problem: &p,
-            full: &p,
-            population: &population,
-            kept: 1,
-            generation: 0,
-            scaled_generations: None,
-            budget: Budget {
-                patience: 1,
-                max: 1,
-                ..Budget::time(Deadline::now())
-            },
-            run_deadline: Deadline::after(Instant::now(), Some(Duration::from_secs(3600))),
-            cancel: &cancel,
-            pool: &pool,
+        let budget = Budget {
+            patience: 1,
+            max: 1,
+            ..Budget::time(Deadline::now())
         };
+        let hour = Deadline::after(Instant::now(), Some(Duration::from_secs(3600)));
+        let ctx = Context::first(&p, &population, budget, hour, &cancel, &pool);
         let found = Exact::first().search(&ctx, &mut Rng::seed_from_u64(1));
         assert_eq!(found.verdict, Verdict::Found, "{:?}", found.said);
         assert_eq!(found.members.len(), 1);

@@ -74,6 +74,33 @@ impl Context<'_> {
     }
 }
 
+#[cfg(test)]
+impl<'a> Context<'a> {
+    /// The first generation of `problem` at full size, for a test of
+    /// strategies alone.
+    pub(crate) fn first(
+        problem: &'a Problem,
+        population: &'a [Member],
+        budget: Budget<'a>,
+        run_deadline: Deadline,
+        cancel: &'a AtomicBool,
+        pool: &'a rayon::ThreadPool,
+    ) -> Context<'a> {
+        Context {
+            problem,
+            full: problem,
+            population,
+            kept: 1,
+            generation: 0,
+            scaled_generations: None,
+            budget,
+            run_deadline,
+            cancel,
+            pool,
+        }
+    }
+}
+
 /// What the run gives one strategy for one generation: moves (a walk
 /// goes on while it finds better designs, up to `max`, and stops after
 /// `patience` moves without) and the time it may take. The moves make a

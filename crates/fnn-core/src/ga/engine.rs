@@ -702,9 +702,11 @@ impl Engine {
     /// Whether the generation looks for the run's first valid design at
     /// full size: the first search to find one ends it. Polishing
     /// generations run in full, and a valid scaled design does not end
-    /// the scaled phase at once.
+    /// the scaled phase at once. Like the slice, only under a time limit:
+    /// where the others stop depends on the clock, and a run without a
+    /// limit stays the same for a seed on any machine.
     fn seeks_first_valid(&self) -> bool {
-        self.scaled.is_none() && self.first_valid.is_none()
+        self.scaled.is_none() && self.first_valid.is_none() && self.slice.instant().is_some()
     }
 
     /// Whether a valid design has stopped improving: no better best for

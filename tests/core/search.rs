@@ -422,3 +422,48 @@ fn the_seed_keeps_the_time_limit() {
     assert_eq!(up, blocks::Tried { grown: 1, walked: 1 });
     assert!(found.is_some(), "the best it saw is still returned");
 }
+
+/// `scripts/stencil-pairs N` (BENCHMARKS.md's stencil pairs) writes each
+/// pair of PCs that are 9-point-stencil neighbours on the N x N torus
+/// once, "a b" with a < b, in order.
+#[test]
+fn the_stencil_pairs_script_writes_the_nine_point_torus_neighbours() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("sh")
+        .arg(root.join("scripts/stencil-pairs"))
+        .arg("5")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let pairs: Vec<(usize, usize)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (a, b) = l.split_once(' ').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    let n = 5usize;
+    let mut want = Vec::new();
+    for a in 0..n * n {
+        let (y, x) = (a / n, a % n);
+        for (dy, dx) in [
+            (n - 1, n - 1),
+            (n - 1, 0),
+            (n - 1, 1),
+            (0, n - 1),
+            (0, 1),
+            (1, n - 1),
+            (1, 0),
+            (1, 1),
+        ] {
+            let b = (y + dy) % n * n + (x + dx) % n;
+            if a < b {
+                want.push((a, b));
+            }
+        }
+    }
+    want.sort_unstable();
+    assert_eq!(pairs, want);
+    assert_eq!(pairs.len(), n * n * 8 / 2);
+}

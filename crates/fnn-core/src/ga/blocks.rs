@@ -62,7 +62,7 @@ impl Strategy for Blocks {
         "blocks"
     }
 
-    fn seed(&self, full: &Problem, budget: Budget) -> Option<Genome> {
+    fn seed(&self, full: &Problem, budget: Budget<'_>) -> Option<Genome> {
         if full.cluster.coverage != Coverage::Sparse || !self.seeds {
             return None;
         }
@@ -299,7 +299,7 @@ fn partitioned(
     req: &Required<'_>,
     plan: &Plan,
     moves_per_pair: u64,
-    time: Budget,
+    time: Budget<'_>,
     rng: &mut Rng,
 ) -> Genome {
     let p = problem.pcs();
@@ -352,7 +352,7 @@ fn better(
     req: &Required<'_>,
     (grown, plan): (Genome, Option<Plan>),
     moves_per_pair: u64,
-    time: Budget,
+    time: Budget<'_>,
     rng: &mut Rng,
 ) -> (u64, Genome) {
     let left = Eval::full(problem, &grown).terms.uncovered;
@@ -377,7 +377,7 @@ pub struct Tried {
 /// go to the plans growing left the fewest pairs, until one covers every
 /// pair or the run's time is up (a spec of three widths has 12 plans,
 /// and walking them in order took 117 s at 4096 PCs).
-pub fn seed_design(full: &Problem, time: Budget) -> (Option<Genome>, Tried) {
+pub fn seed_design(full: &Problem, time: Budget<'_>) -> (Option<Genome>, Tried) {
     let req = Required::new(full);
     let weight = triangle_weights(&full.cluster.pattern);
     let ties: Vec<u32> = (0..full.pcs() as u32).collect();

@@ -179,7 +179,7 @@ const MAX_MODULUS: usize = 128;
 
 /// Runs both searches on each modulus of the plan in turn, each for at
 /// most `max` moves; a genome of the full problem once both succeed.
-pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget, rng: &mut Rng) -> Option<Genome> {
+pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget<'_>, rng: &mut Rng) -> Option<Genome> {
     let whole = plan.moduli.iter().take_while(|_| !time.spent()).find_map(|&m| {
         let base = difference_cover(m, plan.nics, max, rng)?;
         // With one residue more than switches, switch 0 (the points of

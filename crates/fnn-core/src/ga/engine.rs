@@ -25,6 +25,7 @@ use rand::{Rng as _, RngExt, SeedableRng};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Phase {
@@ -303,12 +304,12 @@ impl Engine {
     /// Runs one generation: the GA operators (if the portfolio evolves),
     /// then the portfolio's searches.
     pub fn step(&mut self) {
-        static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        static NEVER: AtomicBool = AtomicBool::new(false);
         self.step_until(&NEVER);
     }
 
     /// [`Engine::step`], whose searches give up as soon as `cancel` is set.
-    pub fn step_until(&mut self, cancel: &std::sync::atomic::AtomicBool) {
+    pub fn step_until(&mut self, cancel: &AtomicBool) {
         let mut next = match self.portfolio.evolves() {
             true => self.next_generation(),
             false => std::mem::take(&mut self.population),
@@ -446,12 +447,17 @@ impl Engine {
     /// problem replace the worst members (the parents stay, and diversity
     /// with them); a full-size design found during the scaled phase ends it
     /// after this generation.
-    fn search(&mut self, next: &mut [Member], cancel: &std::sync::atomic::AtomicBool) {
+    fn search(&mut self, next: &mut [Member], cancel: &AtomicBool) {
         let active = self.scaled.as_ref().map_or(&self.full, |s| &s.scaled.problem);
         let since = match &self.scaled {
             Some(s) => s.generations - s.improved_at.min(s.generations),
             None => self.generation - self.improved_at.min(self.generation),
         };
+        // Until the run has a valid design, the first search to find one
+        // stops the others: the run records it and stops or polishes from
+        // there (a GA child already valid leaves them nothing to do).
+        let stop = AtomicBool::new(next.first().is_some_and(|m| m.eval.terms.uncovered == 0));
+        let stop = self.seeks_first_valid().then_some(&stop);
         let ga = &self.full.cluster.ga;
         let ctx = Context {
             problem: active,
@@ -460,7 +466,8 @@ impl Engine {
             kept: ga.keep,
             generation: self.generation,
             scaled_generations: self.scaled.as_ref().map(|s| s.generations),
-            budget: budget(ga.local_search, since, self.deadline.min(self.slice)),
+            budget: budget(ga.local_search, since, self.deadline.min(self.slice), stop),
+            run_deadline: self.deadline,
             cancel,
             pool: &self.pool,
         };
@@ -697,6 +704,16 @@ impl Engine {
         at_bound || polished || !self.full.cluster.pattern.is_empty()
     }
 
+    /// Whether the generation looks for the run's first valid design at
+    /// full size: the first search to find one ends it. Polishing
+    /// generations run in full, and a valid scaled design does not end
+    /// the scaled phase at once. Like the slice, only under a time limit:
+    /// where the others stop depends on the clock, and a run without a
+    /// limit stays the same for a seed on any machine.
+    fn seeks_first_valid(&self) -> bool {
+        self.scaled.is_none() && self.first_valid.is_none() && self.slice.instant().is_some()
+    }
+
     /// Whether a valid design has stopped improving: no better best for
     /// `ga.stall_generations` generations.
     pub fn stalled(&self) -> bool {
@@ -749,13 +766,14 @@ impl Engine {
 /// times), since a plateau needs a longer walk. So one generation costs
 /// at most 64 x `ga.local_search` moves per walk; the searches hand back
 /// what they have at `deadline`.
-fn budget(local_search: u64, since_improved: u64, deadline: Deadline) -> Budget {
+fn budget(local_search: u64, since_improved: u64, deadline: Deadline, stop: Option<&AtomicBool>) -> Budget<'_> {
     let stalled = since_improved.min(3) as u32;
     let patience = local_search.saturating_mul(1 << stalled);
     Budget {
         patience,
         max: patience.saturating_mul(8),
         deadline,
+        stop,
     }
 }
 

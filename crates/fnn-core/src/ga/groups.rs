@@ -152,7 +152,7 @@ pub struct Outcome {
 
 /// Runs the grouped search from a random feasible grouping for at most
 /// `max` moves; a genome of the full problem when it covers every pair.
-pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget, rng: &mut Rng) -> (Option<Genome>, Outcome) {
+pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget<'_>, rng: &mut Rng) -> (Option<Genome>, Outcome) {
     let Some(mut s) = State::random(problem, plan, rng) else {
         return (None, Outcome::default());
     };
@@ -179,6 +179,9 @@ pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget, rng: &mut 
         iterations: s.iteration,
     };
     let genome = (s.uncovered == 0).then(|| s.genome(problem, plan));
+    if genome.is_some() {
+        time.found_valid();
+    }
     (genome, out)
 }
 

@@ -173,14 +173,14 @@ struct Search<'a> {
     iteration: u64,
     /// When to stop, looked at inside a move's scan too: one scan covers
     /// millions of pairs at 16384 PCs.
-    budget: Budget,
+    budget: Budget<'a>,
 }
 
 /// Runs the tabu search on `g` until every required pair is covered or the
 /// budget runs out, and leaves in `g` the best design it saw (never one
 /// with more uncovered pairs than it started with). A walk that keeps
 /// finding better designs goes on: its pair weights are what it learnt.
-pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Budget, rng: &mut Rng) -> Outcome {
+pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Budget<'_>, rng: &mut Rng) -> Outcome {
     let mut s = Search::new(problem, req, g.clone());
     s.budget = budget;
     let before = s.uncovered;
@@ -205,6 +205,9 @@ pub fn improve(problem: &Problem, req: &Required<'_>, g: &mut Genome, budget: Bu
             best = (s.uncovered, s.g.clone());
             best_at = s.iteration;
         }
+    }
+    if best.0 == 0 {
+        budget.found_valid();
     }
     *g = best.1;
     Outcome {
@@ -605,6 +608,7 @@ mod tests {
             patience: 200_000,
             max: 200_000,
             deadline: crate::deadline::Deadline::NONE,
+            stop: None,
         };
         let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
         assert_eq!(out.uncovered_before, start);
@@ -624,6 +628,7 @@ mod tests {
             patience: 1_000_000_000,
             max: 1_000_000_000,
             deadline: crate::deadline::Deadline::now(),
+            stop: None,
         };
         let out = improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
         assert_eq!(out.iterations, 1, "{out:?}");

@@ -158,12 +158,26 @@ impl Portfolio {
     }
 }
 
-/// One strategy's search on its own stream, and the seconds it took.
+/// One strategy's search on its own stream, and the seconds it took. A
+/// design it hands back that covers every required pair raises the
+/// generation's stop flag (the walks raise it themselves the moment they
+/// get there), so the searches still running hand back what they have.
 fn run_one(strategy: &dyn Strategy, ctx: &Context<'_>, seed: u64) -> (Found, f64) {
     let t = Stopwatch::start();
     let mut rng = stream(seed, strategy.name(), ctx.generation);
     let f = strategy.search(ctx, &mut rng);
+    if ctx.budget.stop.is_some() && !ctx.budget.stopped() && covers_all(ctx, &f) {
+        ctx.budget.found_valid();
+    }
     (f, t.seconds())
+}
+
+/// Whether a design `f` hands back covers every required pair.
+fn covers_all(ctx: &Context<'_>, f: &Found) -> bool {
+    let members = f.members.iter().map(|g| (ctx.problem, g));
+    members
+        .chain(f.full.iter().map(|g| (ctx.full, g)))
+        .any(|(problem, g)| super::Eval::full(problem, &g.with_masks(problem)).terms.uncovered == 0)
 }
 
 impl Stats {
@@ -202,7 +216,109 @@ fn mix(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ga::member::Member;
+    use crate::spec::{Coverage, PatternSpec, QuickFlags, Spec};
     use rand::RngExt;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Hands back a design it was given, found at once.
+    struct Finds(Genome);
+
+    impl Strategy for Finds {
+        fn name(&self) -> &'static str {
+            "finds"
+        }
+        fn applies(&self, _: &Context<'_>) -> bool {
+            true
+        }
+        fn search(&self, _: &Context<'_>, _: &mut Rng) -> Found {
+            Found {
+                members: vec![self.0.clone()],
+                ..Found::default()
+            }
+        }
+    }
+
+    /// Works a millisecond a move for up to `SLOW_MOVES` moves, unless
+    /// its budget says stop; its moves say when it stopped.
+    struct Slow;
+    const SLOW_MOVES: u64 = 20_000;
+
+    impl Strategy for Slow {
+        fn name(&self) -> &'static str {
+            "slow"
+        }
+        fn applies(&self, _: &Context<'_>) -> bool {
+            true
+        }
+        fn search(&self, ctx: &Context<'_>, _: &mut Rng) -> Found {
+            let mut moves = 0;
+            while moves < SLOW_MOVES && !ctx.budget.spent() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                moves += 1;
+            }
+            Found {
+                moves,
+                ..Found::default()
+            }
+        }
+    }
+
+    /// A sparse 8x8 torus on 2 NICs, and a design of it covering every pair.
+    fn torus_and_design() -> (Problem, Genome) {
+        let q = QuickFlags {
+            pcs: Some(64),
+            nics: Some(2),
+            switches: Some("4x32".into()),
+            ..Default::default()
+        };
+        let mut spec: Spec = q.apply(Spec::default()).unwrap();
+        spec.coverage = Coverage::Sparse;
+        spec.patterns = vec![PatternSpec::Grid {
+            dims: vec![8, 8],
+            torus: true,
+            weight: 1.0,
+        }];
+        let p = Problem::new(spec.resolve().unwrap());
+        let mut g = Genome::straightforward(&p);
+        let budget = Budget {
+            patience: 200_000,
+            max: 200_000,
+            ..Budget::NONE
+        };
+        let req = super::super::local::Required::new(&p);
+        super::super::local::improve(&p, &req, &mut g, budget, &mut Rng::seed_from_u64(1));
+        assert_eq!(super::super::Eval::full(&p, &g).terms.uncovered, 0);
+        (p, g)
+    }
+
+    /// The run's first valid design, found by one search, ends the
+    /// generation: the slow search beside it, which has neither a move
+    /// limit nor a deadline it would reach soon, hands back what it has
+    /// instead of running on.
+    #[test]
+    fn the_first_valid_design_stops_the_searches_beside_it() {
+        let (p, valid) = torus_and_design();
+        let population = vec![Member::new(&p, Genome::straightforward(&p))];
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let (stop, cancel) = (AtomicBool::new(false), AtomicBool::new(false));
+        let budget = Budget {
+            patience: 1,
+            max: 1,
+            stop: Some(&stop),
+            ..Budget::NONE
+        };
+        let ctx = Context::first(&p, &population, budget, Deadline::NONE, &cancel, &pool);
+        let mut portfolio = Portfolio::new(false, false).with(Slow).with(Finds(valid));
+        let found = portfolio.search(&ctx, 1);
+        assert_eq!(
+            found.iter().map(|(n, f)| (*n, f.members.len())).collect::<Vec<_>>(),
+            [("slow", 0), ("finds", 1)]
+        );
+        assert!(stop.load(Ordering::Relaxed));
+        let slow = &portfolio.stats()[0];
+        assert!(slow.moves < SLOW_MOVES, "{slow:?}");
+    }
 
     #[test]
     fn streams_differ_by_name_seed_and_generation_and_repeat_exactly() {

@@ -56,7 +56,7 @@ pub(super) fn partition(
     kinds: &[Kind],
     edges: &[(u32, u32)],
     moves_per_pair: u64,
-    time: Budget,
+    time: Budget<'_>,
     rng: &mut Rng,
 ) -> Vec<Vec<Vec<usize>>> {
     let mut g = Groups::new(pcs, kinds, edges);
@@ -422,7 +422,7 @@ impl Groups {
     }
 
     /// The min-conflicts walk; returns the groups of the best grouping seen.
-    fn walk(&mut self, moves: u64, patience: u64, time: Budget, rng: &mut Rng) -> Vec<u32> {
+    fn walk(&mut self, moves: u64, patience: u64, time: Budget<'_>, rng: &mut Rng) -> Vec<u32> {
         let mut best = (self.open.len(), self.group.clone());
         let (mut iteration, mut best_at) = (0u64, 0u64);
         while !self.open.is_empty() && iteration < moves && iteration - best_at < patience {

@@ -7,7 +7,7 @@
 //! It writes no file: a proof asked for comes back in its outcome.
 
 use super::genome::Genome;
-use super::strategy::{Budget, Context, Found, Strategy, Verdict};
+use super::strategy::{Context, Found, Strategy, Verdict};
 use super::{Deadline, Rng};
 use crate::exact::{self, ExactError, Options, Outcome};
 use std::sync::{Arc, Mutex};
@@ -58,9 +58,10 @@ impl Exact {
         Arc::clone(&self.settled)
     }
 
-    /// Its share of the time the run gave it.
-    fn deadline(&self, budget: Budget) -> Deadline {
-        budget.deadline.share(self.share, self.unlimited)
+    /// Its share of the run's time left: it runs alone, once, so the
+    /// generation's slice (a twentieth of the limit) does not hold it.
+    fn deadline(&self, run: Deadline) -> Deadline {
+        run.share(self.share, self.unlimited)
     }
 }
 
@@ -75,7 +76,7 @@ impl Strategy for Exact {
 
     fn search(&self, ctx: &Context<'_>, _rng: &mut Rng) -> Found {
         let opts = Options {
-            deadline: self.deadline(ctx.budget),
+            deadline: self.deadline(ctx.run_deadline),
             proof: self.proof,
             only: None,
             count_only: false,
@@ -107,5 +108,46 @@ impl Strategy for Exact {
             said,
             moves: 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ga::genome::Genome;
+    use crate::ga::member::Member;
+    use crate::ga::problem::Problem;
+    use crate::ga::strategy::Budget;
+    use crate::spec::{QuickFlags, Spec};
+    use rand::SeedableRng;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    /// The exact mode runs alone, once: its share is of the run's time
+    /// left, not of the generation's slice. Here the slice is up before
+    /// it starts and the run has an hour: it still gets to solve.
+    #[test]
+    fn the_exact_mode_takes_its_share_of_the_run_not_of_the_slice() {
+        let q = QuickFlags {
+            pcs: Some(12),
+            nics: Some(2),
+            switches: Some("12x4".into()),
+            ..Default::default()
+        };
+        let spec: Spec = q.apply(Spec::default()).unwrap();
+        let p = Problem::new(spec.resolve().unwrap());
+        let population = vec![Member::new(&p, Genome::straightforward(&p))];
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let cancel = AtomicBool::new(false);
+        let budget = Budget {
+            patience: 1,
+            max: 1,
+            ..Budget::time(Deadline::now())
+        };
+        let hour = Deadline::after(Instant::now(), Some(Duration::from_secs(3600)));
+        let ctx = Context::first(&p, &population, budget, hour, &cancel, &pool);
+        let found = Exact::first().search(&ctx, &mut Rng::seed_from_u64(1));
+        assert_eq!(found.verdict, Verdict::Found, "{:?}", found.said);
+        assert_eq!(found.members.len(), 1);
     }
 }

@@ -23,7 +23,7 @@ impl Strategy for Constructions {
         "constructions"
     }
 
-    fn seed(&self, full: &Problem, _budget: Budget) -> Option<Genome> {
+    fn seed(&self, full: &Problem, _budget: Budget<'_>) -> Option<Genome> {
         construction_seed(full).map(|(g, _)| g)
     }
 

@@ -12,6 +12,7 @@ use super::genome::Genome;
 use super::member::Member;
 use super::problem::Problem;
 use crate::deadline::Deadline;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One search a run may combine with others.
 pub trait Strategy: Send + Sync {
@@ -22,7 +23,7 @@ pub trait Strategy: Send + Sync {
     /// A design of the full problem to start from, made before the first
     /// generation within `budget`'s time; the run starts from the best
     /// offered.
-    fn seed(&self, _full: &Problem, _budget: Budget) -> Option<Genome> {
+    fn seed(&self, _full: &Problem, _budget: Budget<'_>) -> Option<Genome> {
         None
     }
 
@@ -48,10 +49,15 @@ pub struct Context<'a> {
     /// Generations of the current scaled size, during the scaled phase.
     pub scaled_generations: Option<u64>,
     /// What this generation's search may spend.
-    pub budget: Budget,
+    pub budget: Budget<'a>,
+    /// The run's own deadline (its time limit), past the generation's
+    /// slice: for a search that runs alone, once, before the others (the
+    /// exact mode), which holds no other search and which a slice would
+    /// cut to a twentieth of the limit.
+    pub run_deadline: Deadline,
     /// Set when the run is asked to stop now (a signal, the designer's
     /// quit): a strategy that can run long gives up at once.
-    pub cancel: &'a std::sync::atomic::AtomicBool,
+    pub cancel: &'a AtomicBool,
     pub pool: &'a rayon::ThreadPool,
 }
 
@@ -64,7 +70,34 @@ impl Context<'_> {
     /// Whether the search should give up now: its time is up or the run
     /// is cancelled.
     pub fn spent(&self) -> bool {
-        self.budget.spent() || self.cancel.load(std::sync::atomic::Ordering::Relaxed)
+        self.budget.spent() || self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+impl<'a> Context<'a> {
+    /// The first generation of `problem` at full size, for a test of
+    /// strategies alone.
+    pub(crate) fn first(
+        problem: &'a Problem,
+        population: &'a [Member],
+        budget: Budget<'a>,
+        run_deadline: Deadline,
+        cancel: &'a AtomicBool,
+        pool: &'a rayon::ThreadPool,
+    ) -> Context<'a> {
+        Context {
+            problem,
+            full: problem,
+            population,
+            kept: 1,
+            generation: 0,
+            scaled_generations: None,
+            budget,
+            run_deadline,
+            cancel,
+            pool,
+        }
     }
 }
 
@@ -72,9 +105,11 @@ impl Context<'_> {
 /// goes on while it finds better designs, up to `max`, and stops after
 /// `patience` moves without) and the time it may take. The moves make a
 /// run the same for a seed on any machine; the time only cuts a search
-/// short when the run's limit or the generation's slice is up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
+/// short when the run's limit or the generation's slice is up, and the
+/// generation's stop flag when another search found the run's first
+/// valid design.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget<'a> {
     /// Moves without a new best before a walk stops; 0 means the run
     /// gives no moves (the searches do not run).
     pub patience: u64,
@@ -82,14 +117,22 @@ pub struct Budget {
     pub max: u64,
     /// When the searches must hand back what they have.
     pub deadline: Deadline,
+    /// Raised when a search of this generation finds the run's first
+    /// valid design (every required pair covered, at full size): the
+    /// others hand back what they have at once instead of holding the
+    /// generation until their moves or time run out. `None` once the run
+    /// has one (polishing generations run in full) and in the scaled
+    /// phase.
+    pub stop: Option<&'a AtomicBool>,
 }
 
-impl Budget {
+impl Budget<'_> {
     /// No moves and no time limit.
-    pub const NONE: Budget = Budget {
+    pub const NONE: Budget<'static> = Budget {
         patience: 0,
         max: 0,
         deadline: Deadline::NONE,
+        stop: None,
     };
 
     /// Whether a search has any moves to spend.
@@ -98,7 +141,7 @@ impl Budget {
     }
 
     /// Only time, no moves: for a seed, whose moves the run does not count.
-    pub fn time(deadline: Deadline) -> Budget {
+    pub fn time(deadline: Deadline) -> Budget<'static> {
         Budget {
             deadline,
             ..Budget::NONE
@@ -108,7 +151,22 @@ impl Budget {
     /// Whether the time is up: the one question a search asks of the
     /// clock, through the budget the run gave it.
     pub fn spent(&self) -> bool {
-        self.deadline.passed()
+        self.stopped() || self.deadline.passed()
+    }
+
+    /// Whether a search of the generation found the run's first valid
+    /// design.
+    pub fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Tells the generation's other searches that this one found a
+    /// design covering every required pair of the active problem: while
+    /// the run has none, they stop.
+    pub fn found_valid(&self) {
+        if let Some(s) = self.stop {
+            s.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The time left, `None` without a limit.
@@ -117,7 +175,7 @@ impl Budget {
     }
 
     /// The same moves, the time cut at `deadline` if that is sooner.
-    pub fn until(self, deadline: Deadline) -> Budget {
+    pub fn until(self, deadline: Deadline) -> Self {
         Budget {
             deadline: self.deadline.min(deadline),
             ..self

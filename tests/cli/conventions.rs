@@ -106,8 +106,20 @@ fn one_exit_status_table_for_every_command() {
 fn ctrl_c_exits_130_after_writing_what_it_has() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("o");
+    // A search that would go on for the whole minute: the shipped spec
+    // stops after 500 generations or a stall of 500, which a fast machine
+    // reaches before the signal.
+    let spec = std::fs::read_to_string("assets/specs/cluster-1024.toml").unwrap();
+    let endless = spec.replace(
+        "generations = 500\n",
+        "generations = 100000000\nstall_generations = 100000000\n",
+    );
+    assert_ne!(spec, endless, "the spec's [ga] generations line moved");
+    std::fs::write(d.path().join("endless.toml"), endless).unwrap();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fnn-tui"))
-        .args(["design", "assets/specs/cluster-1024.toml", "--time-limit", "60", "-o"])
+        .arg("design")
+        .arg(d.path().join("endless.toml"))
+        .args(["--time-limit", "60", "-o"])
         .arg(&out)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())

@@ -116,15 +116,12 @@ fn ctrl_c_exits_130_after_writing_what_it_has() {
     );
     assert_ne!(spec, endless, "the spec's [ga] generations line moved");
     std::fs::write(d.path().join("endless.toml"), endless).unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fnn-tui"))
-        .arg("design")
-        .arg(d.path().join("endless.toml"))
-        .args(["--time-limit", "60", "-o"])
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut design = std::process::Command::new(assert_cmd::cargo::cargo_bin("fnn-tui"));
+    design.arg("design").arg(d.path().join("endless.toml"));
+    design.args(["--time-limit", "60", "-o"]).arg(&out);
+    // SIGINT at its default, as a terminal's Ctrl-C finds it, even when
+    // this test inherited it ignored (a script's background job).
+    let mut child = crate::signals::spawn(design, false);
     std::thread::sleep(std::time::Duration::from_millis(1500));
     // SAFETY: kill has no memory preconditions; the pid is our child's.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);

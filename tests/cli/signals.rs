@@ -130,7 +130,7 @@ fn a_reader_gone_is_no_error() {
 /// whatever this test inherited (as an interactive shell starts it), or
 /// with SIGHUP and SIGINT ignored, as `nohup` in a script's background
 /// job starts it.
-fn spawn(mut cmd: Command, nohup: bool) -> Child {
+pub(crate) fn spawn(mut cmd: Command, nohup: bool) -> Child {
     cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: signal() is async-signal-safe, so it may run between fork and exec.
     unsafe {

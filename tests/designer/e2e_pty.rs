@@ -440,9 +440,11 @@ fn saving_an_opened_recovery_file_writes_the_sessions_own_file() {
     let (session, recovery) = mine_with_a_pin_in_recovery(h);
     assert!(!pinned(&session));
     let mut tui = Tui::start(&["--resume", recovery.to_str().unwrap()], h);
-    let opened = tui.wait_for("Population (200 members)");
+    // The status line is the frame's last row: waiting for it, not for the
+    // first pane, reads a whole frame.
+    let opened = tui.wait_for("unsaved");
     assert!(
-        opened.contains("unsaved"),
+        opened.contains("Population (200 members)"),
         "the work is not in mine.toml yet:\n{opened}"
     );
     // Saved once the search has stopped: no progress after it to keep.

@@ -136,18 +136,25 @@ fn take(kept: &Path, out: &Path) -> bool {
             .all(|l| std::fs::copy(kept.join(l), out.join(l)).is_ok())
 }
 
-/// Keeps the libraries just compiled: copied into a folder of this run's
-/// own, renamed into place whole, so another build never takes half.
-/// Failing to keep them costs only a compile next time.
+/// Keeps the libraries just compiled: copied into a folder made
+/// exclusively under a random name beside the kept ones, renamed into
+/// place whole, so another build never takes half. Failing to keep them
+/// costs only a compile next time.
 fn keep(out: &Path, kept: &Path) {
-    let staging = kept.with_extension(format!("part-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
-    let copied = std::fs::create_dir_all(&staging).is_ok()
-        && LIBRARIES
-            .iter()
-            .all(|l| std::fs::copy(out.join(l), staging.join(l)).is_ok());
-    if !copied || std::fs::rename(&staging, kept).is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
+    let (Some(shelf), Some(name)) = (kept.parent(), kept.file_name()) else {
+        return;
+    };
+    let prefix = format!("{}.part-", name.to_string_lossy());
+    let Ok(staging) = tempfile::Builder::new().prefix(&prefix).tempdir_in(shelf) else {
+        return;
+    };
+    let copied = LIBRARIES
+        .iter()
+        .all(|l| std::fs::copy(out.join(l), staging.path().join(l)).is_ok());
+    if copied {
+        // On success the folder is the kept one; on failure (another
+        // build kept them first) the staging folder is dropped.
+        let _ = std::fs::rename(staging.path(), kept);
     }
 }
 

@@ -1,6 +1,6 @@
 //! Runs every test (`cargo test` over the workspace) and tallies them.
 
-use crate::checks::{cargo, root};
+use crate::checks::cargo;
 use crate::step::Outcome;
 use crate::tally::Tally;
 use std::io::{BufRead, BufReader};
@@ -20,13 +20,15 @@ const THREADS_PER_CORE: usize = 2;
 /// `cargo test --workspace` with `args`, its output passed through and
 /// read for the tally, which lands in `tally` pass or fail.
 pub fn run(release: Option<&Path>, args: &[String], tally: &mut Option<Tally>) -> Outcome {
-    let notes = root().join(format!("target/xtask/skips-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&notes) {
-        return Outcome::Failed(format!("{}: {e}", notes.display()));
-    }
+    // A folder of its own, made exclusively and removed when dropped.
+    let notes = match tempfile::Builder::new().prefix("fnn-test-skips-").tempdir() {
+        Ok(d) => d,
+        Err(e) => return Outcome::Failed(format!("a folder for the skipped tests' notes: {e}")),
+    };
+    let notes = notes.path();
     let mut c = cargo();
     c.args(["test", "--workspace", "--locked", "--no-fail-fast"]).args(args);
-    c.env(SKIPS, &notes).stdout(Stdio::piped());
+    c.env(SKIPS, notes).stdout(Stdio::piped());
     if std::env::var_os("RUST_TEST_THREADS").is_none() {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         c.env("RUST_TEST_THREADS", (cores * THREADS_PER_CORE).to_string());
@@ -46,8 +48,7 @@ pub fn run(release: Option<&Path>, args: &[String], tally: &mut Option<Tally>) -
         }
         Err(e) => Err(e),
     };
-    t.skip(read_notes(&notes));
-    let _ = std::fs::remove_dir_all(&notes);
+    t.skip(read_notes(notes));
     let verdict = match status {
         Ok(s) if s.success() && t.failed == 0 => Outcome::Passed,
         Ok(s) => Outcome::Failed(format!("cargo test ended with {s}; {} failed", t.failed)),

@@ -893,6 +893,18 @@ fn sweep_rows(path: &Path) -> Vec<fnn_tui::sweep::Point> {
 
 const SHARDED: [&str; 6] = ["--pcs", "3..12", "--nics", "2..3", "--generations", "50"];
 
+/// The single run of the `SHARDED` sweep into `out`, which shards and
+/// merges are compared with.
+fn sweep_single(out: &std::path::Path) {
+    fnn()
+        .arg("sweep")
+        .args(SHARDED)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
 /// Shards 1/4..4/4 merged in a shuffled order are the single run's rows;
 /// merging them again changes nothing; a shard of other settings, or a
 /// file that is not a shard, is refused naming the file and the difference.
@@ -900,13 +912,7 @@ const SHARDED: [&str; 6] = ["--pcs", "3..12", "--nics", "2..3", "--generations",
 fn sweep_shards_merge_to_the_single_run() {
     let dir = tempfile::tempdir().unwrap();
     let (one, parts) = (dir.path().join("one"), dir.path().join("parts"));
-    fnn()
-        .arg("sweep")
-        .args(SHARDED)
-        .arg("--out")
-        .arg(&one)
-        .assert()
-        .success();
+    sweep_single(&one);
     for i in 1..=4 {
         let shard = format!("{i}/4");
         fnn()
@@ -1009,13 +1015,7 @@ fn sweep_rows_of_shard(path: &Path) -> usize {
 fn sweep_slurm_script_parses_and_runs_locally() {
     let dir = tempfile::tempdir().unwrap();
     let (one, odd) = (dir.path().join("one"), dir.path().join("it's $(odd)"));
-    fnn()
-        .arg("sweep")
-        .args(SHARDED)
-        .arg("--out")
-        .arg(&one)
-        .assert()
-        .success();
+    sweep_single(&one);
     fnn()
         .arg("sweep")
         .args(SHARDED)

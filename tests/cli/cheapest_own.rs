@@ -58,16 +58,11 @@ fn a_spec_mixing_models_off_the_list_is_a_candidate_at_its_own_prices() {
     // (6 x 10 + 24 NICs = 84); the spec's own hardware is five 4-port
     // "used" switches at 5 and one "four" (the list's 10): 5 x 5 + 10 + 24.
     let dir = tempfile::tempdir().unwrap();
-    let prices = dir.path().join("prices.toml");
-    std::fs::write(&prices, common::FOUR_AND_EIGHT_PORTS).unwrap();
-    let spec = dir.path().join("eight.toml");
-    std::fs::write(
-        &spec,
-        "name = \"eight\"\n[pcs]\ncount = 8\nnics = 3\n[uplink]\nmode = \"none\"\n\
-         [[switches]]\nmodel = \"used\"\nports = 4\ncount = 5\nprice = 5.0\n\
+    let (spec, prices) = common::eight_pcs_priced(
+        dir.path(),
+        "[[switches]]\nmodel = \"used\"\nports = 4\ncount = 5\nprice = 5.0\n\
          [[switches]]\nmodel = \"four\"\nports = 4\ncount = 1\nprice = 99.0\n",
-    )
-    .unwrap();
+    );
     let out = dir.path().join("out");
     let v = cheapest(&[spec.to_str().unwrap(), "--prices", prices.to_str().unwrap()], &out);
     let (answer, own) = costs(&v);

@@ -558,14 +558,7 @@ fn cheapest_finds_the_papers_eight_pc_hardware_and_the_result_checks() {
     // NICs on six 4-port switches (the FNN compiler paper's example, the covering bound)
     // cost 6 x 10 + 24 = 84, and five are too few.
     let dir = tempfile::tempdir().unwrap();
-    let prices = dir.path().join("prices.toml");
-    std::fs::write(&prices, common::FOUR_AND_EIGHT_PORTS).unwrap();
-    let spec = dir.path().join("eight.toml");
-    std::fs::write(
-        &spec,
-        "name = \"eight\"\n[pcs]\ncount = 8\nnics = 3\n[uplink]\nmode = \"none\"\n",
-    )
-    .unwrap();
+    let (spec, prices) = common::eight_pcs_priced(dir.path(), "");
     let out_dir = dir.path().join("out");
     let out = fnn()
         .arg("cheapest")

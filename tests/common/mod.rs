@@ -51,6 +51,19 @@ pub const FOUR_AND_EIGHT_PORTS: &str = "cable_price = 0.0\n[nic]\nmodel = \"nic\
      [[switches]]\nmodel = \"four\"\nports = 4\nprice = 10.0\n\
      [[switches]]\nmodel = \"eight\"\nports = 8\nprice = 100.0\n";
 
+/// The KLAT2 paper's eight PCs with three NICs (no uplink) and `switches`
+/// (TOML `[[switches]]` tables, or nothing), beside the price list
+/// [`FOUR_AND_EIGHT_PORTS`], written into `dir`: the spec's path and the
+/// price list's.
+pub fn eight_pcs_priced(dir: &std::path::Path, switches: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let prices = dir.join("prices.toml");
+    std::fs::write(&prices, FOUR_AND_EIGHT_PORTS).unwrap();
+    let spec = dir.join("eight.toml");
+    let head = "name = \"eight\"\n[pcs]\ncount = 8\nnics = 3\n[uplink]\nmode = \"none\"\n";
+    std::fs::write(&spec, format!("{head}{switches}")).unwrap();
+    (spec, prices)
+}
+
 /// The name libtest gives test `name` of the module at `module_path`
 /// (`module_path!()`, which begins with the test binary's crate, which
 /// libtest leaves out): what `--exact` matches when a test runs its own

@@ -400,7 +400,7 @@ fn mine_with_a_pin_in_recovery(h: &std::path::Path) -> (std::path::PathBuf, std:
     tui.keys("S");
     tui.wait_for("Save session as");
     tui.keys(&format!("{BACKSPACES}mine\r"));
-    tui.wait_for("saved ");
+    tui.wait_for("saved /");
     tui.keys("p");
     tui.wait_for("pinned k00 on switch 0");
     tui.keys("\x03");
@@ -450,7 +450,7 @@ fn saving_an_opened_recovery_file_writes_the_sessions_own_file() {
     // Saved once the search has stopped: no progress after it to keep.
     tui.wait_for("stopped: no better design");
     tui.keys("s");
-    let text = tui.wait_for("saved ");
+    let text = tui.wait_for("saved /");
     assert!(text.contains(&format!("saved {}", session.display())), "{text}");
     tui.keys("q");
     assert!(tui.exit_status().success());
@@ -473,7 +473,8 @@ fn saving_the_defaults_recovery_file_takes_a_name_no_example_has() {
     let mut tui = Tui::start(&["--resume", recovery.to_str().unwrap()], h);
     tui.wait_for("Population (200 members)");
     tui.keys("s");
-    let text = tui.wait_for("saved ");
+    // "saved /": the status line's "unsaved edits" has "saved " in it.
+    let text = tui.wait_for("saved /");
     let own = sessions.join("klat2-2.toml");
     assert!(text.contains(&format!("saved {}", own.display())), "{text}");
     tui.keys("q");

@@ -3,6 +3,7 @@
 //! ("The FNN Compiler's Output"), and the bounds any wiring of the hardware
 //! obeys; a wiring's figures of merit against a spec are [`crate::metrics`].
 
+pub mod arcs;
 pub mod bits;
 pub mod bounds;
 pub mod constructions;

@@ -87,26 +87,34 @@ impl Settings {
 
     /// How `line` (a shard file's first line) differs from these settings,
     /// in words: "--pcs 3,4,5 there, 3,4,5,6 here"; empty when it agrees.
-    fn differences(&self, line: &str) -> Result<Vec<String>, ()> {
-        let rest = line.strip_prefix(TAG).ok_or(())?;
+    fn differences(&self, line: &str) -> Result<Vec<String>, Unreadable> {
+        let rest = line.strip_prefix(TAG).ok_or(Unreadable::NoTag)?;
         let mut parts = rest.split(';').map(str::trim);
-        let _shard = parts.next().ok_or(())?;
-        let theirs: Vec<(&str, &str)> = parts.map(|p| p.split_once(' ').ok_or(())).collect::<Result<_, _>>()?;
+        let _shard = parts.next().ok_or(Unreadable::OtherFields)?;
+        let theirs: Vec<(&str, &str)> = parts
+            .map(|p| p.split_once(' ').ok_or(Unreadable::OtherFields))
+            .collect::<Result<_, _>>()?;
         let ours = self.fields();
-        if theirs.len() != ours.len() {
-            return Err(());
+        if theirs.len() != ours.len() || ours.iter().zip(&theirs).any(|((k, _), (tk, _))| k != tk) {
+            return Err(Unreadable::OtherFields);
         }
         let mut diff = Vec::new();
-        for ((k, v), (tk, tv)) in ours.iter().zip(theirs) {
-            if *k != tk {
-                return Err(());
-            }
+        for ((k, v), (_, tv)) in ours.iter().zip(theirs) {
             if v != tv {
                 diff.push(format!("{k} {} there, {} here", crate::escape::one_line(tv), v));
             }
         }
         Ok(diff)
     }
+}
+
+/// Why a shard file's first line is no settings line of this version.
+enum Unreadable {
+    /// Not a shard file at all.
+    NoTag,
+    /// A shard file whose settings are not the ones this version writes:
+    /// one from before a setting was added, or a damaged line.
+    OtherFields,
 }
 
 /// Splits a shard file's text into its settings line and its CSV.
@@ -126,10 +134,18 @@ pub fn read(text: &str, source: &str, ours: &Settings) -> Result<Vec<Point>, Swe
         what,
     };
     match ours.differences(line) {
-        Err(()) => {
+        Err(Unreadable::NoTag) => {
             return Err(refused(
                 "it is not a shard file (no `# fnn-tui sweep shard:` first line)".into(),
             ));
+        }
+        Err(Unreadable::OtherFields) => {
+            let wanted: Vec<&str> = ours.fields().iter().map(|(k, _)| *k).collect();
+            return Err(refused(format!(
+                "its settings line is not one this version writes (an older fnn-tui, or damaged): \
+                 this version writes {}; compute the shard again with this version",
+                wanted.join(", ")
+            )));
         }
         Ok(d) if !d.is_empty() => return Err(refused(d.join("; "))),
         Ok(_) => {}
@@ -244,6 +260,23 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("not a shard file")
+        );
+    }
+
+    /// A shard written before `--anneal` existed lacks the setting: it is
+    /// named as another version's shard, with what this one writes.
+    #[test]
+    fn a_shard_of_an_older_version_says_so() {
+        let ours = settings();
+        let line = ours.line(Shard { index: 1, count: 4 });
+        let older = line.replace("; --anneal 0", "");
+        assert_ne!(older, line);
+        let text = format!("{older}{}", super::super::to_csv(&[]));
+        let err = read(&text, "a.csv", &ours).unwrap_err().to_string();
+        assert!(err.contains("not one this version writes (an older fnn-tui"), "{err}");
+        assert!(
+            err.contains("--exact-budget, --anneal; compute the shard again"),
+            "{err}"
         );
     }
 }

@@ -27,8 +27,9 @@
 //! design leaving the fewest pairs uncovered; while the best still leaves
 //! some, each generation grows one more with a random order and random
 //! ties and hands it to a tabu walk, which repairs what the greedy left.
-//! Where that fresh design leaves more pairs than the best member, the
-//! generation walks on from the best instead, within the run's moves:
+//! Where that fresh design leaves more pairs than the best member and the
+//! best reads as partitions, the generation walks on from the best
+//! instead, within the run's moves:
 //! walking a fresh design's thousands of pairs again every generation
 //! held each generation's whole time slice on sparse random patterns and
 //! handed back designs hundreds of pairs short of the best.
@@ -98,8 +99,10 @@ impl Strategy for Blocks {
         // A fresh design that leaves more pairs than the best member would
         // spend the generation covering pairs the run has covered already.
         let left = Eval::full(problem, &grown.0).terms.uncovered;
-        if let Some(best) = ctx.population.first().filter(|m| m.eval.terms.uncovered < left) {
-            return walked_on(problem, &req, &best.genome, ctx.budget, &mut walk);
+        if let Some(best) = ctx.population.first().filter(|m| m.eval.terms.uncovered < left)
+            && let Some(found) = walked_on(problem, &req, &best.genome, ctx.budget, &mut walk)
+        {
+            return found;
         }
         let (_, mut g, partition_moves) = better(problem, &req, grown, MOVES_PER_PAIR, ctx.budget, rng);
         let out = local::improve(problem, &req, &mut g, ctx.budget, &mut walk);
@@ -111,24 +114,18 @@ impl Strategy for Blocks {
     }
 }
 
-/// The best member walked on within the run's moves: by the partition
-/// walk where its wiring reads as partitions, by the tabu walk elsewhere.
-fn walked_on(problem: &Problem, req: &Required<'_>, best: &Genome, budget: Budget<'_>, rng: &mut Rng) -> Found {
+/// The best member walked on by the partition walk within the run's
+/// moves, where its wiring reads as partitions. Elsewhere (PCs with
+/// different NICs, pins) the generation grows afresh: the
+/// tabu walks already start from the best there.
+fn walked_on(problem: &Problem, req: &Required<'_>, best: &Genome, budget: Budget<'_>, rng: &mut Rng) -> Option<Found> {
     let best = best.with_masks(problem);
-    if let Some((g, moves)) = Regroup::read(problem, req, &best).and_then(|r| r.walk_on(problem, budget, rng)) {
-        return Found {
-            members: vec![g],
-            moves,
-            ..Found::default()
-        };
-    }
-    let mut g = best.into_owned();
-    let out = local::improve(problem, req, &mut g, budget, rng);
-    Found {
+    let (g, moves) = Regroup::read(problem, req, &best)?.walk_on(problem, budget, rng)?;
+    Some(Found {
         members: vec![g],
-        moves: out.iterations,
+        moves,
         ..Found::default()
-    }
+    })
 }
 
 /// The problem's switch widths, widest first.

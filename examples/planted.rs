@@ -64,6 +64,9 @@ struct Outcome {
     seconds: Option<f64>,
     generations: u64,
     peak_mb: f64,
+    /// Each search's seconds a generation, in words (which one held the
+    /// generations shows here).
+    searches: String,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -136,13 +139,14 @@ fn row(family: Family, pcs: usize, density: u32, limit: f64, args: &Args) -> any
         pairs.push(p.spec.resolve()?.pattern.pair_count());
         let o = child(family, pcs, density, seed, limit, args.threads)?;
         eprintln!(
-            "{}-{pcs} seed {seed} ({}): {} ({} generations, {:.0} MB)",
+            "{}-{pcs} seed {seed} ({}): {} ({} generations, {:.0} MB; {})",
             family.name(),
             p.about,
             o.seconds
                 .map_or(format!("FAILED in {limit} s"), |t| format!("{t:.2} s")),
             o.generations,
-            o.peak_mb
+            o.peak_mb,
+            o.searches
         );
         peak = peak.max(o.peak_mb);
         match o.seconds {
@@ -204,12 +208,14 @@ fn child(family: Family, pcs: usize, density: u32, seed: u64, limit: f64, thread
         ])
         .output()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let f: Vec<&str> = text.split_whitespace().collect();
+    let mut lines = text.lines();
+    let f: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
     match (out.status.success(), f.as_slice()) {
         (true, [secs, gens, kb]) => Ok(Outcome {
             seconds: secs.parse().ok(),
             generations: gens.parse().unwrap_or(0),
             peak_mb: kb.parse::<f64>().unwrap_or(0.0) / 1024.0,
+            searches: lines.next().unwrap_or("").to_string(),
         }),
         _ => Err(anyhow::anyhow!(
             "{}-{pcs} seed {seed}: {}",
@@ -220,7 +226,8 @@ fn child(family: Family, pcs: usize, density: u32, seed: u64, limit: f64, thread
 }
 
 /// The child: plants, searches to the first valid design or the limit,
-/// prints `SECONDS|- GENERATIONS PEAK_KB`.
+/// prints `SECONDS|- GENERATIONS PEAK_KB`, then each search's seconds a
+/// generation.
 fn one(family: &str, pcs: &str, density: &str, seed: &str, limit: &str, threads: usize) -> anyhow::Result<()> {
     let family = Family::named(family).ok_or_else(|| anyhow::anyhow!("no family {family}"))?;
     let num = |s: &str| s.parse::<f64>().map_err(|e| anyhow::anyhow!("`{s}`: {e}"));
@@ -251,6 +258,14 @@ fn one(family: &str, pcs: &str, density: &str, seed: &str, limit: &str, threads:
         run.engine().generation(),
         peak_kb()
     );
+    let searches: Vec<String> = run
+        .engine()
+        .strategy_stats()
+        .iter()
+        .filter(|s| s.runs > 0)
+        .map(|s| format!("{} {:.2} s x {}", s.name, s.seconds / s.runs as f64, s.runs))
+        .collect();
+    println!("{}", searches.join(", "));
     Ok(())
 }
 

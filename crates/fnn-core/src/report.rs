@@ -31,6 +31,10 @@ pub struct Report {
     /// When the search first held a valid design (none: never, or no search).
     pub first_valid_generation: Option<u64>,
     pub first_valid_s: Option<f64>,
+    /// Each search of the portfolio: the generations it ran in, the
+    /// moves it made and the seconds it took, in portfolio order (a
+    /// search that holds its generation's time slice shows here).
+    pub strategies: Vec<StrategyTime>,
     /// Lower bounds and the design's gap to them: for a universal FNN of
     /// this size, or for a sparse pattern its own (the universal ones do
     /// not apply to it).
@@ -47,6 +51,33 @@ pub struct Report {
     /// (report.json lists the first `LISTED_UNCOVERED` by number).
     #[serde(skip)]
     pub uncovered_named: Vec<(String, String)>,
+}
+
+/// One search's account over a run, as a report gives it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StrategyTime {
+    pub name: String,
+    /// Generations it ran in (its seed counts as one).
+    pub generations: u64,
+    /// Designs it handed back.
+    pub designs: u64,
+    pub moves: u64,
+    pub seconds: f64,
+    /// Its seconds over its generations.
+    pub seconds_per_generation: f64,
+}
+
+impl StrategyTime {
+    fn of(s: &crate::ga::portfolio::Stats) -> StrategyTime {
+        StrategyTime {
+            name: s.name.to_string(),
+            generations: s.runs,
+            designs: s.finds,
+            moves: s.moves,
+            seconds: s.seconds,
+            seconds_per_generation: if s.runs == 0 { 0.0 } else { s.seconds / s.runs as f64 },
+        }
+    }
 }
 
 /// The bounds a report gives.
@@ -68,6 +99,7 @@ pub struct RunInfo {
     pub first_valid_s: Option<f64>,
     pub terms: Option<Terms>,
     pub fitness: Option<f64>,
+    pub strategies: Vec<StrategyTime>,
 }
 
 impl crate::run::Run {
@@ -94,6 +126,7 @@ impl RunInfo {
             first_valid_s: None,
             terms: Some(*best.terms()),
             fitness: Some(best.fitness()),
+            strategies: engine.strategy_stats().iter().map(StrategyTime::of).collect(),
         }
     }
 }
@@ -143,6 +176,7 @@ impl Report {
             stop_reason: run.stop_reason,
             first_valid_generation: run.first_valid_generation,
             first_valid_s: run.first_valid_s,
+            strategies: run.strategies,
             terms: run.terms,
             fitness: run.fitness,
             uncovered_named: metrics
@@ -289,6 +323,15 @@ impl Report {
         if let (Some(g), Some(t)) = (self.first_valid_generation, self.first_valid_s) {
             let _ = writeln!(s, "  first valid          generation {g}, after {t:.3} s");
         }
+        let ran: Vec<String> = self
+            .strategies
+            .iter()
+            .filter(|t| t.generations > 0)
+            .map(|t| format!("{} {:.3} s a generation", t.name, t.seconds_per_generation))
+            .collect();
+        if !ran.is_empty() {
+            let _ = writeln!(s, "  searches             {}", ran.join(", "));
+        }
     }
 }
 
@@ -297,6 +340,43 @@ mod tests {
     use super::*;
     use crate::design::Design;
     use crate::spec::{PatternSpec, sparse_spec};
+
+    /// Which search held a generation was visible nowhere: the report
+    /// gives each search's generations, moves and seconds a generation.
+    #[test]
+    fn a_report_gives_each_searchs_time_a_generation() {
+        // An 8x8 torus on 2 NICs and every port: the first design leaves
+        // pairs for the walks.
+        let grid = PatternSpec::Grid {
+            dims: vec![8, 8],
+            torus: true,
+            weight: 1.0,
+        };
+        let mut spec = sparse_spec("torus", 64, 2, &[(4, 32)], vec![grid]);
+        spec.ga.generations = 3;
+        spec.ga.constructions = false;
+        let mut run = crate::run::Run::new(spec).unwrap();
+        run.run(&std::sync::atomic::AtomicBool::new(false), |_| {});
+        let names = run.engine().strategy_stats().iter().map(|s| s.name).collect::<Vec<_>>();
+        let report = run.report();
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        let listed = json["strategies"].as_array().expect("a list of searches");
+        let listed_names: Vec<&str> = listed.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(listed_names, names);
+        let tabu = listed.iter().find(|t| t["name"] == "tabu").expect("the tabu walks");
+        let generations = tabu["generations"].as_u64().unwrap();
+        assert!(generations > 0 && tabu["moves"].as_u64().unwrap() > 0, "{tabu}");
+        let (seconds, each) = (
+            tabu["seconds"].as_f64().unwrap(),
+            tabu["seconds_per_generation"].as_f64().unwrap(),
+        );
+        assert!((each * generations as f64 - seconds).abs() < 1e-9, "{tabu}");
+        let text = report.text();
+        assert!(
+            text.contains("  searches             ") && text.contains("tabu "),
+            "{text}"
+        );
+    }
 
     /// A ring of 64 PCs on 2 NICs: the universal bounds (switches of 33
     /// ports) say nothing of it; its own (2 partners a PC) do.

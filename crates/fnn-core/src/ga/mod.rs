@@ -40,6 +40,7 @@ pub mod operators;
 pub mod portfolio;
 pub mod presets;
 pub mod problem;
+mod regroup;
 mod residual;
 pub mod sat;
 pub mod scale;

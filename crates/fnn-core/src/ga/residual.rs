@@ -49,8 +49,9 @@ pub(super) struct Kind {
 
 /// Each kind's switches as the PCs on them (`blocks[kind][switch]`), every
 /// PC's NICs of that kind on distinct switches, covering as many `edges`
-/// as the walk could within `moves_per_pair` moves an edge. A NIC no
-/// switch had room for is left out.
+/// as the walk could within `moves_per_pair` moves an edge (and `time`'s
+/// moves, where it gives any), and the moves it made. A NIC no switch
+/// had room for is left out.
 pub(super) fn partition(
     pcs: usize,
     kinds: &[Kind],
@@ -58,13 +59,57 @@ pub(super) fn partition(
     moves_per_pair: u64,
     time: Budget<'_>,
     rng: &mut Rng,
-) -> Vec<Vec<Vec<usize>>> {
+) -> (Vec<Vec<Vec<usize>>>, u64) {
     let mut g = Groups::new(pcs, kinds, edges);
     g.fill_greedily(rng);
     g.settle();
     let n = edges.len() as u64;
-    let best = g.walk(moves_per_pair * n + 100_000, PATIENCE_PER_PAIR * n + 2_000, time, rng);
-    (0..kinds.len()).map(|k| g.pack(k, &best)).collect()
+    // A generation's budget caps the moves too (a seed's, time alone, does
+    // not): 200 moves a pair is 1.5 million at 7,241 pairs, a minute and
+    // more, whatever the run gave the generation.
+    let most = match time.has_moves() {
+        true => (moves_per_pair * n + 100_000).min(time.max),
+        false => moves_per_pair * n + 100_000,
+    };
+    let (best, moves) = g.walk(most, PATIENCE_PER_PAIR * n + 2_000, time, rng);
+    ((0..kinds.len()).map(|k| g.pack(k, &best)).collect(), moves)
+}
+
+/// [`partition`] walked on from `start` (`start[kind][switch]`: the PCs
+/// on each switch, as [`partition`] returns them) instead of from a
+/// greedy fill, within `budget` (its patience, its most moves, its
+/// time): a design already a few pairs short needs moves for those, not
+/// for every pair again. The grouping it found best, never worse than
+/// `start`, and the moves it made; `None` where `start` puts a PC on more
+/// switches of a kind than it has NICs of that kind.
+pub(super) fn partition_from(
+    pcs: usize,
+    kinds: &[Kind],
+    edges: &[(u32, u32)],
+    start: &[Vec<Vec<usize>>],
+    budget: Budget<'_>,
+    rng: &mut Rng,
+) -> Option<(Vec<Vec<Vec<usize>>>, u64)> {
+    let mut g = Groups::new(pcs, kinds, edges);
+    let mut first = 0u32;
+    for (k, blocks) in start.iter().enumerate() {
+        for (j, block) in blocks.iter().enumerate() {
+            for &pc in block {
+                let nic = g
+                    .nics_of(pc as u32)
+                    .find(|&n| g.group[n] == NONE && g.kind_of_nic[n % g.nics] == k)?;
+                let to = first + j as u32;
+                if g.holds(pc as u32, to) || !g.room(to) {
+                    return None;
+                }
+                g.relocate(nic as u32, to);
+            }
+        }
+        first += kinds[k].switches as u32;
+    }
+    g.settle();
+    let (best, moves) = g.walk(budget.max, budget.patience, budget, rng);
+    Some(((0..kinds.len()).map(|k| g.pack(k, &best)).collect(), moves))
 }
 
 /// A candidate move: NIC `nic` joins switch `to`; NIC `out` (if any)
@@ -421,8 +466,9 @@ impl Groups {
         near
     }
 
-    /// The min-conflicts walk; returns the groups of the best grouping seen.
-    fn walk(&mut self, moves: u64, patience: u64, time: Budget<'_>, rng: &mut Rng) -> Vec<u32> {
+    /// The min-conflicts walk; returns the groups of the best grouping
+    /// seen and the moves it made.
+    fn walk(&mut self, moves: u64, patience: u64, time: Budget<'_>, rng: &mut Rng) -> (Vec<u32>, u64) {
         let mut best = (self.open.len(), self.group.clone());
         let (mut iteration, mut best_at) = (0u64, 0u64);
         while !self.open.is_empty() && iteration < moves && iteration - best_at < patience {
@@ -461,7 +507,7 @@ impl Groups {
                 best_at = iteration;
             }
         }
-        best.1
+        (best.1, iteration)
     }
 
     /// The best move that covers edge `e`: a NIC of one of its PCs into a
@@ -671,7 +717,7 @@ mod tests {
         let pcs = 256;
         let edges = planted(pcs, 8, 2, 3, &mut rng);
         let kinds = [kind(pcs, 8, 2)];
-        let blocks = partition(pcs, &kinds, &edges, 200, Budget::NONE, &mut rng);
+        let (blocks, _) = partition(pcs, &kinds, &edges, 200, Budget::NONE, &mut rng);
         assert_eq!(blocks[0].len(), pcs * 2 / 8);
         assert!(blocks[0].iter().all(|b| b.len() == 8));
         for pc in 0..pcs {

@@ -235,6 +235,10 @@ fn one(family: &str, pcs: &str, density: &str, seed: &str, limit: &str, threads:
     let mut spec = planted(family, pcs, density, seed)?.spec;
     spec.ga.seed = seed;
     spec.ga.threads = threads;
+    // The searches slice their time from the spec's limit, as under
+    // `design --time-limit`; the run's own limit alone would leave them
+    // slicing the default.
+    spec.ga.time_limit_s = limit;
     let cluster = spec.resolve()?;
     let start = Instant::now();
     let limits = Limits {

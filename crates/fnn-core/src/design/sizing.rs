@@ -122,3 +122,48 @@ impl<'a> Walk<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::constructions::{affine_plane, affine_plane_through_line};
+
+    /// `pcs` PCs dealt round the blocks, one at a time.
+    fn dealt(c: &Construction, pcs: usize) -> Vec<usize> {
+        let n = c.blocks.len();
+        (0..n).map(|b| pcs / n + usize::from(b < pcs % n)).collect()
+    }
+
+    fn loads(c: &Construction, sizes: &[usize]) -> Vec<usize> {
+        (0..c.switches)
+            .map(|s| {
+                (0..c.blocks.len())
+                    .filter(|&b| c.blocks[b].contains(&s))
+                    .map(|b| sizes[b])
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// The walk keeps the PCs and the width, and gives up where no sizes
+    /// exist: over AG(2,5) alone, 38 PCs on 8-port lines would need the
+    /// squared line loads to add up to more than they can.
+    #[test]
+    fn the_walk_fits_the_width_or_gives_up() {
+        let c = affine_plane_through_line(5).unwrap();
+        let sizes = sizes_within(&c, &dealt(&c, 38), 8).expect("sizes exist");
+        assert_eq!(sizes.iter().sum::<usize>(), 38);
+        assert!(loads(&c, &sizes).iter().all(|&l| l <= 8));
+        assert!(sizes.iter().all(|&n| n <= most_in_block(6, 38, 8)));
+        let plain = affine_plane(5).unwrap();
+        assert_eq!(sizes_within(&plain, &dealt(&plain, 38), 8), None);
+    }
+
+    #[test]
+    fn a_block_takes_few_pcs_when_the_switches_are_tight() {
+        assert_eq!(most_in_block(6, 38, 8), 2);
+        // 31 PCs on a projective plane of order 5, 6-port lines: one each.
+        assert_eq!(most_in_block(6, 31, 6), 1);
+        assert_eq!(most_in_block(1, 5, 9), 5);
+    }
+}

@@ -1051,12 +1051,13 @@ fn atlas_command(reproduce: &str, out: &Path) -> Vec<String> {
 
 /// Sampled rows of the shipped atlas come out the same when their own
 /// command runs again: a construction at Füredi's bound, the GA closing a
-/// gap, the annealing search meeting the bound (52 PCs with 5 NICs), open
-/// cells one over the bound with 5, 7 and 8 NICs, and a cell the exact
-/// mode narrowed, if the atlas has one cheap enough.
+/// gap, open cells one over the bound with 5, 7 and 8 NICs, and a cell the
+/// exact mode narrowed, if the atlas has one cheap enough. (The annealing
+/// search's cells are all reached by the constructions now; the sweep's
+/// own tests hold the search to account.)
 #[test]
 fn sampled_atlas_rows_reproduce_with_their_own_command() {
-    let mut sample: Vec<&fnn_tui::atlas::Cell> = [(1024, 5), (10, 5), (44, 5), (52, 5), (500, 7), (37, 8), (200, 3)]
+    let mut sample: Vec<&fnn_tui::atlas::Cell> = [(1024, 5), (10, 5), (44, 5), (500, 7), (37, 8), (200, 3)]
         .iter()
         .map(|&(p, n)| fnn_tui::atlas::lookup(p, n).expect("a shipped row"))
         .collect();
@@ -1067,10 +1068,6 @@ fn sampled_atlas_rows_reproduce_with_their_own_command() {
             .take(1),
     );
     assert!(sample.iter().any(|c| c.method.starts_with("GA")), "no GA row sampled");
-    assert!(
-        sample.iter().any(|c| c.method.starts_with("annealing")),
-        "no annealing row sampled"
-    );
     assert!(sample.iter().any(|c| c.status == fnn_tui::atlas::Status::Open));
     for cell in sample {
         let dir = tempfile::tempdir().unwrap();

@@ -14,6 +14,17 @@
 //!   q = n - 1 it meets Füredi's bound P n / (n^2 - n + 1) (see `bounds`).
 //! * The affine plane of order q: q^2 groups (points), q^2 + q switches
 //!   (lines), q + 1 NICs per PC, q groups per switch.
+//! * The affine plane through a line: the affine plane's points, and q
+//!   more groups, one per parallel class but that of a line l, cabled to
+//!   every line of the class and to l.
+//!
+//! The groups of the projective plane and of the affine plane through a
+//! line need not be equal: where the greedy sizes leave the best
+//! construction over the lower bound, a tabu walk (`sizing`) looks for
+//! unequal sizes (empty groups too) a port narrower. 38 PCs with 6 NICs
+//! fit 8 ports this way, on either; the greedy sizes need 9, and so does
+//! the affine plane with any sizes (over AG(2,5), 38 PCs on lines of at
+//! most 8 make the squared line loads add up to too little).
 //!
 //! Fewer PCs than blocks truncates a construction (empty groups and the
 //! switches they leave with fewer than two PCs are dropped); more pads it
@@ -29,6 +40,9 @@ pub struct Construction {
     pub switches: usize,
     /// The switches of each group of PCs; any two blocks intersect.
     pub blocks: Vec<Vec<usize>>,
+    /// Whether `best` asks the walk's sizing for narrower switches than the
+    /// greedy group sizes give (blocks of unequal weight need it).
+    pub walk_sizing: bool,
 }
 
 impl Construction {
@@ -44,6 +58,7 @@ pub fn single_switch() -> Construction {
         name: "one switch".into(),
         switches: 1,
         blocks: vec![vec![0]],
+        walk_sizing: false,
     }
 }
 
@@ -59,6 +74,7 @@ pub fn pairs_of_groups(g: usize) -> Construction {
         name: format!("pairs of {g} groups"),
         switches,
         blocks,
+        walk_sizing: false,
     }
 }
 
@@ -85,6 +101,7 @@ pub fn projective_plane(q: usize) -> Option<Construction> {
         name: format!("projective plane of order {q}"),
         switches: vectors.len(),
         blocks,
+        walk_sizing: true,
     })
 }
 
@@ -112,7 +129,24 @@ pub fn affine_plane(q: usize) -> Option<Construction> {
         name: format!("affine plane of order {q}"),
         switches: q * q + q,
         blocks,
+        walk_sizing: false,
     })
+}
+
+/// AG(2, q) and, for each parallel class but that of the line l (the line
+/// y = 0), a block of all q lines of the class and l. Such a block meets
+/// every point (its class covers the plane) and the other such blocks
+/// (they all hold l); with l's own class it would be a projective plane.
+pub fn affine_plane_through_line(q: usize) -> Option<Construction> {
+    let mut c = affine_plane(q)?;
+    // Lines m q + b (y = m x + b) are class m; the verticals, class q.
+    let line = 0;
+    let class = |m: usize| (0..q * q + q).filter(move |&l| l / q == m || (m == q && l >= q * q));
+    c.blocks
+        .extend((1..=q).map(|m| class(m).chain([line]).collect::<Vec<_>>()));
+    c.name = format!("affine plane of order {q} through a line");
+    c.walk_sizing = true;
+    Some(c)
 }
 
 /// Every construction whose PCs need at most `nics` NICs.
@@ -122,6 +156,7 @@ pub fn candidates(nics: usize) -> Vec<Construction> {
     for q in 2..nics {
         out.extend(projective_plane(q));
         out.extend(affine_plane(q));
+        out.extend(affine_plane_through_line(q));
     }
     out
 }
@@ -144,7 +179,19 @@ impl Built {
 /// Splits `pcs` PCs into the groups of `c` and writes the design; switches
 /// left with fewer than two PCs are dropped, the rest sorted fullest first.
 pub fn build(c: &Construction, pcs: usize) -> Built {
-    let sizes = group_sizes(c, pcs);
+    lay_out(c, group_sizes(c, pcs))
+}
+
+/// `c` for `pcs` PCs with no switch wider than `width`, its group sizes
+/// walked from the greedy ones (`sizing`); `None` when the walk finds none.
+pub fn build_within(c: &Construction, pcs: usize, width: u32) -> Option<Built> {
+    let start = group_sizes(c, pcs);
+    super::sizing::sizes_within(c, &start, width as usize).map(|sizes| lay_out(c, sizes))
+}
+
+/// The design of `sizes[b]` PCs in each block `b`.
+fn lay_out(c: &Construction, sizes: Vec<usize>) -> Built {
+    let pcs = sizes.iter().sum();
     let degree = degrees(c, &sizes);
     let mut kept: Vec<usize> = (0..c.switches).filter(|&s| degree[s] >= 2).collect();
     kept.sort_by_key(|&s| std::cmp::Reverse(degree[s]));
@@ -178,10 +225,22 @@ pub fn best(pcs: usize, nics: usize) -> Option<Built> {
     if pcs == 0 || nics == 0 {
         return None;
     }
-    candidates(nics)
-        .iter()
-        .map(|c| build(c, pcs))
-        .min_by_key(|b| (b.width, b.switches(), b.design.ports_used().iter().sum::<u32>()))
+    let all = candidates(nics);
+    let key = |b: &Built| (b.width, b.switches(), b.design.ports_used().iter().sum::<u32>());
+    let mut best = all.iter().map(|c| build(c, pcs)).min_by_key(key)?;
+    // Over the bound, the constructions whose groups need unequal sizes
+    // get the walk's sizing, one port narrower at a time (never below the
+    // bound, which no sizing can beat).
+    let bound = super::bounds::width_bound(pcs as u64, nics as u64);
+    for c in all.iter().filter(|c| c.walk_sizing && c.nics() == nics) {
+        while u64::from(best.width) > bound {
+            match build_within(c, pcs, best.width - 1) {
+                Some(b) => best = b,
+                None => break,
+            }
+        }
+    }
+    Some(best)
 }
 
 /// How many PCs more than asked the group sizing also tries. The sizing is
@@ -380,6 +439,27 @@ mod tests {
         assert_eq!(b.width, 244);
         assert_eq!(b.switches(), 21);
         assert_eq!(best(1024, 5).unwrap().width, 244);
+    }
+
+    /// 38 PCs with 6 NICs: over the planes with greedy sizes the fullest
+    /// switch holds 9 (over AG(2,5) any sizes would: the squared line
+    /// loads would add up to too little for 8), but with groups on whole
+    /// parallel classes through a line, sized unequally by the walk, it
+    /// holds 8, the lower bound; so does PG(2,5) with unequal groups.
+    #[test]
+    fn the_affine_plane_through_a_line_fits_38_pcs_on_8_ports() {
+        let c = affine_plane_through_line(5).unwrap();
+        assert!(intersecting(&c));
+        assert_eq!((c.switches, c.blocks.len(), c.nics()), (30, 30, 6));
+        assert_eq!(build(&c, 38).width, 9, "the greedy sizes");
+        let b = build_within(&c, 38, 8).expect("the walk's sizes");
+        assert_eq!((b.width, b.design.pcs()), (8, 38));
+        assert_eq!(build(&affine_plane(5).unwrap(), 38).width, 9);
+        let pg = projective_plane(5).unwrap();
+        assert_eq!(fullness(&spread(&pg, 38).1).0, 9, "the greedy spread");
+        let pg = build_within(&pg, 38, 8).expect("unequal groups");
+        assert_eq!((pg.width, pg.design.pcs()), (8, 38));
+        assert_eq!(best(38, 6).map(|b| b.width), Some(8));
     }
 
     #[test]

@@ -553,9 +553,11 @@ pub fn run(cli: Cli) -> ExitCode {
     exit::unless_interrupted(match result {
         Ok(code) => code,
         Err(e) => {
-            tracing::error!("{e}");
+            // `{:#}`: the context and every cause under it ("cannot write
+            // DIR: ..."), not the context alone.
+            tracing::error!("{e:#}");
             // Errors quote inputs: never let them drive the terminal.
-            out::errln!("error: {}", fnn_tui::escape::terminal(&e.to_string()));
+            out::errln!("error: {}", fnn_tui::escape::terminal(&format!("{e:#}")));
             ExitCode::from(2)
         }
     })

@@ -18,13 +18,14 @@
 //!   more groups, one per parallel class but that of a line l, cabled to
 //!   every line of the class and to l.
 //!
-//! The groups of the projective plane and of the affine plane through a
-//! line need not be equal: where the greedy sizes leave the best
-//! construction over the lower bound, a tabu walk (`sizing`) looks for
-//! unequal sizes (empty groups too) a port narrower. 38 PCs with 6 NICs
-//! fit 8 ports this way, on either; the greedy sizes need 9, and so does
-//! the affine plane with any sizes (over AG(2,5), 38 PCs on lines of at
-//! most 8 make the squared line loads add up to too little).
+//! Groups need not be equal. Their sizes are the best of a greedy spread,
+//! the spread for a few PCs more trimmed back, and a plane's surplus
+//! (`arcs`); where that leaves the best construction over the lower bound,
+//! a tabu walk (`sizing`) looks for sizes (empty groups too) a port
+//! narrower on the projective plane and the affine plane through a line.
+//! 38 PCs with 6 NICs fit 8 ports this way; the greedy spread needs 9, and
+//! so does the affine plane with any sizes (over AG(2,5), 38 PCs on lines
+//! of at most 8 make the squared line loads add up to too little).
 //!
 //! Fewer PCs than blocks truncates a construction (empty groups and the
 //! switches they leave with fewer than two PCs are dropped); more pads it

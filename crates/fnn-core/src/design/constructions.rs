@@ -186,8 +186,12 @@ pub fn build(c: &Construction, pcs: usize) -> Built {
 /// `c` for `pcs` PCs with no switch wider than `width`, its group sizes
 /// walked from the greedy ones (`sizing`); `None` when the walk finds none.
 pub fn build_within(c: &Construction, pcs: usize, width: u32) -> Option<Built> {
-    let start = group_sizes(c, pcs);
-    super::sizing::sizes_within(c, &start, width as usize).map(|sizes| lay_out(c, sizes))
+    walk_within(c, &group_sizes(c, pcs), width)
+}
+
+/// `c` with its group sizes walked from `start` to fit `width`.
+fn walk_within(c: &Construction, start: &[usize], width: u32) -> Option<Built> {
+    super::sizing::sizes_within(c, start, width as usize).map(|sizes| lay_out(c, sizes))
 }
 
 /// The design of `sizes[b]` PCs in each block `b`.
@@ -226,16 +230,27 @@ pub fn best(pcs: usize, nics: usize) -> Option<Built> {
     if pcs == 0 || nics == 0 {
         return None;
     }
-    let all = candidates(nics);
+    // Each construction is sized once: the walk below starts from the same
+    // sizes, and sizing (surplus, look-ahead) is the costly part.
+    let sized: Vec<(Construction, Vec<usize>)> = candidates(nics)
+        .into_iter()
+        .map(|c| {
+            let sizes = group_sizes(&c, pcs);
+            (c, sizes)
+        })
+        .collect();
     let key = |b: &Built| (b.width, b.switches(), b.design.ports_used().iter().sum::<u32>());
-    let mut best = all.iter().map(|c| build(c, pcs)).min_by_key(key)?;
+    let mut best = sized
+        .iter()
+        .map(|(c, sizes)| lay_out(c, sizes.clone()))
+        .min_by_key(key)?;
     // Over the bound, the constructions whose groups need unequal sizes
     // get the walk's sizing, one port narrower at a time (never below the
     // bound, which no sizing can beat).
     let bound = super::bounds::width_bound(pcs as u64, nics as u64);
-    for c in all.iter().filter(|c| c.walk_sizing && c.nics() == nics) {
+    for (c, sizes) in sized.iter().filter(|(c, _)| c.walk_sizing && c.nics() == nics) {
         while u64::from(best.width) > bound {
-            match build_within(c, pcs, best.width - 1) {
+            match walk_within(c, sizes, best.width - 1) {
                 Some(b) => best = b,
                 None => break,
             }
@@ -308,7 +323,7 @@ fn blocks_per_switch(c: &Construction) -> Option<usize> {
 }
 
 /// The PCs on each switch when the groups have these sizes.
-fn degrees(c: &Construction, sizes: &[usize]) -> Vec<usize> {
+pub(super) fn degrees(c: &Construction, sizes: &[usize]) -> Vec<usize> {
     let mut degree = vec![0usize; c.switches];
     for (b, &n) in sizes.iter().enumerate() {
         c.blocks[b].iter().for_each(|&s| degree[s] += n);
@@ -325,11 +340,7 @@ fn spread(c: &Construction, pcs: usize) -> (Vec<usize>, Vec<usize>) {
     let mut degree = vec![0usize; c.switches];
     for _ in 0..pcs {
         let b = (0..c.blocks.len())
-            .min_by_key(|&b| {
-                let top = c.blocks[b].iter().map(|&s| degree[s]).max().unwrap_or(0);
-                let sum: usize = c.blocks[b].iter().map(|&s| degree[s]).sum();
-                (top, sum, sizes[b])
-            })
+            .min_by_key(|&b| (crowding(c, &degree, b), sizes[b]))
             .expect("at least one block");
         sizes[b] += 1;
         for &s in &c.blocks[b] {
@@ -344,11 +355,10 @@ fn spread(c: &Construction, pcs: usize) -> (Vec<usize>, Vec<usize>) {
 /// fullest.
 fn trim(c: &Construction, sizes: &mut [usize], degree: &mut [usize], extra: usize) {
     for _ in 0..extra {
-        let Some(b) = (0..c.blocks.len()).filter(|&b| sizes[b] > 0).max_by_key(|&b| {
-            let top = c.blocks[b].iter().map(|&s| degree[s]).max().unwrap_or(0);
-            let sum: usize = c.blocks[b].iter().map(|&s| degree[s]).sum();
-            (top, sum)
-        }) else {
+        let Some(b) = (0..c.blocks.len())
+            .filter(|&b| sizes[b] > 0)
+            .max_by_key(|&b| crowding(c, degree, b))
+        else {
             return;
         };
         sizes[b] -= 1;
@@ -356,6 +366,12 @@ fn trim(c: &Construction, sizes: &mut [usize], degree: &mut [usize], extra: usiz
             degree[s] -= 1;
         }
     }
+}
+
+/// How full block `b`'s switches are: the fullest, then all together.
+fn crowding(c: &Construction, degree: &[usize], b: usize) -> (usize, usize) {
+    let top = c.blocks[b].iter().map(|&s| degree[s]).max().unwrap_or(0);
+    (top, c.blocks[b].iter().map(|&s| degree[s]).sum())
 }
 
 fn fullness(degree: &[usize]) -> (usize, usize) {
@@ -392,7 +408,8 @@ fn improve(c: &Construction, sizes: &mut [usize], degree: &mut [usize]) {
     }
 }
 
-fn shift(c: &Construction, degree: &mut [usize], from: usize, to: usize) {
+/// One PC moves from group `from` to group `to`: its switches' PCs.
+pub(super) fn shift(c: &Construction, degree: &mut [usize], from: usize, to: usize) {
     for &s in &c.blocks[from] {
         degree[s] -= 1;
     }

@@ -10,7 +10,7 @@
 //! sums) needed 20,000 to 300,000 conflicts, seconds, for 38 PCs with 6
 //! NICs; the walk needs milliseconds.
 
-use super::constructions::Construction;
+use super::constructions::{self, Construction};
 use rand::{RngExt, SeedableRng};
 
 // The GA's generator, named here so the designs do not import the GA.
@@ -79,12 +79,7 @@ struct Walk<'a> {
 
 impl<'a> Walk<'a> {
     fn new(c: &'a Construction, sizes: Vec<usize>, width: usize) -> Walk<'a> {
-        let mut load = vec![0; c.switches];
-        for (b, &n) in sizes.iter().enumerate() {
-            for &s in &c.blocks[b] {
-                load[s] += n;
-            }
-        }
+        let load = constructions::degrees(c, &sizes);
         let excess = load.iter().map(|&l| l.saturating_sub(width)).sum();
         Walk {
             c,
@@ -116,12 +111,7 @@ impl<'a> Walk<'a> {
         self.excess = (self.excess as i64 + self.delta(from, to)) as usize;
         self.sizes[from] -= 1;
         self.sizes[to] += 1;
-        for &s in &self.c.blocks[from] {
-            self.load[s] -= 1;
-        }
-        for &s in &self.c.blocks[to] {
-            self.load[s] += 1;
-        }
+        constructions::shift(self.c, &mut self.load, from, to);
     }
 }
 
@@ -136,17 +126,6 @@ mod tests {
         (0..n).map(|b| pcs / n + usize::from(b < pcs % n)).collect()
     }
 
-    fn loads(c: &Construction, sizes: &[usize]) -> Vec<usize> {
-        (0..c.switches)
-            .map(|s| {
-                (0..c.blocks.len())
-                    .filter(|&b| c.blocks[b].contains(&s))
-                    .map(|b| sizes[b])
-                    .sum()
-            })
-            .collect()
-    }
-
     /// The walk keeps the PCs and the width, and gives up where no sizes
     /// exist: over AG(2,5) alone, 38 PCs on 8-port lines would need the
     /// squared line loads to add up to more than they can.
@@ -155,7 +134,7 @@ mod tests {
         let c = affine_plane_through_line(5).unwrap();
         let sizes = sizes_within(&c, &dealt(&c, 38), 8).expect("sizes exist");
         assert_eq!(sizes.iter().sum::<usize>(), 38);
-        assert!(loads(&c, &sizes).iter().all(|&l| l <= 8));
+        assert!(constructions::degrees(&c, &sizes).iter().all(|&l| l <= 8));
         assert!(sizes.iter().all(|&n| n <= most_in_block(6, 38, 8)));
         let plain = affine_plane(5).unwrap();
         assert_eq!(sizes_within(&plain, &dealt(&plain, 38), 8), None);

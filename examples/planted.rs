@@ -79,16 +79,16 @@ fn main() -> anyhow::Result<()> {
     } else {
         args.families.iter().filter_map(|n| Family::named(n)).collect()
     };
-    if let Some(dir) = &args.write {
-        return write(dir, &families, &args);
-    }
-    println!("| family | PCs | density | NICs | required pairs | median s | worst s | failures | peak MB |");
-    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|");
     let densities = if args.densities.is_empty() {
         vec![0]
     } else {
         args.densities.clone()
     };
+    if let Some(dir) = &args.write {
+        return write(dir, &families, &densities, &args);
+    }
+    println!("| family | PCs | density | NICs | required pairs | median s | worst s | failures | peak MB |");
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|");
     let mut rows = Vec::new();
     for &family in &families {
         for &pcs in &args.sizes {
@@ -285,13 +285,14 @@ fn peak_kb() -> u64 {
         .unwrap_or(0)
 }
 
-/// Writes each spec as TOML and its certificate as a switch table.
-fn write(dir: &std::path::Path, families: &[Family], args: &Args) -> anyhow::Result<()> {
+/// Writes each spec (at each density) as TOML and its certificate as a
+/// switch table.
+fn write(dir: &std::path::Path, families: &[Family], densities: &[u32], args: &Args) -> anyhow::Result<()> {
     fnn_tui::fs::make_dirs(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     for &family in families {
         for &pcs in &args.sizes {
-            for seed in 1..=args.seeds {
-                let p = plant(family, pcs, seed)?;
+            for (&density, seed) in densities.iter().flat_map(|d| (1..=args.seeds).map(move |s| (d, s))) {
+                let p = planted(family, pcs, density, seed)?;
                 let toml = toml::to_string(&p.spec)?;
                 let path = dir.join(format!("{}.toml", p.spec.name));
                 let head = format!(

@@ -251,11 +251,56 @@ enum Layers {
 }
 
 /// What a growing laid whole (blocks and their switches) and which of
-/// its switches it grew, a layer at a time, where every NIC is in a whole
-/// layer: the grown layers may then be found again as partitions.
+/// its switches it grew, with the NICs each PC has on them, where every
+/// NIC is in a layer: the grown switches may then be found again as
+/// partitions.
 struct Plan {
     laid: Vec<(Vec<Vec<usize>>, Vec<usize>)>,
-    grown: Vec<Vec<usize>>,
+    grown: Vec<(Vec<usize>, usize)>,
+}
+
+/// A width's switches in the growing's order, and how many NICs each PC
+/// has on them: as many as the width's ports hold the PCs over
+/// (`floor(switches x width / PCs)`). At a PC count the width does not
+/// divide (1,001 PCs on 8-port switches) the ports hold the PCs with
+/// some to spare, and a layer is the switches of one pass over the PCs.
+struct Width {
+    width: u32,
+    switches: Vec<usize>,
+    layers: usize,
+}
+
+impl Width {
+    /// The widths of `order`, each with its switches, in order.
+    fn of(problem: &Problem, order: &[usize]) -> Vec<Width> {
+        let c = &problem.cluster;
+        let mut all: Vec<Width> = Vec::new();
+        for &s in order {
+            match all.last_mut() {
+                Some(w) if w.width == c.ports(s) => w.switches.push(s),
+                _ => all.push(Width {
+                    width: c.ports(s),
+                    switches: vec![s],
+                    layers: 0,
+                }),
+            }
+        }
+        for w in &mut all {
+            w.layers = (w.switches.len() * w.width as usize / problem.pcs().max(1)).min(w.switches.len());
+        }
+        all
+    }
+
+    /// The width's switches as its layers, each holding every PC once:
+    /// `layers` runs of switches, their lengths differing by at most one;
+    /// `None` where a run's ports would not hold every PC (6,000 ports
+    /// for 1,000 PCs with 6 NICs on 16-port switches: 62 switches hold
+    /// 992 PCs), so no switch is a layer's.
+    fn layers(&self, pcs: usize) -> Option<Vec<&[usize]>> {
+        let (n, l) = (self.switches.len(), self.layers);
+        let runs: Vec<&[usize]> = (0..l).map(|k| &self.switches[n * k / l..n * (k + 1) / l]).collect();
+        runs.iter().all(|r| r.len() * self.width as usize >= pcs).then_some(runs)
+    }
 }
 
 fn grow(
@@ -273,20 +318,16 @@ fn grow(
         laid: Vec::new(),
         grown: Vec::new(),
     };
-    let mut whole = c.pins.is_empty();
-    let mut at = 0;
-    while at < order.len() {
-        let width = c.ports(order[at]);
-        if width != g.width {
-            g.width = width;
-            g.layer.fill(0);
-        }
-        let span = p / width.max(1) as usize;
-        let same = order
-            .get(at..at + span)
-            .is_some_and(|ss| ss.iter().all(|&s| c.ports(s) == width));
-        if same && span * width as usize == p {
-            let switches = &order[at..at + span];
+    let widths = Width::of(problem, order);
+    for w in &widths {
+        g.width = w.width;
+        g.layer.fill(0);
+        let Some(runs) = w.layers(p).filter(|runs| !runs.is_empty()) else {
+            g.grow_switches(&w.switches);
+            plan.grown.push((w.switches.clone(), w.layers));
+            continue;
+        };
+        for switches in runs {
             // A whole layer, if it covers enough of what growing covers.
             let mut grown = g.clone();
             let before = g.covered_pairs;
@@ -296,25 +337,21 @@ fn grow(
                 Layers::Compared => growing,
                 Layers::Favoured => growing / 2,
             };
-            match g.best_layer(width) {
+            match g.best_layer(w.width, switches.len()) {
                 Some((blocks, score)) if score >= enough => {
                     g.lay(&blocks, switches);
                     plan.laid.push((blocks, switches.to_vec()));
                 }
                 _ => {
                     g = grown;
-                    plan.grown.push(switches.to_vec());
+                    plan.grown.push((switches.to_vec(), 1));
                 }
             }
-            at += span;
-            continue;
         }
-        whole = false;
-        g.grow_switches(&order[at..at + 1]);
-        at += 1;
     }
-    let layers = (plan.laid.len() + plan.grown.len()) as u32;
-    whole &= !plan.grown.is_empty() && c.nics.iter().all(|&n| n == layers);
+    let nics: usize = widths.iter().map(|w| w.layers).sum();
+    let grown = plan.grown.iter().any(|(_, layers)| *layers > 0);
+    let whole = c.pins.is_empty() && grown && c.nics.iter().all(|&n| n as usize == nics);
     let preferred = std::mem::take(&mut g.preferred);
     let pcs: Vec<usize> = (0..p).collect();
     let genome = Genome::construct(problem, &pcs, &|pc| preferred[pc].clone());
@@ -341,20 +378,20 @@ fn partitioned(
             }
         });
     }
-    // The grown layers by width: a kind of switch each.
+    // The grown switches by width: a kind of switch each.
     let mut kinds: Vec<(residual::Kind, Vec<usize>)> = Vec::new();
-    for switches in &plan.grown {
-        let width = p / switches.len();
+    for (switches, per_pc) in plan.grown.iter().filter(|(_, per_pc)| *per_pc > 0) {
+        let width = problem.cluster.ports(switches[0]) as usize;
         match kinds.iter_mut().find(|(k, _)| k.width == width) {
             Some((kind, all)) => {
-                kind.per_pc += 1;
+                kind.per_pc += per_pc;
                 kind.switches += switches.len();
                 all.extend(switches);
             }
             None => kinds.push((
                 residual::Kind {
                     width,
-                    per_pc: 1,
+                    per_pc: *per_pc,
                     switches: switches.len(),
                 },
                 switches.clone(),
@@ -501,22 +538,22 @@ impl<'a> Growth<'a> {
         }
     }
 
-    /// The layer of switches `width` wide, as its blocks, that covers the
-    /// most uncovered pairs, and how many it covers: the cosets of a set
-    /// of address bits (the blocks of patterns built on the PCs' numbers:
-    /// hypercube and butterfly partners, tori whose sides are powers of
-    /// two), or the blocks of side 2 of one of the spec's grids at any
-    /// shift (a torus's edges from odd coordinates, which no set of bits
-    /// holds). Cosets win ties. Only where every PC has a NIC left and
-    /// nothing is pinned.
-    fn best_layer(&self, width: u32) -> Option<(Vec<Vec<usize>>, u64)> {
+    /// The layer of `room` switches `width` wide, as its blocks, that
+    /// covers the most uncovered pairs, and how many it covers: the cosets
+    /// of a set of address bits (the blocks of patterns built on the PCs'
+    /// numbers: hypercube and butterfly partners, tori whose sides are
+    /// powers of two, cut at the PC count), or the blocks of side 2 of one
+    /// of the spec's grids at any shift (a torus's edges from odd
+    /// coordinates, which no set of bits holds). Cosets win ties. Only
+    /// where every PC has a NIC left and nothing is pinned.
+    fn best_layer(&self, width: u32, room: usize) -> Option<(Vec<Vec<usize>>, u64)> {
         let p = self.problem.pcs();
         let plain = self.problem.cluster.pins.is_empty() && self.free.iter().all(|&f| f > 0);
         if !plain || width < 2 || width as usize > p {
             return None;
         }
         let cosets = self
-            .subspace(width)
+            .subspace(width, room)
             .map(|(mask, score)| (self.coset_blocks(mask), score));
         let grids = self.problem.cluster.grids.iter().filter(|dims| {
             dims.iter().product::<usize>() == p
@@ -530,7 +567,7 @@ impl<'a> Growth<'a> {
             })
         });
         let mut best = cosets;
-        for blocks in shifted {
+        for blocks in shifted.filter(|b| b.len() <= room) {
             let score = self.inside(&blocks);
             if best.as_ref().is_none_or(|(_, s)| score > *s) {
                 best = Some((blocks, score));
@@ -539,16 +576,19 @@ impl<'a> Growth<'a> {
         best
     }
 
-    /// The address bits whose cosets, as a layer of switches `width` wide,
-    /// cover the most uncovered pairs, and how many they cover; where the
-    /// PCs and the width are powers of two.
-    fn subspace(&self, width: u32) -> Option<(u32, u64)> {
+    /// The address bits whose cosets, as a layer of `room` switches
+    /// `width` wide, cover the most uncovered pairs, and how many they
+    /// cover; where the width is a power of two and the layer has a
+    /// switch for every coset of the PCs' numbers up to the next power of
+    /// two (a planted cube cut at 1,001 PCs keeps its 128 switches of 8).
+    fn subspace(&self, width: u32, room: usize) -> Option<(u32, u64)> {
         let p = self.problem.pcs();
-        if !p.is_power_of_two() || !width.is_power_of_two() {
+        let span = p.next_power_of_two();
+        if !width.is_power_of_two() || span / width as usize > room {
             return None;
         }
         // Uncovered pairs by their address difference.
-        let mut diffs = vec![0u64; p];
+        let mut diffs = vec![0u64; span];
         for a in 0..p {
             self.req.each(a, |b, k| {
                 if a < b && !self.covered[k] {
@@ -556,7 +596,7 @@ impl<'a> Growth<'a> {
                 }
             });
         }
-        let (n, k) = (p.trailing_zeros(), width.trailing_zeros());
+        let (n, k) = (span.trailing_zeros(), width.trailing_zeros());
         combinations(n, k)
             .map(|mask| {
                 let score = subsets(mask).map(|x| diffs[x as usize]).sum::<u64>();
@@ -565,11 +605,13 @@ impl<'a> Growth<'a> {
             .min_by_key(|&(mask, score)| (std::cmp::Reverse(score), mask))
     }
 
-    /// The cosets of the address bits `mask`, in order of their bases.
+    /// The cosets of the address bits `mask` that hold a PC, in order of
+    /// their bases, each cut at the PC count.
     fn coset_blocks(&self, mask: u32) -> Vec<Vec<usize>> {
-        (0..self.problem.pcs() as u32)
-            .filter(|b| b & mask == 0)
-            .map(|base| subsets(mask).map(|x| (base | x) as usize).collect())
+        let p = self.problem.pcs();
+        (0..p.next_power_of_two() as u32)
+            .filter(|b| b & mask == 0 && (*b as usize) < p)
+            .map(|base| subsets(mask).map(|x| (base | x) as usize).filter(|&pc| pc < p).collect())
             .collect()
     }
 
@@ -762,6 +804,47 @@ mod tests {
         assert!(left <= short, "{left} pairs left, the best member {short}");
     }
 
+    /// A planted 3-D torus cut at 250 PCs keeps its switches (a layer of
+    /// 32 8-port switches holds 256), so no layer fits the PCs exactly.
+    /// Growing switch by switch with no layers and no partition walk, the
+    /// seed left 124 pairs here and hundreds at 1,001 PCs; the layers with
+    /// ports to spare are found whole, the first in cut cosets.
+    #[test]
+    fn a_torus_cut_at_an_odd_size_is_found_in_layers() {
+        let planted = crate::planted::plant_at(crate::planted::Family::Torus3d, 250, 100, 1).unwrap();
+        let p = Problem::new(planted.spec.resolve().unwrap());
+        let layers: Vec<(u32, usize, usize)> = Width::of(&p, &by_width(&p, &widths(&p)))
+            .iter()
+            .map(|w| (w.width, w.switches.len(), w.layers))
+            .collect();
+        assert_eq!(layers, [(16, 16, 1), (8, 64, 2)], "{}", planted.about);
+        let req = Required::new(&p);
+        let weight = triangle_weights(&p.cluster.pattern);
+        let ties: Vec<u32> = (0..p.pcs() as u32).collect();
+        let g = Growth::new(&p, &req, &weight, &ties);
+        let (mask, _) = g.subspace(8, 32).unwrap();
+        assert_eq!(g.coset_blocks(mask).len(), 32, "every coset holds a PC below 250");
+        assert!(g.subspace(8, 31).is_none(), "a switch short for the cosets");
+        let (found, _) = seed_design(&p, Budget::NONE);
+        let left = found.map(|g| Eval::full(&p, &g).terms.uncovered);
+        assert_eq!(left, Some(0), "{}", planted.about);
+    }
+
+    #[test]
+    fn a_width_is_in_layers_where_each_run_of_its_switches_holds_every_pc() {
+        let width = |width, switches, layers| Width {
+            width,
+            switches: (0..switches).collect(),
+            layers,
+        };
+        let runs = |w: &Width, pcs| w.layers(pcs).map(|r| r.iter().map(|r| r.len()).collect::<Vec<_>>());
+        // 1,001 PCs, 2 NICs on 256 8-port switches: two runs of 1,024 ports.
+        assert_eq!(runs(&width(8, 256, 2), 1001), Some(vec![128, 128]));
+        // 1,000 PCs, 6 NICs on 375 16-port switches: runs of 62 hold 992.
+        assert_eq!(runs(&width(16, 375, 6), 1000), None);
+        assert_eq!(runs(&width(16, 375, 6), 992), Some(vec![62, 63, 62, 63, 62, 63]));
+    }
+
     #[test]
     fn submasks_and_combinations_are_all_there_once() {
         let subs: Vec<u32> = subsets(0b1010).collect();
@@ -804,10 +887,10 @@ mod tests {
         let ties: Vec<u32> = (0..p.pcs() as u32).collect();
         let mut g = Growth::new(&p, &req, &weight, &ties);
         let first: Vec<usize> = (0..12).collect();
-        let (blocks, score) = g.best_layer(4).unwrap();
+        let (blocks, score) = g.best_layer(4, 12).unwrap();
         assert_eq!((blocks.len(), score), (12, 48));
         g.lay(&blocks, &first);
-        let (blocks, score) = g.best_layer(4).unwrap();
+        let (blocks, score) = g.best_layer(4, 12).unwrap();
         assert_eq!(score, 48, "the shifted blocks hold every edge left");
         let second: Vec<usize> = (12..24).collect();
         g.lay(&blocks, &second);
@@ -815,7 +898,7 @@ mod tests {
         // Without the grid's sides there is no layer to lay.
         let mut blind = p.clone();
         blind.cluster.grids.clear();
-        assert!(Growth::new(&blind, &req, &weight, &ties).best_layer(4).is_none());
+        assert!(Growth::new(&blind, &req, &weight, &ties).best_layer(4, 12).is_none());
     }
 
     #[test]
@@ -831,12 +914,12 @@ mod tests {
         let weight = triangle_weights(&p.cluster.pattern);
         let ties: Vec<u32> = (0..p.pcs() as u32).collect();
         let mut g = Growth::new(&p, &req, &weight, &ties);
-        let (mask, score) = g.subspace(16).unwrap();
+        let (mask, score) = g.subspace(16, 16).unwrap();
         assert!(mask == 0x0f || mask == 0xf0, "{mask:b}");
         assert_eq!(score, 16 * 120);
         let switches: Vec<usize> = (0..16).collect();
         g.lay(&g.coset_blocks(mask), &switches);
         assert_eq!(g.covered_pairs, 16 * 120);
-        assert_eq!(g.subspace(16).unwrap().1, 16 * 120, "the other half");
+        assert_eq!(g.subspace(16, 16).unwrap().1, 16 * 120, "the other half");
     }
 }

@@ -1052,8 +1052,8 @@ fn atlas_command(reproduce: &str, out: &Path) -> Vec<String> {
 /// Sampled rows of the shipped atlas come out the same when their own
 /// command runs again: a construction at Füredi's bound, the GA closing a
 /// gap, a plane over groups whose sizes leave some groups under the rest
-/// (106 PCs with 6 NICs), open cells one over the bound with 5, 7 and 8
-/// NICs, and cells the exact mode or the annealing search narrowed, if the
+/// (106 PCs with 6 NICs), a cell at a case proof's bound (44 PCs with 5
+/// NICs), open cells one over the bound with 7 and 8 NICs, and cells the exact mode or the annealing search narrowed, if the
 /// atlas has them cheap enough.
 #[test]
 fn sampled_atlas_rows_reproduce_with_their_own_command() {
@@ -1155,21 +1155,21 @@ fn sweep_atlas_folds_the_sweep_into_the_atlas_file() {
 #[test]
 fn design_and_cheapest_say_what_the_atlas_knows() {
     let dir = tempfile::tempdir().unwrap();
-    let open = fnn_tui::atlas::lookup(44, 5).unwrap();
+    let open = fnn_tui::atlas::lookup(33, 6).unwrap();
     assert_eq!(
         open.status,
         fnn_tui::atlas::Status::Open,
-        "44 PCs with 5 NICs settled: pick another open size"
+        "33 PCs with 6 NICs settled: pick another open size"
     );
     let run = fnn()
         .args([
             "design",
             "--pcs",
-            "44",
+            "33",
             "--nics",
-            "5",
+            "6",
             "--switches",
-            "12x*",
+            "8x*",
             "--generations",
             "20",
             "-o",

@@ -85,6 +85,8 @@ pub fn argument(pcs: u64, nics: u64) -> &'static str {
         "Füredi plane"
     } else if bounds::moment_refutation(pcs, nics, narrower).is_some() {
         "second moment"
+    } else if crate::design::proved::proved_refutation(pcs, nics, narrower).is_some() {
+        "case proof"
     } else {
         "pair capacity"
     }
@@ -95,6 +97,7 @@ fn bound_phrase(by: &str) -> String {
     match by {
         "Füredi" => "Füredi's bound".into(),
         "Füredi plane" => "Füredi's plane bound".into(),
+        "case proof" => "the bound of a computer-checked case proof".into(),
         other => format!("the {other} bound"),
     }
 }
@@ -437,5 +440,11 @@ mod tests {
         assert_eq!(argument(9, 3), "Füredi plane");
         assert_eq!(argument(24, 5), "second moment");
         assert_eq!(argument(8, 3), "degree");
+        assert_eq!(argument(44, 5), "case proof");
+        let c = lookup(44, 5).expect("44 PCs with 5 NICs");
+        assert_eq!(
+            c.words(),
+            "12 ports: at the bound of a computer-checked case proof (atlas)"
+        );
     }
 }

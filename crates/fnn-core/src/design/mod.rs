@@ -9,6 +9,7 @@ pub mod bounds;
 pub mod constructions;
 pub mod gf;
 pub mod pattern_bounds;
+pub(crate) mod proved;
 pub mod sizing;
 pub mod table;
 mod wiring;

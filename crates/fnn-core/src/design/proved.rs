@@ -1,0 +1,88 @@
+//! Widths ruled out by a proof made outside the program: counting lemmas,
+//! exact LP certificates and a SAT refutation checked by a DRAT checker.
+//! `data/proofs/44-pcs-5-nics/README.md` writes the proof out and its
+//! scripts check every finite step again.
+//!
+//! 44 PCs with 5 NICs on 11-port switches sit exactly at Füredi's no-plane
+//! bound (44 = 4 x 11), and no multiset of lines of a plane of order 4
+//! holds them, so only this proof separates 11 ports from the 12 the
+//! affine-plane construction reaches.
+
+/// A proved impossibility: `pcs` PCs with at most `nics` NICs each do not
+/// fit on switches of at most `width` ports, on any number of switches.
+struct Proof {
+    pcs: u64,
+    nics: u64,
+    width: u64,
+    why: &'static str,
+}
+
+const PROOFS: [Proof; 1] = [Proof {
+    pcs: 44,
+    nics: 5,
+    width: 11,
+    why: "a computer-checked case proof (data/proofs/44-pcs-5-nics): every PC then uses 5 switches, \
+          no switch holds 4 PCs, 21 to 23 switches fail exact LP certificates and on 20 full \
+          switches at least seven PCs come in twins that a DRAT-checked SAT refutation rules out",
+}];
+
+/// Why `pcs` PCs with at most `nics` NICs cannot share switches of at most
+/// `width` ports, by a proof in [`PROOFS`]; `None` when none applies. A
+/// proof for P PCs covers more PCs (drop some), fewer NICs (a PC with fewer
+/// is allowed) and narrower switches.
+pub(crate) fn proved_refutation(pcs: u64, nics: u64, width: u64) -> Option<String> {
+    PROOFS
+        .iter()
+        .find(|p| pcs >= p.pcs && nics <= p.nics && width <= p.width)
+        .map(|p| {
+            format!(
+                "{} PCs with {} NICs do not fit {}-port switches: {}",
+                p.pcs, p.nics, p.width, p.why
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::bounds::width_bound;
+
+    #[test]
+    fn the_proof_settles_44_pcs_with_5_nics_at_12_ports() {
+        assert!(proved_refutation(44, 5, 11).is_some());
+        assert!(proved_refutation(44, 5, 10).is_some());
+        assert_eq!(width_bound(44, 5), 12);
+    }
+
+    /// The proof claims nothing any known design contradicts: no width a
+    /// construction reaches for 3..64 PCs x 2..8 NICs, and none of the
+    /// neighbouring cells the atlas has at the bound.
+    #[test]
+    fn the_proof_refutes_no_width_a_design_reaches() {
+        for (pcs, nics, width) in [
+            (43, 5, 11),
+            (44, 5, 12),
+            (45, 5, 12),
+            (48, 5, 12),
+            (40, 5, 10),
+            (44, 6, 9),
+            (44, 4, 15),
+        ] {
+            assert!(
+                proved_refutation(pcs, nics, width).is_none(),
+                "{pcs} PCs, {nics} NICs, {width} ports"
+            );
+        }
+        for pcs in 3..=64usize {
+            for nics in 2..=8usize {
+                if let Some(b) = crate::design::constructions::best(pcs, nics) {
+                    let w = b.width as u64;
+                    assert!(
+                        proved_refutation(pcs as u64, nics as u64, w).is_none(),
+                        "{pcs} PCs, {nics} NICs: refutes {w} ports, which a construction reaches"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -299,7 +299,9 @@ impl Width {
     fn layers(&self, pcs: usize) -> Option<Vec<&[usize]>> {
         let (n, l) = (self.switches.len(), self.layers);
         let runs: Vec<&[usize]> = (0..l).map(|k| &self.switches[n * k / l..n * (k + 1) / l]).collect();
-        runs.iter().all(|r| r.len() * self.width as usize >= pcs).then_some(runs)
+        runs.iter()
+            .all(|r| r.len() * self.width as usize >= pcs)
+            .then_some(runs)
     }
 }
 
@@ -611,7 +613,12 @@ impl<'a> Growth<'a> {
         let p = self.problem.pcs();
         (0..p.next_power_of_two() as u32)
             .filter(|b| b & mask == 0 && (*b as usize) < p)
-            .map(|base| subsets(mask).map(|x| (base | x) as usize).filter(|&pc| pc < p).collect())
+            .map(|base| {
+                subsets(mask)
+                    .map(|x| (base | x) as usize)
+                    .filter(|&pc| pc < p)
+                    .collect()
+            })
             .collect()
     }
 

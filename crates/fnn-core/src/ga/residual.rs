@@ -614,7 +614,12 @@ impl Groups {
 /// them up to [`TRADES_LOOKED`], else that many in a row from a random one.
 fn looked_at<'a>(members: &'a [u32], rng: &mut Rng) -> impl Iterator<Item = u32> + use<'a> {
     let start = rng.random_range(0..members.len().max(1));
-    members.iter().cycle().skip(start).take(members.len().min(TRADES_LOOKED)).copied()
+    members
+        .iter()
+        .cycle()
+        .skip(start)
+        .take(members.len().min(TRADES_LOOKED))
+        .copied()
 }
 
 /// The Kernighan-Lin trades between the two sides of `free` (`near`: each
@@ -732,7 +737,7 @@ mod tests {
         seen.sort_unstable();
         assert_eq!(seen, narrow, "a 16-port switch: every member");
         let wide: Vec<u32> = (0..64).collect();
-        let mut ever = vec![false; 64];
+        let mut ever = [false; 64];
         for _ in 0..64 {
             let seen: Vec<u32> = looked_at(&wide, &mut rng).collect();
             assert_eq!(seen.len(), TRADES_LOOKED);

@@ -58,6 +58,7 @@ pub fn check_feasible(c: &Cluster) -> Result<(), SpecError> {
         let rank = c.max_nics() as u64;
         if let Some(why) = bounds::intersecting_refutation(p as u64, rank, widest)
             .or_else(|| bounds::moment_refutation(p as u64, rank, widest))
+            .or_else(|| crate::design::proved::proved_refutation(p as u64, rank, widest))
         {
             return err(format!(
                 "{p} PCs with at most {} each cannot all share switches of at most {widest} usable ports: {why}",
@@ -215,5 +216,17 @@ mod tests {
             assert!(e.contains("pairs of switches"), "{switches}: {e}");
         }
         assert!(quick_cluster(23, 5, "7x20").is_ok());
+    }
+
+    /// 44 PCs with 5 NICs on 11 ports: refused by the case proof in
+    /// data/proofs (at Füredi's no-plane bound, which allows it) on any
+    /// switch count; 12 ports are allowed.
+    #[test]
+    fn the_case_proof_refuses_forty_four_pcs_on_eleven_ports() {
+        for switches in ["11x20", "11x21", "11x30", "10x1,11x21"] {
+            let e = quick_cluster(44, 5, switches).unwrap_err().to_string();
+            assert!(e.contains("case proof"), "{switches}: {e}");
+        }
+        assert!(quick_cluster(44, 5, "12x20").is_ok());
     }
 }

@@ -139,10 +139,8 @@ impl Staged {
 
     fn start(target: &Path, kind: &str, parent: Dir, name: String) -> Result<Staged, OutputError> {
         clean_stale(&parent);
-        let parent_path = crate::fs::parent_of(target);
-        let (staging_name, staging) = crate::fs::temp::temp_dir_in(&parent, &staging_prefix(&name), 0o700)
-            .map_err(|e| unwritable_parent(parent_path, &name, &e))?;
-        let staged = Staged {
+        let (staging_name, staging) = claim_staging(&parent, &name, target)?;
+        Ok(Staged {
             target: target.to_path_buf(),
             kind: kind.to_string(),
             parent,
@@ -152,20 +150,7 @@ impl Staged {
             written: BTreeSet::new(),
             committed: false,
             identity: None,
-        };
-        // A folder made this instant, private to us: its lock is free
-        // unless the file system has none, and then a live writer's
-        // staging could be taken for a dead one's.
-        match staged.staging.try_lock() {
-            Ok(true) => Ok(staged),
-            Ok(false) => Err(io(target)(std::io::Error::other(
-                "the new staging folder is locked by another process",
-            ))),
-            Err(e) => Err(io(target)(std::io::Error::other(format!(
-                "cannot lock the staging folder ({}); the file system must support flock",
-                crate::input::os_reason(&e)
-            )))),
-        }
+        })
     }
 
     /// Starts an output of `kind` that says what it is of (`identity`, one
@@ -379,20 +364,70 @@ fn staging_prefix(name: &str) -> String {
 
 const STAGING: &str = ".staging-";
 
+/// A staging folder's name before it is locked. The clean-up takes only
+/// staging names, so it never finds a live writer's folder between its
+/// making and its lock: two outputs started at once in one folder removed
+/// each other's fresh staging folders ("no such file or directory").
+const CLAIMING: &str = ".claiming-";
+
+/// A claiming folder the clean-up may take: unlocked and this old (its
+/// writer was killed between making it and renaming it, an instant).
+const CLAIM_STALE_SECS: i64 = 60;
+
+/// A new staging folder for output `name` in `parent`, locked: made under
+/// a claiming name, locked, then renamed to its staging name.
+fn claim_staging(parent: &Dir, name: &str, target: &Path) -> Result<(String, Dir), OutputError> {
+    let parent_path = crate::fs::parent_of(target);
+    let claiming_prefix = format!(".{name}{CLAIMING}");
+    let (claim, staging) = crate::fs::temp::temp_dir_in(parent, &claiming_prefix, 0o700)
+        .map_err(|e| unwritable_parent(parent_path, name, &e))?;
+    let staging_name = format!("{}{}", staging_prefix(name), &claim[claiming_prefix.len()..]);
+    let claimed = match staging.try_lock() {
+        Ok(true) => parent
+            .rename_noreplace(&claim, parent, &staging_name)
+            .map_err(io(target)),
+        // A folder made this instant under a name no clean-up takes: its
+        // lock is free unless the file system has none.
+        Ok(false) => Err(io(target)(std::io::Error::other(
+            "the new staging folder is locked by another process",
+        ))),
+        Err(e) => Err(io(target)(std::io::Error::other(format!(
+            "cannot lock the staging folder ({}); the file system must support flock",
+            crate::input::os_reason(&e)
+        )))),
+    };
+    match claimed {
+        Ok(()) => Ok((staging_name, staging)),
+        Err(e) => {
+            let _ = parent.remove_all(&claim);
+            Err(e)
+        }
+    }
+}
+
 /// Removes the staging folders in `parent` whose writer is gone, whatever
 /// output they were for: a killed export's is removed by the next output
 /// of any kind written into the same folder.
 fn clean_stale(parent: &Dir) {
     let Ok(entries) = parent.entries() else { return };
     for (name, kind) in entries {
-        if !name.starts_with('.') || !name.contains(STAGING) || kind != FileType::Directory {
+        let staging = name.contains(STAGING);
+        if !name.starts_with('.') || !(staging || name.contains(CLAIMING)) || kind != FileType::Directory {
             continue;
         }
         let Ok(d) = parent.open_dir(&name) else { continue };
-        if d.try_lock().unwrap_or(false) {
+        if (staging || seconds_old(&d) >= CLAIM_STALE_SECS) && d.try_lock().unwrap_or(false) {
             let _ = parent.remove_all(&name);
         }
     }
+}
+
+/// Seconds since `d` was last changed (0 when unknown).
+fn seconds_old(d: &Dir) -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |t| t.as_secs() as i64);
+    rustix::fs::fstat(d).map_or(0, |st| now - st.st_mtime)
 }
 
 /// The list's line that says what its outputs are of.
@@ -588,5 +623,35 @@ mod tests {
             assert!(Staged::new(&d.path().join(name), "export").is_err(), "{name}");
         }
         assert!(Staged::new(Path::new("."), "export").is_err());
+    }
+
+    /// Outputs started at once into one folder: each one's clean-up of
+    /// dead writers' staging folders must never take another's fresh one
+    /// (it did between its making and its lock: "cannot write /tmp: no
+    /// such file or directory" from tests writing into /tmp together).
+    #[test]
+    fn outputs_started_at_once_in_one_folder_keep_their_staging_folders() {
+        let d = tempfile::tempdir().unwrap();
+        let failures = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let (d, failures) = (&d, &failures);
+                scope.spawn(move || {
+                    for i in 0..300 {
+                        let target = d.path().join(format!("out-{t}-{i}"));
+                        if let Err(e) = Staged::new(&target, "test") {
+                            eprintln!("{e}");
+                            failures.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        assert_eq!(failures.into_inner(), 0);
+        let left: Vec<String> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(left.is_empty(), "abandoned outputs leave nothing: {left:?}");
     }
 }

@@ -441,10 +441,16 @@ mod tests {
         assert_eq!(argument(24, 5), "second moment");
         assert_eq!(argument(8, 3), "degree");
         assert_eq!(argument(44, 5), "case proof");
+        assert_eq!(argument(64, 6), "case proof");
         let c = lookup(44, 5).expect("44 PCs with 5 NICs");
         assert_eq!(
             c.words(),
             "12 ports: at the bound of a computer-checked case proof (atlas)"
+        );
+        let c = lookup(64, 6).expect("64 PCs with 6 NICs");
+        assert_eq!(
+            c.words(),
+            "14 ports: at the bound of a computer-checked case proof (atlas)"
         );
     }
 }

@@ -1,12 +1,13 @@
-//! Widths ruled out by a proof made outside the program: counting lemmas,
+//! Widths ruled out by proofs made outside the program: counting lemmas,
 //! exact LP certificates and a SAT refutation checked by a DRAT checker.
-//! `data/proofs/44-pcs-5-nics/README.md` writes the proof out and its
-//! scripts check every finite step again.
+//! Each proof's README under `data/proofs/` writes it out and its scripts
+//! check every finite step again.
 //!
 //! 44 PCs with 5 NICs on 11-port switches sit exactly at Füredi's no-plane
 //! bound (44 = 4 x 11), and no multiset of lines of a plane of order 4
-//! holds them, so only this proof separates 11 ports from the 12 the
-//! affine-plane construction reaches.
+//! holds them, so only a proof separates 11 ports from the 12 the
+//! affine-plane construction reaches. 64 PCs with 6 NICs on 13 ports are
+//! the same kind of gap: lines of the plane of order 5 hold at most 63.
 
 /// A proved impossibility: `pcs` PCs with at most `nics` NICs each do not
 /// fit on switches of at most `width` ports, on any number of switches.
@@ -17,14 +18,24 @@ struct Proof {
     why: &'static str,
 }
 
-const PROOFS: [Proof; 1] = [Proof {
-    pcs: 44,
-    nics: 5,
-    width: 11,
-    why: "a computer-checked case proof (data/proofs/44-pcs-5-nics): every PC then uses 5 switches, \
-          no switch holds 4 PCs, 21 to 23 switches fail exact LP certificates and on 20 full \
-          switches at least seven PCs come in twins that a DRAT-checked SAT refutation rules out",
-}];
+const PROOFS: [Proof; 2] = [
+    Proof {
+        pcs: 44,
+        nics: 5,
+        width: 11,
+        why: "a computer-checked case proof (data/proofs/44-pcs-5-nics): every PC then uses 5 switches, \
+              no switch holds 4 PCs, 21 to 23 switches fail exact LP certificates and on 20 full \
+              switches at least seven PCs come in twins that a DRAT-checked SAT refutation rules out",
+    },
+    Proof {
+        pcs: 64,
+        nics: 6,
+        width: 13,
+        why: "a computer-checked case proof (data/proofs/64-pcs-6-nics): every PC then uses 6 switches, \
+              no switch holds 4 PCs, PCs sharing 5 or a twin sharing 4 switches force crowded \
+              switch pairs, and every count of 30 to 76 switches fails exact LP certificates",
+    },
+];
 
 /// Why `pcs` PCs with at most `nics` NICs cannot share switches of at most
 /// `width` ports, by a proof in [`PROOFS`]; `None` when none applies. A
@@ -54,6 +65,16 @@ mod tests {
         assert_eq!(width_bound(44, 5), 12);
     }
 
+    #[test]
+    fn the_proof_settles_64_pcs_with_6_nics_at_14_ports() {
+        let why = proved_refutation(64, 6, 13).expect("64 x 6 on 13 ports");
+        assert!(why.contains("64-pcs-6-nics"), "{why}");
+        assert!(proved_refutation(65, 6, 13).is_some());
+        assert!(proved_refutation(64, 5, 13).is_some());
+        assert_eq!(width_bound(64, 6), 14);
+        assert_eq!(width_bound(65, 6), 14);
+    }
+
     /// The proof claims nothing any known design contradicts: no width a
     /// construction reaches for 3..64 PCs x 2..8 NICs, and none of the
     /// neighbouring cells the atlas has at the bound.
@@ -67,6 +88,10 @@ mod tests {
             (40, 5, 10),
             (44, 6, 9),
             (44, 4, 15),
+            (63, 6, 13),
+            (64, 6, 14),
+            (64, 7, 13),
+            (70, 6, 14),
         ] {
             assert!(
                 proved_refutation(pcs, nics, width).is_none(),

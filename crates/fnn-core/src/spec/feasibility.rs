@@ -229,4 +229,13 @@ mod tests {
         }
         assert!(quick_cluster(44, 5, "12x20").is_ok());
     }
+
+    /// 64 PCs with 6 NICs on 13 ports: the same, by the second case proof.
+    #[test]
+    fn the_case_proof_refuses_sixty_four_pcs_on_thirteen_ports() {
+        for switches in ["13x30", "13x31", "13x40", "12x1,13x30"] {
+            let e = quick_cluster(64, 6, switches).unwrap_err().to_string();
+            assert!(e.contains("case proof"), "{switches}: {e}");
+        }
+    }
 }

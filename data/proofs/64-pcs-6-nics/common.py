@@ -35,7 +35,7 @@ def certify(A, lo, hi):
     Rows are doubled so that every coefficient is an integer."""
     m, n = A.shape
     A2 = np.round(A * 2).astype(np.int64)
-    assert np.allclose(A2, A * 2)
+    assert (A2 == A * 2).all(), "every coefficient is a half-integer"
     ge = [r for r in range(m) if lo[r] != -np.inf]
     le = [r for r in range(m) if hi[r] != np.inf]
     M = np.hstack([A2[ge].T, -A2[le].T]).astype(float)
@@ -46,6 +46,9 @@ def certify(A, lo, hi):
     if res.status != 0 or -res.fun < 1e-6:
         return False
     u = [Fraction(v).limit_denominator(10**6) for v in res.x]
+    # Farkas multipliers must be non-negative for the combination to hold.
+    if any(x < 0 for x in u):
+        return False
     comb_ = [Fraction(0)] * n
     for k, r in enumerate(ge):
         if u[k]:

@@ -1,12 +1,15 @@
 //! Widths ruled out by a proof made outside the program: counting lemmas,
 //! exact LP certificates and a SAT refutation checked by a DRAT checker.
-//! `data/proofs/44-pcs-5-nics/README.md` writes the proof out and its
+//! Each proof's `data/proofs/<size>/README.md` writes it out and its
 //! scripts check every finite step again.
 //!
 //! 44 PCs with 5 NICs on 11-port switches sit exactly at Füredi's no-plane
 //! bound (44 = 4 x 11), and no multiset of lines of a plane of order 4
 //! holds them, so only this proof separates 11 ports from the 12 the
-//! affine-plane construction reaches.
+//! affine-plane construction reaches. 33 PCs with 6 NICs on 7 ports pass
+//! the degree bound by one neighbour in four per PC (6 x 6 = 36 >= 32), and
+//! only counting over the switches around two PCs sharing four of them
+//! rules them out, leaving the 8 ports of the affine plane of order 5.
 
 /// A proved impossibility: `pcs` PCs with at most `nics` NICs each do not
 /// fit on switches of at most `width` ports, on any number of switches.
@@ -17,14 +20,25 @@ struct Proof {
     why: &'static str,
 }
 
-const PROOFS: [Proof; 1] = [Proof {
-    pcs: 44,
-    nics: 5,
-    width: 11,
-    why: "a computer-checked case proof (data/proofs/44-pcs-5-nics): every PC then uses 5 switches, \
-          no switch holds 4 PCs, 21 to 23 switches fail exact LP certificates and on 20 full \
-          switches at least seven PCs come in twins that a DRAT-checked SAT refutation rules out",
-}];
+const PROOFS: [Proof; 2] = [
+    Proof {
+        pcs: 44,
+        nics: 5,
+        width: 11,
+        why: "a computer-checked case proof (data/proofs/44-pcs-5-nics): every PC then uses 5 switches, \
+              no switch holds 4 PCs, 21 to 23 switches fail exact LP certificates and on 20 full \
+              switches at least seven PCs come in twins that a DRAT-checked SAT refutation rules out",
+    },
+    Proof {
+        pcs: 33,
+        nics: 6,
+        width: 7,
+        why: "a computer-checked case proof (data/proofs/33-pcs-6-nics): every PC then uses 6 switches \
+              and no two share 5, exact LP certificates rule out 32 or more switches and designs where \
+              no two PCs share 4, and around two PCs sharing 4 each of the 26 ways the others can meet \
+              them fails an exact LP certificate over the remaining switches",
+    },
+];
 
 /// Why `pcs` PCs with at most `nics` NICs cannot share switches of at most
 /// `width` ports, by a proof in [`PROOFS`]; `None` when none applies. A
@@ -48,13 +62,24 @@ mod tests {
     use crate::design::bounds::width_bound;
 
     #[test]
+    fn the_proof_settles_33_pcs_with_6_nics_at_8_ports() {
+        assert!(proved_refutation(33, 6, 7).is_some());
+        assert!(proved_refutation(40, 6, 7).is_some());
+        assert!(proved_refutation(33, 6, 6).is_some());
+        assert!(proved_refutation(33, 6, 8).is_none());
+        assert!(proved_refutation(33, 7, 7).is_none());
+        assert!(proved_refutation(32, 6, 7).is_none());
+        assert_eq!(width_bound(33, 6), 8);
+    }
+
+    #[test]
     fn the_proof_settles_44_pcs_with_5_nics_at_12_ports() {
         assert!(proved_refutation(44, 5, 11).is_some());
         assert!(proved_refutation(44, 5, 10).is_some());
         assert_eq!(width_bound(44, 5), 12);
     }
 
-    /// The proof claims nothing any known design contradicts: no width a
+    /// The proofs claim nothing any known design contradicts: no width a
     /// construction reaches for 3..64 PCs x 2..8 NICs, and none of the
     /// neighbouring cells the atlas has at the bound.
     #[test]
@@ -67,6 +92,10 @@ mod tests {
             (40, 5, 10),
             (44, 6, 9),
             (44, 4, 15),
+            (32, 6, 7),
+            (33, 6, 8),
+            (33, 7, 7),
+            (34, 6, 8),
         ] {
             assert!(
                 proved_refutation(pcs, nics, width).is_none(),

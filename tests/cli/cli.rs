@@ -1158,21 +1158,21 @@ fn sweep_atlas_folds_the_sweep_into_the_atlas_file() {
 #[test]
 fn design_and_cheapest_say_what_the_atlas_knows() {
     let dir = tempfile::tempdir().unwrap();
-    let open = fnn_tui::atlas::lookup(33, 6).unwrap();
+    let open = fnn_tui::atlas::lookup(21, 7).unwrap();
     assert_eq!(
         open.status,
         fnn_tui::atlas::Status::Open,
-        "33 PCs with 6 NICs settled: pick another open size"
+        "21 PCs with 7 NICs settled: pick another open size"
     );
     let run = fnn()
         .args([
             "design",
             "--pcs",
-            "33",
+            "21",
             "--nics",
-            "6",
+            "7",
             "--switches",
-            "8x*",
+            "5x*",
             "--generations",
             "20",
             "-o",

@@ -452,5 +452,11 @@ mod tests {
             c.words(),
             "14 ports: at the bound of a computer-checked case proof (atlas)"
         );
+        assert_eq!(argument(33, 6), "case proof");
+        let c = lookup(33, 6).expect("33 PCs with 6 NICs");
+        assert_eq!(
+            c.words(),
+            "8 ports: at the bound of a computer-checked case proof (atlas)"
+        );
     }
 }

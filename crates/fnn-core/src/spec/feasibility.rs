@@ -238,4 +238,16 @@ mod tests {
             assert!(e.contains("case proof"), "{switches}: {e}");
         }
     }
+
+    /// 33 PCs with 6 NICs on 7 ports: the degree bound allows it, the case
+    /// proof in data/proofs refuses it on any switch count; 8 ports are
+    /// allowed.
+    #[test]
+    fn the_case_proof_refuses_thirty_three_pcs_with_six_nics_on_seven_ports() {
+        for switches in ["7x29", "7x31", "7x40", "6x1,7x30"] {
+            let e = quick_cluster(33, 6, switches).unwrap_err().to_string();
+            assert!(e.contains("case proof"), "{switches}: {e}");
+        }
+        assert!(quick_cluster(33, 6, "8x30").is_ok());
+    }
 }

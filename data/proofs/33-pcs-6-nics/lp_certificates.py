@@ -89,6 +89,9 @@ def certify(A, lo, hi):
     if res.status != 0 or -res.fun < 1e-6:
         return False
     u = [Fraction(v).limit_denominator(10**6) for v in res.x]
+    # Farkas multipliers must be non-negative for the combination to hold.
+    if any(x < 0 for x in u):
+        return False
     comb_ = [Fraction(0)] * n
     for k, r in enumerate(ge):
         if u[k]:

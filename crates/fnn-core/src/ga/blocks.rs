@@ -22,9 +22,21 @@
 //!   uncovered pairs is found from the pairs' address differences, and
 //!   kept if it covers at least what growing the layer would.
 //!
+//! Two more ways to grow suit patterns the greedy misreads:
+//!
+//! * a *scan* grows a layer's pieces from the lowest-numbered PC not yet
+//!   in it, each piece taking only PCs whose pairs with it close
+//!   triangles, then fills the ports left: a torus's blocks shifted by
+//!   one, given as pairs, come out block by block instead of starting
+//!   wherever a PC has the most partners and breaking the blocks beside;
+//! * *cliques* grow each switch as a clique, taking the partner of every
+//!   member that has the most partners among the other such PCs: where a
+//!   pattern is whole switches that overlap in two PCs or more, the
+//!   heaviest pair leads the greedy into two switches at once.
+//!
 //! Which width goes first decides which pieces each width gets, so the
-//! seed tries the orders of the widths (up to [`ORDERS`]) and keeps the
-//! design leaving the fewest pairs uncovered; while the best still leaves
+//! seed tries the orders of the widths (up to [`ORDERS`]), each grown the
+//! four ways, and keeps the design leaving the fewest pairs uncovered; while the best still leaves
 //! some, each generation grows one more with a random order and random
 //! ties and hands it to a tabu walk, which repairs what the greedy left.
 //! Where that fresh design leaves more pairs than the best member and the
@@ -87,13 +99,13 @@ impl Strategy for Blocks {
         let mut order = widths(problem);
         order.shuffle(rng);
         let order = by_width(problem, &order);
+        let layers = [Layers::Favoured, Layers::Compared, Layers::Scan, Layers::Cliques][rng.random_range(0..4)];
+        // A scan follows the PCs' numbers, where a pattern's structure
+        // shows (a grid's rows); the other plans break ties at random.
         let mut ties: Vec<u32> = (0..problem.pcs() as u32).collect();
-        ties.shuffle(rng);
-        let layers = if rng.random() {
-            Layers::Favoured
-        } else {
-            Layers::Compared
-        };
+        if layers != Layers::Scan {
+            ties.shuffle(rng);
+        }
         let grown = grow(problem, &req, &weight, &order, &ties, layers);
         let mut walk = Rng::seed_from_u64(rng.random());
         // A fresh design that leaves more pairs than the best member would
@@ -229,6 +241,14 @@ struct Growth<'a> {
     weight: &'a [u32],
     /// Ties go to the lowest key.
     ties: &'a [u32],
+    scan: bool,
+    cliques: bool,
+    /// Per PC, the members of the switch being grown it is a partner of
+    /// (pairs covered or not).
+    adj: Vec<u32>,
+    /// In a scan, how many switches of the width a PC may be on by the
+    /// end of the layer being grown: one more per layer.
+    cap: u32,
     /// Required pairs covered so far.
     covered_pairs: u64,
     /// The switches grown for each PC.
@@ -248,6 +268,14 @@ enum Layers {
     /// random wiring's pairs), while a layer covering less than half is
     /// not the pattern's.
     Favoured,
+    /// As `Favoured`, and a layer's pieces start from the lowest PC not
+    /// yet in it.
+    Scan,
+    /// Every width grown switch by switch, each switch taking first the
+    /// PC that is a partner of the most members: a pattern made of whole
+    /// switches (cliques) that overlap in two PCs or more, where the
+    /// heaviest pair would mix two of them.
+    Cliques,
 }
 
 /// What a growing laid whole (blocks and their switches) and which of
@@ -316,6 +344,8 @@ fn grow(
     let c = &problem.cluster;
     let p = problem.pcs();
     let mut g = Growth::new(problem, req, weight, ties);
+    g.scan = layers == Layers::Scan;
+    g.cliques = layers == Layers::Cliques;
     let mut plan = Plan {
         laid: Vec::new(),
         grown: Vec::new(),
@@ -324,12 +354,14 @@ fn grow(
     for w in &widths {
         g.width = w.width;
         g.layer.fill(0);
-        let Some(runs) = w.layers(p).filter(|runs| !runs.is_empty()) else {
+        g.cap = u32::MAX;
+        let Some(runs) = w.layers(p).filter(|runs| !runs.is_empty() && layers != Layers::Cliques) else {
             g.grow_switches(&w.switches);
             plan.grown.push((w.switches.clone(), w.layers));
             continue;
         };
-        for switches in runs {
+        for (k, switches) in runs.into_iter().enumerate() {
+            g.cap = k as u32 + 1;
             // A whole layer, if it covers enough of what growing covers.
             let mut grown = g.clone();
             let before = g.covered_pairs;
@@ -337,7 +369,7 @@ fn grow(
             let growing = grown.covered_pairs - before;
             let enough = match layers {
                 Layers::Compared => growing,
-                Layers::Favoured => growing / 2,
+                Layers::Favoured | Layers::Scan | Layers::Cliques => growing / 2,
             };
             match g.best_layer(w.width, switches.len()) {
                 Some((blocks, score)) if score >= enough => {
@@ -457,10 +489,12 @@ pub fn seed_design(full: &Problem, time: Budget<'_>) -> (Option<Genome>, Tried) 
     let mut tried = Tried::default();
     let mut plans: Vec<(u64, (Genome, Option<Plan>))> = Vec::new();
     let orders = permutations(&widths(full));
-    let tries = orders
-        .iter()
-        .take(ORDERS)
-        .flat_map(|ws| [(ws, Layers::Compared), (ws, Layers::Favoured)]);
+    // The scan and the clique growth go with the widest-first order only:
+    // growing every plan costs the seed's first design on easy patterns.
+    let tries = orders.iter().take(ORDERS).enumerate().flat_map(|(k, ws)| {
+        let all = [Layers::Compared, Layers::Favoured, Layers::Scan, Layers::Cliques];
+        all.into_iter().take(if k == 0 { 4 } else { 2 }).map(move |l| (ws, l))
+    });
     for (ws, layers) in tries {
         if time.spent() && !plans.is_empty() {
             break;
@@ -526,6 +560,10 @@ impl<'a> Growth<'a> {
             layer: vec![0; p],
             width: 0,
             ties,
+            scan: false,
+            cliques: false,
+            adj: vec![0; p],
+            cap: u32::MAX,
             weight,
             covered_pairs: 0,
             preferred: vec![Vec::new(); p],
@@ -533,8 +571,16 @@ impl<'a> Growth<'a> {
     }
 
     fn grow_switches(&mut self, switches: &[usize]) {
-        for &s in switches {
-            for pc in self.block(s) {
+        // A scan or a clique growth grows the strict pieces first (a
+        // torus's blocks, whole switches), each ending where it does, and
+        // then goes over the switches again to fill their ports.
+        let pieces: Vec<Vec<usize>> = if (self.scan || self.cliques) && self.problem.cluster.pins.is_empty() {
+            switches.iter().map(|&s| self.block(s, Vec::new(), true)).collect()
+        } else {
+            vec![Vec::new(); switches.len()]
+        };
+        for (&s, piece) in switches.iter().zip(pieces) {
+            for pc in self.block(s, piece, false) {
                 self.preferred[pc].push(s);
             }
         }
@@ -652,7 +698,7 @@ impl<'a> Growth<'a> {
     }
 
     /// Grows switch `s`: its pinned PCs, then the densest PCs it can take.
-    fn block(&mut self, s: usize) -> Vec<usize> {
+    fn block(&mut self, s: usize, piece: Vec<usize>, strict: bool) -> Vec<usize> {
         let c = &self.problem.cluster;
         let width = c.ports(s) as usize;
         let mut members: Vec<usize> = Vec::new();
@@ -661,8 +707,23 @@ impl<'a> Growth<'a> {
                 self.join(pc, s, &mut members);
             }
         }
+        for pc in piece {
+            self.join(pc, s, &mut members);
+        }
         while members.len() < width {
-            let next = self.densest(s).or_else(|| self.start(s));
+            // A strict piece takes a PC only where it closes triangles
+            // with the members (a scan) or is a partner of them all
+            // (cliques), and ends where none does: filling it with
+            // strangers would take the PCs that start the next.
+            let fill = !strict || members.is_empty();
+            let next = if strict && self.cliques && !members.is_empty() {
+                self.widest_clique(s, members.len())
+            } else {
+                self.densest(s)
+            };
+            let next = next
+                .filter(|&pc| !strict || self.closes(pc, members.len()))
+                .or_else(|| fill.then(|| self.start(s)).flatten());
             let Some(pc) = next else { break };
             self.free[pc] -= 1;
             self.layer[pc] += 1;
@@ -673,9 +734,40 @@ impl<'a> Growth<'a> {
         members
     }
 
+    /// Of the PCs that are partners of all `members` members, the one
+    /// with the most partners among the others: the greedy way to a
+    /// largest clique, which two overlapping switches' pairs do not
+    /// mislead the way the heaviest pair does.
+    fn widest_clique(&self, s: usize, members: usize) -> Option<usize> {
+        let cand: Vec<usize> = self
+            .touched
+            .iter()
+            .copied()
+            .filter(|&pc| self.gain[pc] > 0 && self.adj[pc] as usize == members && self.may_join(pc, s))
+            .collect();
+        cand.iter().copied().max_by_key(|&c| {
+            let inside = cand
+                .iter()
+                .filter(|&&d| d != c && self.req.slot(c, d).is_some())
+                .count();
+            (inside, self.gain[c], std::cmp::Reverse(self.ties[c]))
+        })
+    }
+
+    /// Whether `pc` may join a strict piece of `members` PCs: its pairs
+    /// with them close triangles (a scan), or it is a partner of every
+    /// member (cliques).
+    fn closes(&self, pc: usize, members: usize) -> bool {
+        match self.cliques {
+            true => self.adj[pc] as usize == members,
+            false => self.gain[pc] as usize >= 2 * members,
+        }
+    }
+
     fn forget_gains(&mut self) {
         for &pc in &self.touched {
             self.gain[pc] = 0;
+            self.adj[pc] = 0;
         }
         self.touched.clear();
     }
@@ -683,6 +775,7 @@ impl<'a> Growth<'a> {
     fn may_join(&self, pc: usize, s: usize) -> bool {
         let w = self.problem.words;
         self.free[pc] > 0
+            && (!self.scan || self.layer[pc] < self.cap)
             && !bits::test(&self.masks[pc * w..(pc + 1) * w], s)
             && !self.problem.cluster.pins.is_forbidden(pc, s)
     }
@@ -693,14 +786,27 @@ impl<'a> Growth<'a> {
             .iter()
             .copied()
             .filter(|&pc| self.gain[pc] > 0 && self.may_join(pc, s))
-            .min_by_key(|&pc| (std::cmp::Reverse(self.gain[pc]), self.layer[pc], self.ties[pc]))
+            .min_by_key(|&pc| {
+                let layer = if self.scan { self.layer[pc] } else { 0 };
+                let adj = if self.cliques { self.adj[pc] } else { 0 };
+                (
+                    layer,
+                    std::cmp::Reverse(adj),
+                    std::cmp::Reverse(self.gain[pc]),
+                    self.layer[pc],
+                    self.ties[pc],
+                )
+            })
     }
 
     /// A PC to start a piece from: the most uncovered partners.
     fn start(&self, s: usize) -> Option<usize> {
         (0..self.problem.pcs())
             .filter(|&pc| self.may_join(pc, s))
-            .min_by_key(|&pc| (self.layer[pc], std::cmp::Reverse(self.lack[pc]), self.ties[pc]))
+            .min_by_key(|&pc| {
+                let lack = if self.scan { 0 } else { self.lack[pc] };
+                (self.layer[pc], std::cmp::Reverse(lack), self.ties[pc])
+            })
     }
 
     /// Puts `pc` on switch `s`: covers its pairs with the members and
@@ -711,15 +817,18 @@ impl<'a> Growth<'a> {
         // A member has gain u32::MAX, so a partner's gain tells them apart.
         let mut newly = Vec::new();
         self.req.each(pc, |j, k| {
+            if self.gain[j] != u32::MAX {
+                if self.gain[j] == 0 && self.adj[j] == 0 {
+                    self.touched.push(j);
+                }
+                self.adj[j] += 1;
+            }
             if self.covered[k] {
                 return;
             }
             if self.gain[j] == u32::MAX {
                 newly.push((j, k));
             } else {
-                if self.gain[j] == 0 {
-                    self.touched.push(j);
-                }
                 self.gain[j] += self.weight[k];
             }
         });
@@ -732,7 +841,7 @@ impl<'a> Growth<'a> {
             self.lack[j] -= 1;
             self.covered_pairs += 1;
         }
-        if self.gain[pc] == 0 {
+        if self.gain[pc] == 0 && self.adj[pc] == 0 {
             self.touched.push(pc);
         }
         self.gain[pc] = u32::MAX;
@@ -883,6 +992,72 @@ mod tests {
         let w = triangle_weights(&p.cluster.pattern);
         let of = |a, b| w[req.slot(a, b).unwrap()];
         assert_eq!((of(0, 1), of(1, 0), of(0, 2), of(2, 3), of(3, 2)), (2, 2, 2, 1, 1));
+    }
+
+    /// A sparse spec whose pattern is every pair inside each of `blocks`.
+    fn cliques_spec(pcs: usize, nics: u32, switches: &[(u32, u32)], blocks: &[Vec<usize>]) -> Problem {
+        let mut spec = sparse_spec("c", pcs, nics, switches, Vec::new());
+        let mut pairs = std::collections::BTreeSet::new();
+        for b in blocks {
+            for (i, &x) in b.iter().enumerate() {
+                pairs.extend(b[i + 1..].iter().map(|&y| (x.min(y), x.max(y))));
+            }
+        }
+        spec.patterns.push(PatternSpec::Pairs {
+            pairs: pairs.iter().map(|&(a, b)| vec![a as f64, b as f64]).collect(),
+            weight: 1.0,
+        });
+        Problem::new(spec.resolve().unwrap())
+    }
+
+    /// What growing every switch in `layers` leaves uncovered.
+    fn grown_left(p: &Problem, layers: Layers) -> u64 {
+        let req = Required::new(p);
+        let weight = triangle_weights(&p.cluster.pattern);
+        let ties: Vec<u32> = (0..p.pcs() as u32).collect();
+        let order = by_width(p, &widths(p));
+        Eval::full(p, &grow(p, &req, &weight, &order, &ties, layers).0)
+            .terms
+            .uncovered
+    }
+
+    #[test]
+    fn overlapping_cliques_are_grown_whole() {
+        // A random wiring of 256 PCs, 4 NICs on 16-port switches (4
+        // random partitions into blocks of 16), and every pair it covers:
+        // blocks of different partitions share two PCs here and there,
+        // whose pair is the heaviest and leads the heaviest-pair growth
+        // into both.
+        let mut rng = Rng::seed_from_u64(7);
+        let mut blocks = Vec::new();
+        for _ in 0..4 {
+            let mut pcs: Vec<usize> = (0..256).collect();
+            pcs.shuffle(&mut rng);
+            blocks.extend(pcs.chunks(16).map(<[usize]>::to_vec));
+        }
+        let p = cliques_spec(256, 4, &[(16, 64)], &blocks);
+        assert!(grown_left(&p, Layers::Compared) > 0, "the heaviest pair would do");
+        assert_eq!(grown_left(&p, Layers::Cliques), 0);
+    }
+
+    #[test]
+    fn a_scanned_piece_ends_where_no_pc_closes_a_triangle() {
+        // A triangle 0-1-2 and a pendant pair 2-3 on a 4-port switch: a
+        // strict piece is the triangle (3 is left to start a piece of its
+        // own, where a torus's shifted block would start instead of being
+        // broken); the plain growth takes all four.
+        let p = cliques_spec(4, 2, &[(4, 2)], &[vec![0, 1, 2], vec![2, 3]]);
+        let req = Required::new(&p);
+        let weight = triangle_weights(&p.cluster.pattern);
+        let ties: Vec<u32> = (0..4).collect();
+        let mut g = Growth::new(&p, &req, &weight, &ties);
+        g.scan = true;
+        let mut piece = g.block(0, Vec::new(), true);
+        piece.sort_unstable();
+        assert_eq!(piece, [0, 1, 2]);
+        let mut plain = Growth::new(&p, &req, &weight, &ties).block(0, Vec::new(), false);
+        plain.sort_unstable();
+        assert_eq!(plain, [0, 1, 2, 3]);
     }
 
     #[test]

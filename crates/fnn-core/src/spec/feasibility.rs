@@ -218,36 +218,28 @@ mod tests {
         assert!(quick_cluster(23, 5, "7x20").is_ok());
     }
 
-    /// 44 PCs with 5 NICs on 11 ports: refused by the case proof in
-    /// data/proofs (at Füredi's no-plane bound, which allows it) on any
-    /// switch count; 12 ports are allowed.
+    /// The case proofs in data/proofs refuse, on any switch count, what
+    /// the general bounds allow: 44 PCs with 5 NICs on 11 ports (at
+    /// Füredi's no-plane bound), 64 with 6 on 13, and 33 with 6 on 7 (the
+    /// degree bound allows it); one port more is allowed.
     #[test]
-    fn the_case_proof_refuses_forty_four_pcs_on_eleven_ports() {
-        for switches in ["11x20", "11x21", "11x30", "10x1,11x21"] {
-            let e = quick_cluster(44, 5, switches).unwrap_err().to_string();
-            assert!(e.contains("case proof"), "{switches}: {e}");
+    fn the_case_proofs_refuse_what_the_bounds_allow() {
+        let cases: [(usize, u32, [&str; 4], Option<&str>); 3] = [
+            (44, 5, ["11x20", "11x21", "11x30", "10x1,11x21"], Some("12x20")),
+            (64, 6, ["13x30", "13x31", "13x40", "12x1,13x30"], None),
+            (33, 6, ["7x29", "7x31", "7x40", "6x1,7x30"], Some("8x30")),
+        ];
+        for (pcs, nics, refused, allowed) in cases {
+            for switches in refused {
+                let e = quick_cluster(pcs, nics, switches).unwrap_err().to_string();
+                assert!(e.contains("case proof"), "{pcs} x {nics} on {switches}: {e}");
+            }
+            if let Some(switches) = allowed {
+                assert!(
+                    quick_cluster(pcs, nics, switches).is_ok(),
+                    "{pcs} x {nics} on {switches}"
+                );
+            }
         }
-        assert!(quick_cluster(44, 5, "12x20").is_ok());
-    }
-
-    /// 64 PCs with 6 NICs on 13 ports: the same, by the second case proof.
-    #[test]
-    fn the_case_proof_refuses_sixty_four_pcs_on_thirteen_ports() {
-        for switches in ["13x30", "13x31", "13x40", "12x1,13x30"] {
-            let e = quick_cluster(64, 6, switches).unwrap_err().to_string();
-            assert!(e.contains("case proof"), "{switches}: {e}");
-        }
-    }
-
-    /// 33 PCs with 6 NICs on 7 ports: the degree bound allows it, the case
-    /// proof in data/proofs refuses it on any switch count; 8 ports are
-    /// allowed.
-    #[test]
-    fn the_case_proof_refuses_thirty_three_pcs_with_six_nics_on_seven_ports() {
-        for switches in ["7x29", "7x31", "7x40", "6x1,7x30"] {
-            let e = quick_cluster(33, 6, switches).unwrap_err().to_string();
-            assert!(e.contains("case proof"), "{switches}: {e}");
-        }
-        assert!(quick_cluster(33, 6, "8x30").is_ok());
     }
 }

@@ -10,6 +10,11 @@
 //! cargo run --release --example planted -- --families hypercube --sizes 1024 --seeds 3
 //! cargo run --release --example planted -- --write specs/ --sizes 1024   # the specs as TOML
 //! ```
+//!
+//! With `PLANTED_TRACE` set in the environment, one run in this process
+//! (`--one FAMILY PCS DENSITY SEED LIMIT`, density 0 for the family's own
+//! pattern) prints its best design's uncovered pairs generation by
+//! generation on stderr.
 
 use clap::Parser;
 use fnn_tui::planted::{Family, Planted, plant, plant_at};
@@ -247,12 +252,24 @@ fn one(family: &str, pcs: &str, density: &str, seed: &str, limit: &str, threads:
     };
     let mut run = Run::of_cluster_since(spec, cluster, start).with_limits(limits);
     let mut seconds = None;
+    // Each generation's best, for tuning a search (the parent reads stdout only).
+    let trace = std::env::var_os("PLANTED_TRACE").is_some();
     loop {
         if run.engine().is_valid() {
             seconds = Some(start.elapsed().as_secs_f64());
             break;
         }
-        if run.step().is_some() && !run.engine().is_valid() {
+        let stopped = run.step().is_some();
+        if trace {
+            let e = run.engine();
+            eprintln!(
+                "{:>5} {:>8.2}s uncovered {}",
+                e.generation(),
+                start.elapsed().as_secs_f64(),
+                e.best().eval.terms.uncovered
+            );
+        }
+        if stopped && !run.engine().is_valid() {
             break;
         }
     }

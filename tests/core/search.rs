@@ -381,7 +381,7 @@ fn a_strategy_added_to_the_portfolio_changes_no_other_strategy_for_a_seed() {
 /// The planted spec of a family, and the block growing's seed design of it.
 fn blocks_seed(family: Family, pcs: usize, seed: u64) -> (Problem, Genome) {
     let p = Problem::new(plant(family, pcs, seed).unwrap().spec.resolve().unwrap());
-    let g = Blocks { seeds: true }
+    let g = Blocks::new(true)
         .seed(&p, Budget::NONE)
         .expect("a sparse spec has a block seed");
     (p, g)

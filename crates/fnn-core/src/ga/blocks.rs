@@ -44,13 +44,18 @@
 //! instead, within the run's moves:
 //! walking a fresh design's thousands of pairs again every generation
 //! held each generation's whole time slice on sparse random patterns and
-//! handed back designs hundreds of pairs short of the best.
+//! handed back designs hundreds of pairs short of the best. That walk is
+//! one walk across generations, its pair weights with it: it goes on
+//! where it stopped while the best member is its own or it is still
+//! finding better, and starts again from the best (keeping the weights)
+//! where another search found better.
 
 use super::genome::Genome;
 use super::local::{self, Required};
+use super::member::Member;
 use super::problem::Problem;
 use super::regroup::Regroup;
-use super::residual;
+use super::residual::{self, Walk};
 use super::strategy::{Budget, Context, Found, Strategy};
 use super::{Eval, Rng};
 use crate::design::bits;
@@ -58,6 +63,11 @@ use crate::patterns::{self, PairWeights};
 use crate::spec::Coverage;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+use std::sync::{Mutex, PoisonError};
+
+/// While a partition walk stalls, a generation in this many grows a
+/// fresh design before it walks on.
+const GROW_EVERY: u64 = 4;
 
 /// The most orders of the switch widths the seed tries.
 const ORDERS: usize = 24;
@@ -73,7 +83,9 @@ const MOVES_PER_PAIR: u64 = 200;
 pub struct Blocks {
     /// Whether it seeds the run too (`ga.constructions`: a construction
     /// like the design-theory ones, off with them).
-    pub seeds: bool,
+    seeds: bool,
+    /// The partition walk from the generations before, to go on with.
+    walk: Mutex<Option<Walk>>,
 }
 
 impl Strategy for Blocks {
@@ -95,6 +107,16 @@ impl Strategy for Blocks {
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
         let problem = ctx.problem;
         let req = Required::new(problem);
+        // A walk on its way goes on at once, and a stalled one three
+        // generations of four: growing a fresh design first takes a
+        // second of its time slice at 4,096 PCs, and with a few pairs
+        // left a fresh design never beats the walk's.
+        if self.is_walking(ctx.generation)
+            && let Some(best) = ctx.population.first()
+            && let Some(found) = self.walked_on(problem, &req, best, ctx.budget, &mut Rng::seed_from_u64(rng.random()))
+        {
+            return found;
+        }
         let weight = triangle_weights(&problem.cluster.pattern);
         let mut order = widths(problem);
         order.shuffle(rng);
@@ -112,7 +134,7 @@ impl Strategy for Blocks {
         // spend the generation covering pairs the run has covered already.
         let left = Eval::full(problem, &grown.0).terms.uncovered;
         if let Some(best) = ctx.population.first().filter(|m| m.eval.terms.uncovered < left)
-            && let Some(found) = walked_on(problem, &req, &best.genome, ctx.budget, &mut walk)
+            && let Some(found) = self.walked_on(problem, &req, best, ctx.budget, &mut walk)
         {
             return found;
         }
@@ -126,18 +148,63 @@ impl Strategy for Blocks {
     }
 }
 
-/// The best member walked on by the partition walk within the run's
-/// moves, where its wiring reads as partitions. Elsewhere (PCs with
-/// different NICs, pins) the generation grows afresh: the
-/// tabu walks already start from the best there.
-fn walked_on(problem: &Problem, req: &Required<'_>, best: &Genome, budget: Budget<'_>, rng: &mut Rng) -> Option<Found> {
-    let best = best.with_masks(problem);
-    let (g, moves) = Regroup::read(problem, req, &best)?.walk_on(problem, budget, rng)?;
-    Some(Found {
-        members: vec![g],
-        moves,
-        ..Found::default()
-    })
+impl Blocks {
+    /// Whether a partition walk from the generations before goes on in
+    /// `generation` without a fresh design grown first: where it found a
+    /// new best in its last stretch, and three generations of four where
+    /// it did not.
+    fn is_walking(&self, generation: u64) -> bool {
+        let walk = self.walk.lock().unwrap_or_else(PoisonError::into_inner);
+        walk.as_ref()
+            .is_some_and(|w| w.is_improving() || !generation.is_multiple_of(GROW_EVERY))
+    }
+
+    /// The block growing; seeding the run too where `seeds`.
+    pub fn new(seeds: bool) -> Blocks {
+        Blocks {
+            seeds,
+            walk: Mutex::new(None),
+        }
+    }
+
+    /// The best member walked on by the partition walk within the run's
+    /// moves, where its wiring reads as partitions: the walk of the
+    /// generations before goes on where the best member is still its
+    /// best, and a new one starts from the best member where another
+    /// search found better. Elsewhere (PCs with different NICs, pins) the
+    /// generation grows afresh: the tabu walks already start from the
+    /// best there.
+    fn walked_on(
+        &self,
+        problem: &Problem,
+        req: &Required<'_>,
+        best: &Member,
+        budget: Budget<'_>,
+        rng: &mut Rng,
+    ) -> Option<Found> {
+        let mut walk = self.walk.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(read) = Regroup::read(problem, req, &best.genome.with_masks(problem)) else {
+            *walk = None;
+            return None;
+        };
+        let left = best.eval.terms.uncovered as usize;
+        if !walk
+            .as_ref()
+            .is_some_and(|w| read.is_walked_by(w) && (w.best_left() <= left || w.is_improving()))
+        {
+            let before = walk.take().filter(|w| read.is_walked_by(w));
+            *walk = read.walk(problem);
+            if let (Some(w), Some(before)) = (walk.as_mut(), before) {
+                w.learn_from(before);
+            }
+        }
+        let (g, moves) = read.walk_on(problem, walk.as_mut()?, budget, rng);
+        Some(Found {
+            members: vec![g],
+            moves,
+            ..Found::default()
+        })
+    }
 }
 
 /// The problem's switch widths, widest first.
@@ -854,16 +921,10 @@ mod tests {
     use super::*;
     use crate::spec::{PatternSpec, sparse_spec};
 
-    /// Each generation grew a fresh design and walked its partitions 200
-    /// moves a required pair (1.5 million at 7,241 pairs), whatever the
-    /// run gave it, uncounted: it held every generation's time slice and
-    /// handed back designs hundreds of pairs short of the best member.
-    /// Now a generation spends the run's moves, counted, from where the
-    /// run is.
-    #[test]
-    fn a_generation_spends_the_runs_moves_from_the_best_member() {
-        // A random wiring of 512 PCs, 4 NICs on 8-port switches (a layer
-        // of 64 switches a NIC), and 35% of the pairs it covers.
+    /// A random wiring of 512 PCs, 4 NICs on 8-port switches (a layer of
+    /// 64 switches a NIC), 35% of the pairs it covers, and `swaps`
+    /// exchanges between its switches: a best member a few pairs short.
+    fn wiring_short_by(swaps: usize) -> (Problem, crate::ga::Member) {
         let (pcs, nics, width) = (512, 4, 8);
         let mut rng = Rng::seed_from_u64(2);
         let blocks: Vec<Vec<usize>> = (0..nics)
@@ -890,9 +951,8 @@ mod tests {
         let p = Problem::new(spec.resolve().unwrap());
         let mut g = Genome::from_design(&p, &crate::design::Design::from_blocks(pcs, &blocks));
         assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
-        // A few exchanges between switches: the best member is a few pairs short.
         let mut swapped = 0;
-        while swapped < 4 {
+        while swapped < swaps {
             let (i, j) = (
                 rng.random_range(0..p.real_entries()),
                 rng.random_range(0..p.real_entries()),
@@ -903,6 +963,18 @@ mod tests {
             }
         }
         let best = crate::ga::Member::new(&p, g);
+        (p, best)
+    }
+
+    /// Each generation grew a fresh design and walked its partitions 200
+    /// moves a required pair (1.5 million at 7,241 pairs), whatever the
+    /// run gave it, uncounted: it held every generation's time slice and
+    /// handed back designs hundreds of pairs short of the best member.
+    /// Now a generation spends the run's moves, counted, from where the
+    /// run is.
+    #[test]
+    fn a_generation_spends_the_runs_moves_from_the_best_member() {
+        let (p, best) = wiring_short_by(4);
         let short = best.eval.terms.uncovered;
         assert!(short > 0);
         let population = vec![best];
@@ -914,10 +986,40 @@ mod tests {
             ..Budget::NONE
         };
         let ctx = Context::first(&p, &population, budget, crate::deadline::Deadline::NONE, &cancel, &pool);
-        let found = Blocks { seeds: false }.search(&ctx, &mut Rng::seed_from_u64(1));
+        let blocks = Blocks::new(false);
+        let found = blocks.search(&ctx, &mut Rng::seed_from_u64(1));
         assert!(found.moves > 0 && found.moves <= budget.max, "{} moves", found.moves);
         let left = Eval::full(&p, &found.members[0]).terms.uncovered;
         assert!(left <= short, "{left} pairs left, the best member {short}");
+    }
+
+    /// A walk handed back at the end of a generation goes on in the next,
+    /// where its best is still the run's: its moves add up, its pair
+    /// weights kept (a walk started again each generation forgot them and
+    /// stalled hundreds of pairs short where one long walk covered all).
+    #[test]
+    fn the_next_generation_goes_on_with_the_walk() {
+        let (p, best) = wiring_short_by(60);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let budget = Budget {
+            patience: 20,
+            max: 40,
+            ..Budget::NONE
+        };
+        let blocks = Blocks::new(false);
+        let population = vec![best];
+        let ctx = Context::first(&p, &population, budget, crate::deadline::Deadline::NONE, &cancel, &pool);
+        let first = blocks.search(&ctx, &mut Rng::seed_from_u64(1));
+        let population = vec![crate::ga::Member::new(&p, first.members[0].clone())];
+        assert!(
+            population[0].eval.terms.uncovered > 0,
+            "the first stretch covered every pair"
+        );
+        let ctx = Context::first(&p, &population, budget, crate::deadline::Deadline::NONE, &cancel, &pool);
+        let next = blocks.search(&ctx, &mut Rng::seed_from_u64(2));
+        let walked = blocks.walk.lock().unwrap().as_ref().map(Walk::moves);
+        assert_eq!(walked, Some(first.moves + next.moves));
     }
 
     /// Blocks of 8 consecutive PCs cut at 250 (the cosets of the low 3

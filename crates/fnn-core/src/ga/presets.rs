@@ -50,7 +50,5 @@ fn searches(p: Portfolio, ga: &GaParams) -> Portfolio {
             members: ga.local_members,
         })
         .with(Grouped)
-        .with(Blocks {
-            seeds: ga.constructions,
-        })
+        .with(Blocks::new(ga.constructions))
 }

@@ -14,7 +14,7 @@ use super::Rng;
 use super::genome::Genome;
 use super::local::Required;
 use super::problem::Problem;
-use super::residual::{self, Kind};
+use super::residual::{Kind, Walk};
 use super::strategy::Budget;
 use crate::design::bits;
 
@@ -90,13 +90,29 @@ impl Regroup {
         })
     }
 
-    /// The partition walk on from the wiring read, within `budget`'s
-    /// moves (its patience and its most): the design it found best (never
-    /// worse than the wiring read) and the moves it made.
-    pub(super) fn walk_on(&self, problem: &Problem, budget: Budget<'_>, rng: &mut Rng) -> Option<(Genome, u64)> {
-        let p = problem.pcs();
-        let (found, moves) = residual::partition_from(p, &self.kinds, &self.edges, &self.blocks, budget, rng)?;
-        Some((self.design(problem, &found), moves))
+    /// The partition walk from the wiring read, `None` where the wiring
+    /// puts a PC on a switch twice.
+    pub(super) fn walk(&self, problem: &Problem) -> Option<Walk> {
+        Walk::from(problem.pcs(), &self.kinds, &self.edges, &self.blocks)
+    }
+
+    /// Whether `walk` works on this wiring's problem (the same kinds of
+    /// switch, the same pairs), so it may go on instead of a new one.
+    pub(super) fn is_walked_by(&self, walk: &Walk) -> bool {
+        walk.covers(&self.kinds, &self.edges)
+    }
+
+    /// `walk` on within `budget`: the design it found best (never worse
+    /// than where it started) and the moves it made.
+    pub(super) fn walk_on(
+        &self,
+        problem: &Problem,
+        walk: &mut Walk,
+        budget: Budget<'_>,
+        rng: &mut Rng,
+    ) -> (Genome, u64) {
+        let (found, moves) = walk.go(budget, rng);
+        (self.design(problem, &found), moves)
     }
 
     /// The genome whose switches hold `found`'s blocks.

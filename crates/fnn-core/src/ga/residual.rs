@@ -77,45 +77,106 @@ pub(super) fn partition(
         true => (moves_per_pair * n + 100_000).min(time.max),
         false => moves_per_pair * n + 100_000,
     };
-    let (best, moves) = g.walk(most, PATIENCE_PER_PAIR * n + 2_000, time, rng);
+    let mut best = (g.open.len(), g.group.clone());
+    let moves = g.walk(&mut best, &mut 0, most, PATIENCE_PER_PAIR * n + 2_000, time, rng);
+    let best = best.1;
     ((0..kinds.len()).map(|k| g.pack(k, &best)).collect(), moves)
 }
 
-/// [`partition`] walked on from `start` (`start[kind][switch]`: the PCs
-/// on each switch, as [`partition`] returns them) instead of from a
-/// greedy fill, within `budget` (its patience, its most moves, its
-/// time): a design already a few pairs short needs moves for those, not
-/// for every pair again. The grouping it found best, never worse than
-/// `start`, and the moves it made; `None` where `start` puts a PC on more
-/// switches of a kind than it has NICs of that kind.
-pub(super) fn partition_from(
-    pcs: usize,
-    kinds: &[Kind],
-    edges: &[(u32, u32)],
-    start: &[Vec<Vec<usize>>],
-    budget: Budget<'_>,
-    rng: &mut Rng,
-) -> Option<(Vec<Vec<Vec<usize>>>, u64)> {
-    let mut g = Groups::new(pcs, kinds, edges);
-    let mut first = 0u32;
-    for (k, blocks) in start.iter().enumerate() {
-        for (j, block) in blocks.iter().enumerate() {
-            for &pc in block {
-                let nic = g
-                    .nics_of(pc as u32)
-                    .find(|&n| g.group[n] == NONE && g.kind_of_nic[n % g.nics] == k)?;
-                let to = first + j as u32;
-                if g.holds(pc as u32, to) || !g.room(to) {
-                    return None;
+/// A partition walk that goes on where it stopped, its pair weights and
+/// tabu marks with it: on a sparse random pattern a walk of minutes
+/// covers what walks of a generation's seconds each, every one starting
+/// again from the best grouping with its weights forgotten, level off
+/// hundreds of pairs short of (1,000 PCs, 6 NICs on 16-port switches,
+/// a fifth of the pairs: 220 short after a minute of 3-second walks; one
+/// walk covered every pair in 26 s).
+pub(super) struct Walk {
+    groups: Groups,
+    /// The fewest uncovered pairs seen, and the grouping that left them.
+    best: (usize, Vec<u32>),
+    iteration: u64,
+    /// Whether the last stretch found a new best.
+    improving: bool,
+}
+
+impl Walk {
+    /// A walk from `start` (`start[kind][switch]`: the PCs on each
+    /// switch, as [`partition`] returns them) instead of from a greedy
+    /// fill: a design already a few pairs short needs moves for those,
+    /// not for every pair again. `None` where `start` puts a PC on more
+    /// switches of a kind than it has NICs of that kind.
+    pub(super) fn from(pcs: usize, kinds: &[Kind], edges: &[(u32, u32)], start: &[Vec<Vec<usize>>]) -> Option<Walk> {
+        let mut g = Groups::new(pcs, kinds, edges);
+        let mut first = 0u32;
+        for (k, blocks) in start.iter().enumerate() {
+            for (j, block) in blocks.iter().enumerate() {
+                for &pc in block {
+                    let nic = g
+                        .nics_of(pc as u32)
+                        .find(|&n| g.group[n] == NONE && g.kind_of_nic[n % g.nics] == k)?;
+                    let to = first + j as u32;
+                    if g.holds(pc as u32, to) || !g.room(to) {
+                        return None;
+                    }
+                    g.relocate(nic as u32, to);
                 }
-                g.relocate(nic as u32, to);
             }
+            first += kinds[k].switches as u32;
         }
-        first += kinds[k].switches as u32;
+        g.settle();
+        Some(Walk {
+            best: (g.open.len(), g.group.clone()),
+            groups: g,
+            iteration: 0,
+            improving: true,
+        })
     }
-    g.settle();
-    let (best, moves) = g.walk(budget.max, budget.patience, budget, rng);
-    Some(((0..kinds.len()).map(|k| g.pack(k, &best)).collect(), moves))
+
+    /// Whether this walk covers `edges` with switches of `kinds`.
+    pub(super) fn covers(&self, kinds: &[Kind], edges: &[(u32, u32)]) -> bool {
+        self.groups.kinds == kinds && self.groups.ends == edges
+    }
+
+    /// Takes on `other`'s pair weights (over the same pairs): a walk that
+    /// starts again from a better design another search found keeps what
+    /// the walk before learnt of which pairs are hard.
+    pub(super) fn learn_from(&mut self, other: Walk) {
+        if other.groups.ends == self.groups.ends {
+            self.groups.weight = other.groups.weight;
+        }
+    }
+
+    /// Whether the walk's last stretch found a new best: it is on its
+    /// way, and a better design another search found is no reason to
+    /// start again.
+    pub(super) fn is_improving(&self) -> bool {
+        self.improving
+    }
+
+    /// The moves the walk has made, all its stretches together.
+    #[cfg(test)]
+    pub(super) fn moves(&self) -> u64 {
+        self.iteration
+    }
+
+    /// The fewest pairs the walk has left uncovered.
+    pub(super) fn best_left(&self) -> usize {
+        self.best.0
+    }
+
+    /// Walks on within `budget`'s most moves and time (not its patience:
+    /// the walk goes on next generation where it stops, so a stretch
+    /// without a new best is no reason to hand back the time): the best
+    /// grouping so far, never worse than the start, and the moves made.
+    pub(super) fn go(&mut self, budget: Budget<'_>, rng: &mut Rng) -> (Vec<Vec<Vec<usize>>>, u64) {
+        let before = self.best.0;
+        let moves = self
+            .groups
+            .walk(&mut self.best, &mut self.iteration, budget.max, budget.max, budget, rng);
+        self.improving = self.best.0 < before;
+        let g = &self.groups;
+        ((0..g.kinds.len()).map(|k| g.pack(k, &self.best.1)).collect(), moves)
+    }
 }
 
 /// A candidate move: NIC `nic` joins switch `to`; NIC `out` (if any)
@@ -334,32 +395,6 @@ impl Groups {
         self.group[nic as usize] = to;
     }
 
-    /// Change in (weighted, plain) uncovered edges if `nic` left switch
-    /// `from` for `to` (either may be the pool), its pair with PC `skip`
-    /// aside (a PC it trades places with).
-    #[inline]
-    fn delta(&self, nic: u32, from: u32, to: u32, skip: u32) -> (i64, i64) {
-        let pc = nic / self.nics as u32;
-        let (mut weighted, mut plain) = (0, 0);
-        for &(y, e) in self.partners(pc) {
-            let c = self.count[e as usize];
-            if y == skip || c > 1 {
-                continue;
-            }
-            let on = &self.group[self.nics_of(y)];
-            let left = from != NONE && on.contains(&from);
-            let joined = to != NONE && on.contains(&to);
-            if left && !joined && c == 1 {
-                weighted += i64::from(self.weight[e as usize]);
-                plain += 1;
-            } else if joined && !left && c == 0 {
-                weighted -= i64::from(self.weight[e as usize]);
-                plain -= 1;
-            }
-        }
-        (weighted, plain)
-    }
-
     /// Puts each pooled NIC on a switch with room its PC is not on; where
     /// only switches its PC is on have room, it takes the place of a member
     /// of another switch, who moves to the room.
@@ -474,10 +509,18 @@ impl Groups {
 
     /// The min-conflicts walk; returns the groups of the best grouping
     /// seen and the moves it made.
-    fn walk(&mut self, moves: u64, patience: u64, time: Budget<'_>, rng: &mut Rng) -> (Vec<u32>, u64) {
-        let mut best = (self.open.len(), self.group.clone());
-        let (mut iteration, mut best_at) = (0u64, 0u64);
-        while !self.open.is_empty() && iteration < moves && iteration - best_at < patience {
+    fn walk(
+        &mut self,
+        best: &mut (usize, Vec<u32>),
+        walked: &mut u64,
+        moves: u64,
+        patience: u64,
+        time: Budget<'_>,
+        rng: &mut Rng,
+    ) -> u64 {
+        let first = *walked;
+        let (mut iteration, mut best_at) = (first, first);
+        while !self.open.is_empty() && iteration - first < moves && iteration - best_at < patience {
             iteration += 1;
             if iteration % 1024 == 0 && time.spent() {
                 break;
@@ -488,7 +531,7 @@ impl Groups {
             if rng.random_bool(0.5) {
                 self.exchange(e, rng.random_bool(0.5), rng);
                 if self.open.len() < best.0 {
-                    best = (self.open.len(), self.group.clone());
+                    *best = (self.open.len(), self.group.clone());
                     best_at = iteration;
                 }
                 continue;
@@ -509,11 +552,13 @@ impl Groups {
                 self.tabu[m.out as usize] = tenure;
             }
             if self.open.len() < best.0 {
-                best = (self.open.len(), self.group.clone());
+                *best = (self.open.len(), self.group.clone());
                 best_at = iteration;
             }
         }
-        (best.1, iteration)
+        let made = iteration - first;
+        *walked = iteration;
+        made
     }
 
     /// The best move that covers edge `e`: a NIC of one of its PCs into a
@@ -538,62 +583,72 @@ impl Groups {
             }
         };
         let is_tabu = |nic: u32| self.tabu[nic as usize] > iteration;
+        let mut leaving = Leaving::default();
+        let mut joining = Joining::default();
         for (a, b) in [(u, v), (v, u)] {
-            for nic in self.nics_of(a) {
-                let nic = nic as u32;
-                let from = self.group[nic as usize];
-                let kind = self.kind_of_nic[nic as usize % self.nics];
-                for to in self.nics_of(b).map(|y| self.group[y]) {
-                    if to == NONE || self.kind[to as usize] != kind {
-                        continue;
-                    }
-                    let m = Move {
-                        nic,
-                        to,
-                        out: NONE,
-                        weighted: 0,
-                        plain: 0,
-                    };
-                    if self.room(to) {
-                        let (weighted, plain) = self.delta(nic, from, to, NONE);
-                        consider(Move { weighted, plain, ..m }, is_tabu(nic), rng);
-                        continue;
-                    }
-                    // Joining `to` covers these pairs, but one with a
-                    // member the NIC trades places with.
-                    let joined = self.delta(nic, from, to, NONE);
-                    let covers: Vec<(u32, u32)> = self
-                        .partners(a)
-                        .iter()
-                        .filter(|&&(y, e)| self.count[e as usize] == 0 && self.holds(y, to) && !self.holds(y, from))
-                        .copied()
-                        .collect();
-                    for x in looked_at(self.members_of(to), rng) {
-                        let px = x / self.nics as u32;
-                        if px == b {
-                            continue;
-                        }
-                        if from != NONE && self.holds(px, from) {
-                            continue;
-                        }
-                        let mut join = joined;
-                        if let Some(&(_, e)) = covers.iter().find(|&&(y, _)| y == px) {
-                            join = (join.0 + i64::from(self.weight[e as usize]), join.1 + 1);
-                        }
-                        let out = self.delta(x, to, from, a);
-                        let (weighted, plain) = (join.0 + out.0, join.1 + out.1);
-                        let m = Move {
-                            out: x,
-                            weighted,
-                            plain,
-                            ..m
-                        };
-                        consider(m, is_tabu(nic) || is_tabu(x), rng);
-                    }
+            joining.read(self, a);
+            for to in self.nics_of(b).map(|y| self.group[y]) {
+                if to == NONE {
+                    continue;
                 }
+                joining.toward(self, to);
+                let room = self.room(to);
+                if !room {
+                    leaving.read(
+                        self,
+                        looked_at(self.members_of(to), rng).filter(|&x| x / self.nics as u32 != b),
+                        to,
+                        a,
+                    );
+                }
+                self.each_move(a, to, room, &joining, &leaving, |m| {
+                    let tabu = is_tabu(m.nic) || (m.out != NONE && is_tabu(m.out));
+                    consider(m, tabu, rng);
+                });
             }
         }
         chosen.map(|(m, _)| m)
+    }
+
+    /// Every move of a NIC of PC `a` onto switch `to` (`room`: whether it
+    /// has a free port), trading places with one of `leaving`'s members
+    /// where it has none; `joining` read for `a` and `to`.
+    fn each_move(&self, a: u32, to: u32, room: bool, joining: &Joining, leaving: &Leaving, mut f: impl FnMut(Move)) {
+        for nic in self.nics_of(a) {
+            let nic = nic as u32;
+            let from = self.group[nic as usize];
+            if self.kind[to as usize] != self.kind_of_nic[nic as usize % self.nics] {
+                continue;
+            }
+            let joined = joining.delta(from);
+            let m = Move {
+                nic,
+                to,
+                out: NONE,
+                weighted: joined.0,
+                plain: joined.1,
+            };
+            if room {
+                f(m);
+                continue;
+            }
+            for (k, &x) in leaving.members.iter().enumerate() {
+                let px = x / self.nics as u32;
+                if from != NONE && self.holds(px, from) {
+                    continue;
+                }
+                // Joining `to` covers a's pair with x, but x trades
+                // places with it.
+                let kept = joining.covered_with(px).map_or((0, 0), |w| (i64::from(w), 1));
+                let out = leaving.delta(self, k, from);
+                f(Move {
+                    out: x,
+                    weighted: joined.0 + kept.0 + out.0,
+                    plain: joined.1 + kept.1 + out.1,
+                    ..m
+                });
+            }
+        }
     }
 
     /// Kind `k`'s switches as their PCs, from each NIC's switch in
@@ -607,6 +662,139 @@ impl Groups {
             }
         }
         blocks
+    }
+}
+
+/// What a NIC of a PC gains and loses joining a switch, read once per
+/// PC and switch instead of once per NIC and switch: the PC's uncovered
+/// pairs, which it gains where the partner is on the switch, and its
+/// pairs covered by one switch alone, which it loses when its NIC leaves
+/// that switch unless the partner is on the switch it joins.
+#[derive(Default)]
+struct Joining {
+    /// (partner, weight, on the switch joined) of each uncovered pair.
+    open: Vec<(u32, u32, bool)>,
+    /// (partner, weight, the one switch shared, on the switch joined).
+    alone: Vec<(u32, u32, u32, bool)>,
+}
+
+impl Joining {
+    /// Reads PC `a`'s pairs.
+    fn read(&mut self, g: &Groups, a: u32) {
+        self.open.clear();
+        self.alone.clear();
+        let on = &g.group[g.nics_of(a)];
+        for &(y, e) in g.partners(a) {
+            let w = g.weight[e as usize];
+            match g.count[e as usize] {
+                0 => self.open.push((y, w, false)),
+                1 => {
+                    let shared = on.iter().copied().find(|&s| g.holds(y, s)).unwrap_or(NONE);
+                    self.alone.push((y, w, shared, false));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Marks the partners on switch `to`.
+    fn toward(&mut self, g: &Groups, to: u32) {
+        for (y, _, on) in &mut self.open {
+            *on = g.holds(*y, to);
+        }
+        for (y, _, _, on) in &mut self.alone {
+            *on = g.holds(*y, to);
+        }
+    }
+
+    /// The change in (weighted, plain) uncovered pairs as the PC's NIC
+    /// leaves switch `from` (or the pool) for the switch marked.
+    fn delta(&self, from: u32) -> (i64, i64) {
+        let (mut weighted, mut plain) = (0, 0);
+        for &(_, w, on) in &self.open {
+            if on {
+                weighted -= i64::from(w);
+                plain -= 1;
+            }
+        }
+        for &(_, w, shared, on) in &self.alone {
+            if shared == from && from != NONE && !on {
+                weighted += i64::from(w);
+                plain += 1;
+            }
+        }
+        (weighted, plain)
+    }
+
+    /// The weight of the PC's uncovered pair with `pc`, where `pc` is on
+    /// the switch marked.
+    fn covered_with(&self, pc: u32) -> Option<u32> {
+        self.open.iter().find(|&&(y, _, on)| on && y == pc).map(|&(_, w, _)| w)
+    }
+}
+
+/// What members of a full switch lose and gain trading places with a NIC
+/// that comes from another switch, read once per switch instead of once
+/// per NIC that might come (a PC has up to six; the per-NIC reads were
+/// most of the walk's time): each member's pairs covered by this switch
+/// alone, which it loses unless the partner is on the switch it goes to,
+/// and its uncovered pairs, which it gains where the partner is there.
+#[derive(Default)]
+struct Leaving {
+    members: Vec<u32>,
+    /// Per member: the (weighted, plain) pairs it loses leaving, and
+    /// where its partners start in `partners`.
+    loss: Vec<(i64, i64)>,
+    start: Vec<usize>,
+    /// (partner PC, weight) per member: its uncovered pairs, and those
+    /// covered by this switch alone.
+    partners: Vec<(u32, u32)>,
+}
+
+impl Leaving {
+    /// Reads `members` of switch `to`, their pairs with PC `skip` (the
+    /// one trading in) aside.
+    fn read(&mut self, g: &Groups, members: impl Iterator<Item = u32>, to: u32, skip: u32) {
+        self.members.clear();
+        self.loss.clear();
+        self.start.clear();
+        self.partners.clear();
+        for x in members {
+            let mut loss = (0, 0);
+            self.start.push(self.partners.len());
+            for &(y, e) in g.partners(x / g.nics as u32) {
+                let c = g.count[e as usize];
+                if y == skip || c > 1 {
+                    continue;
+                }
+                let w = g.weight[e as usize];
+                if c == 0 {
+                    self.partners.push((y, w));
+                } else if g.holds(y, to) {
+                    loss = (loss.0 + i64::from(w), loss.1 + 1);
+                    self.partners.push((y, w));
+                }
+            }
+            self.members.push(x);
+            self.loss.push(loss);
+        }
+        self.start.push(self.partners.len());
+    }
+
+    /// The change in (weighted, plain) uncovered pairs as member `k`
+    /// leaves for switch `from` (or the pool).
+    fn delta(&self, g: &Groups, k: usize, from: u32) -> (i64, i64) {
+        let (mut weighted, mut plain) = self.loss[k];
+        if from == NONE {
+            return (weighted, plain);
+        }
+        for &(y, w) in &self.partners[self.start[k]..self.start[k + 1]] {
+            if g.holds(y, from) {
+                weighted -= i64::from(w);
+                plain -= 1;
+            }
+        }
+        (weighted, plain)
     }
 }
 
@@ -770,6 +958,77 @@ mod tests {
         assert_eq!(covered(&blocks, &edges), edges.len());
     }
 
+    /// The move a walk chooses changes the uncovered pairs by what it
+    /// said it would, trades with a member of a full switch included
+    /// (read once per switch for every NIC that might come), on narrow
+    /// switches and on switches wider than the members a move looks at.
+    #[test]
+    fn a_chosen_move_changes_what_it_said() {
+        for (width, per_pc) in [(8, 3), (32, 2)] {
+            let mut rng = Rng::seed_from_u64(11);
+            let pcs = 128;
+            let kinds = [kind(pcs, width, per_pc)];
+            let edges = planted(pcs, width, per_pc, 6, &mut rng);
+            let mut g = Groups::new(pcs, &kinds, &edges);
+            g.fill_greedily(&mut rng);
+            g.settle();
+            let mut traded = 0;
+            for iteration in 0..400 {
+                if g.open.is_empty() {
+                    break;
+                }
+                let e = g.open[rng.random_range(0..g.open.len())];
+                let Some(m) = g.choose(e, iteration, 0, &mut rng) else {
+                    continue;
+                };
+                let before = g.open.len() as i64;
+                let from = g.group[m.nic as usize];
+                g.relocate(m.nic, m.to);
+                if m.out != NONE {
+                    g.relocate(m.out, from);
+                    traded += 1;
+                }
+                assert_eq!(g.open.len() as i64 - before, m.plain, "{width}-port, move {m:?}");
+            }
+            assert!(traded > 20, "{width}-port: {traded} trades");
+        }
+    }
+
+    /// A walk handed back at the end of a generation goes on where it
+    /// stopped, its pair weights, tabu marks and best with it: two
+    /// stretches are one walk, and neither stops at the budget's patience.
+    #[test]
+    fn a_walk_in_two_stretches_is_one_walk() {
+        let mut rng = Rng::seed_from_u64(5);
+        let pcs = 256;
+        let edges = planted(pcs, 8, 4, 8, &mut rng);
+        let kinds = [kind(pcs, 8, 4)];
+        let layer = |rng: &mut Rng| {
+            let mut order: Vec<usize> = (0..pcs).collect();
+            order.shuffle(rng);
+            order.chunks(8).map(<[usize]>::to_vec).collect::<Vec<_>>()
+        };
+        let start = vec![(0..4).flat_map(|_| layer(&mut rng)).collect::<Vec<_>>()];
+        let budget = |max| Budget {
+            patience: 1,
+            max,
+            deadline: crate::deadline::Deadline::NONE,
+            stop: None,
+        };
+        let mut one = Walk::from(pcs, &kinds, &edges, &start).unwrap();
+        let first_left = one.best_left();
+        let (whole, moves) = one.go(budget(600), &mut Rng::seed_from_u64(9));
+        assert_eq!(moves, 600, "the walk went on past its patience and had pairs left");
+        assert!(one.best_left() < first_left);
+        let mut two = Walk::from(pcs, &kinds, &edges, &start).unwrap();
+        let mut walk_rng = Rng::seed_from_u64(9);
+        let (_, m1) = two.go(budget(300), &mut walk_rng);
+        let (second, m2) = two.go(budget(300), &mut walk_rng);
+        assert_eq!((m1, m2), (300, 300));
+        assert_eq!(second, whole);
+        assert_eq!(two.best_left(), one.best_left());
+    }
+
     #[test]
     fn counts_stay_exact_move_after_move() {
         let mut rng = Rng::seed_from_u64(3);
@@ -778,7 +1037,8 @@ mod tests {
         let edges = planted(pcs, 4, 3, 4, &mut rng);
         let mut g = Groups::new(pcs, &kinds, &edges);
         g.fill_greedily(&mut rng);
-        g.walk(300, 300, Budget::NONE, &mut rng);
+        let mut best = (g.open.len(), g.group.clone());
+        g.walk(&mut best, &mut 0, 300, 300, Budget::NONE, &mut rng);
         for (e, &(a, b)) in edges.iter().enumerate() {
             let shared = g.group[g.nics_of(a)].iter().filter(|&&x| g.holds(b, x)).count();
             assert_eq!(g.count[e] as usize, shared, "edge {e}");

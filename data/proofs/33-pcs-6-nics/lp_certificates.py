@@ -7,29 +7,18 @@ Variables (all >= 0 and <= 1000): n_d switches of degree d (3..7, Lemma 1);
 y_t PCs of type t = (deficiency multiset of its switches, repeat profile:
 the multiset of l - 1 >= 1 over the other PCs, parts <= 3 by Lemma 1);
 N_j pairs of PCs sharing j + 1 switches (j = 3, 2, 1)."""
+import sys
 from fractions import Fraction
 from math import comb
+import os
 import numpy as np
-from scipy.optimize import linprog
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from farkas import convmin, parts, certify as farkas_certify  # noqa: E402
+
+BOUND = 1000  # every count at most 1000 (the variables' bound)
 
 P, K, W, EXC, DMIN = 33, 6, 7, 4, 3  # EXC = K W - K - (P - 1)
-
-
-def convmin(total, slots):
-    """Least sum of C(c, 2) over `slots` integers c >= 0 summing to `total`."""
-    q, r = divmod(total, slots)
-    return r * comb(q + 1, 2) + (slots - r) * comb(q, 2)
-
-
-def parts(n, mx, maxlen=99):
-    if n == 0:
-        yield ()
-        return
-    if maxlen == 0:
-        return
-    for p in range(min(n, mx), 0, -1):
-        for rest in parts(n - p, p, maxlen - 1):
-            yield (p,) + rest
 
 
 def system(b, no_four):
@@ -73,44 +62,11 @@ def system(b, no_four):
     return np.array(rows, dtype=float), lo, hi
 
 
-def certify(A, lo, hi):
-    """Farkas multipliers u >= 0 on the >= and <= sides with u.A <= 0 (up to
-    a rounding residue r, absorbed by the variables' bound 1000) and u.bounds
-    > 1000 * sum(r+)."""
-    m, n = A.shape
-    A2 = np.round(A * 2).astype(np.int64)
-    assert np.allclose(A2, A * 2)
-    ge = [r for r in range(m) if lo[r] != -np.inf]
-    le = [r for r in range(m) if hi[r] != np.inf]
-    M = np.hstack([A2[ge].T, -A2[le].T]).astype(float)
-    gain = np.array([2 * lo[r] for r in ge] + [-2 * hi[r] for r in le], dtype=float)
-    res = linprog(-gain, A_ub=np.vstack([M, -gain[None, :]]), b_ub=np.concatenate([np.zeros(n), [1.0]]),
-                  bounds=[(0, 1e4)] * (len(ge) + len(le)), method="highs")
-    if res.status != 0 or -res.fun < 1e-6:
-        return False
-    u = [Fraction(v).limit_denominator(10**6) for v in res.x]
-    # Farkas multipliers must be non-negative for the combination to hold.
-    if any(x < 0 for x in u):
-        return False
-    comb_ = [Fraction(0)] * n
-    for k, r in enumerate(ge):
-        if u[k]:
-            for j in range(n):
-                comb_[j] += u[k] * int(A2[r, j])
-    for k, r in enumerate(le):
-        w = u[len(ge) + k]
-        if w:
-            for j in range(n):
-                comb_[j] -= w * int(A2[r, j])
-    rhs = sum(u[k] * Fraction(2 * lo[r]) for k, r in enumerate(ge)) - \
-        sum(u[len(ge) + k] * Fraction(2 * hi[r]) for k, r in enumerate(le))
-    return rhs > 1000 * sum(x for x in comb_ if x > 0)
-
 
 failed = 0
 for b in range(29, 67):
     no_four = b <= 31
-    if not certify(*system(b, no_four)):
+    if not farkas_certify(*system(b, no_four), BOUND):
         failed += 1
         print("no certificate:", b)
     else:

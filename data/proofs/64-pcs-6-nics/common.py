@@ -1,64 +1,16 @@
-"""Shared helpers: convex minimum of a second moment, partitions, and exact
-Farkas certificates for the counting LPs."""
-from fractions import Fraction
-from math import comb
-import numpy as np
-from scipy.optimize import linprog
+"""Constants of 64 PCs with 6 NICs on 13-port switches, and the shared
+checkers (../farkas.py) with this proof's bound on every count."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from farkas import convmin, parts, certify as farkas_certify  # noqa: E402,F401
 
 P, K, W = 64, 6, 13
 EXC = K * W - K - (P - 1)  # exc(E) + def(E) = 9 for every PC
 BIG = 2016  # no count exceeds C(64, 2)
 
 
-def convmin(total, slots):
-    """Least sum of C(c, 2) over `slots` integers c >= 0 summing to `total`."""
-    q, r = divmod(total, slots)
-    return r * comb(q + 1, 2) + (slots - r) * comb(q, 2)
-
-
-def parts(n, mx, maxlen=99):
-    """Partitions of n into at most maxlen parts, each at most mx."""
-    if n == 0:
-        yield ()
-        return
-    if maxlen == 0:
-        return
-    for p in range(min(n, mx), 0, -1):
-        for rest in parts(n - p, p, maxlen - 1):
-            yield (p,) + rest
-
-
 def certify(A, lo, hi):
-    """True if lo <= A x <= hi has no solution with 0 <= x <= BIG, shown by
-    Farkas multipliers u that HiGHS finds, rounded to fractions and checked
-    in exact arithmetic: u.A <= r componentwise with u.bounds > BIG * sum(r+).
-    Rows are doubled so that every coefficient is an integer."""
-    m, n = A.shape
-    A2 = np.round(A * 2).astype(np.int64)
-    assert (A2 == A * 2).all(), "every coefficient is a half-integer"
-    ge = [r for r in range(m) if lo[r] != -np.inf]
-    le = [r for r in range(m) if hi[r] != np.inf]
-    M = np.hstack([A2[ge].T, -A2[le].T]).astype(float)
-    gain = np.array([2 * lo[r] for r in ge] + [-2 * hi[r] for r in le], dtype=float)
-    res = linprog(-gain, A_ub=np.vstack([M, -gain[None, :]]),
-                  b_ub=np.concatenate([np.zeros(n), [1.0]]),
-                  bounds=[(0, 1e4)] * (len(ge) + len(le)), method="highs")
-    if res.status != 0 or -res.fun < 1e-6:
-        return False
-    u = [Fraction(v).limit_denominator(10**6) for v in res.x]
-    # Farkas multipliers must be non-negative for the combination to hold.
-    if any(x < 0 for x in u):
-        return False
-    comb_ = [Fraction(0)] * n
-    for k, r in enumerate(ge):
-        if u[k]:
-            for j in range(n):
-                comb_[j] += u[k] * int(A2[r, j])
-    for k, r in enumerate(le):
-        w = u[len(ge) + k]
-        if w:
-            for j in range(n):
-                comb_[j] -= w * int(A2[r, j])
-    rhs = sum(u[k] * Fraction(int(2 * lo[r])) for k, r in enumerate(ge)) - \
-        sum(u[len(ge) + k] * Fraction(int(2 * hi[r])) for k, r in enumerate(le))
-    return rhs > BIG * sum(x for x in comb_ if x > 0)
+    """The exact Farkas check of ../farkas.py, every count at most BIG."""
+    return farkas_certify(A, lo, hi, BIG)

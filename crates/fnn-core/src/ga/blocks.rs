@@ -192,7 +192,7 @@ impl Blocks {
             .as_ref()
             .is_some_and(|w| read.is_walked_by(w) && (w.best_left() <= left || w.is_improving()))
         {
-            let before = walk.take().filter(|w| read.is_walked_by(w));
+            let before = walk.take();
             *walk = read.walk(problem);
             if let (Some(w), Some(before)) = (walk.as_mut(), before) {
                 w.learn_from(before);

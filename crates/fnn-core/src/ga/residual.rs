@@ -137,9 +137,9 @@ impl Walk {
         self.groups.kinds == kinds && self.groups.ends == edges
     }
 
-    /// Takes on `other`'s pair weights (over the same pairs): a walk that
-    /// starts again from a better design another search found keeps what
-    /// the walk before learnt of which pairs are hard.
+    /// Takes on `other`'s pair weights where it walked the same pairs: a
+    /// walk that starts again from a better design another search found
+    /// keeps what the walk before learnt of which pairs are hard.
     pub(super) fn learn_from(&mut self, other: Walk) {
         if other.groups.ends == self.groups.ends {
             self.groups.weight = other.groups.weight;
@@ -520,6 +520,7 @@ impl Groups {
     ) -> u64 {
         let first = *walked;
         let (mut iteration, mut best_at) = (first, first);
+        let mut reads = (Leaving::default(), Joining::default());
         while !self.open.is_empty() && iteration - first < moves && iteration - best_at < patience {
             iteration += 1;
             if iteration % 1024 == 0 && time.spent() {
@@ -536,7 +537,7 @@ impl Groups {
                 }
                 continue;
             }
-            let Some(m) = self.choose(e, iteration, best.0, rng) else {
+            let Some(m) = self.choose(e, iteration, best.0, &mut reads, rng) else {
                 continue;
             };
             if m.weighted >= 0 {
@@ -563,7 +564,15 @@ impl Groups {
 
     /// The best move that covers edge `e`: a NIC of one of its PCs into a
     /// group of the other's, trading a member out of a full group.
-    fn choose(&self, e: u32, iteration: u64, best: usize, rng: &mut Rng) -> Option<Move> {
+    /// `reads` is scratch, kept from move to move so a move allocates nothing.
+    fn choose(
+        &self,
+        e: u32,
+        iteration: u64,
+        best: usize,
+        (leaving, joining): &mut (Leaving, Joining),
+        rng: &mut Rng,
+    ) -> Option<Move> {
         let (u, v) = self.ends[e as usize];
         let mut chosen: Option<(Move, u32)> = None;
         let mut consider = |m: Move, tabu: bool, rng: &mut Rng| {
@@ -583,8 +592,6 @@ impl Groups {
             }
         };
         let is_tabu = |nic: u32| self.tabu[nic as usize] > iteration;
-        let mut leaving = Leaving::default();
-        let mut joining = Joining::default();
         for (a, b) in [(u, v), (v, u)] {
             joining.read(self, a);
             for to in self.nics_of(b).map(|y| self.group[y]) {
@@ -601,7 +608,7 @@ impl Groups {
                         a,
                     );
                 }
-                self.each_move(a, to, room, &joining, &leaving, |m| {
+                self.each_move(a, to, room, joining, leaving, |m| {
                     let tabu = is_tabu(m.nic) || (m.out != NONE && is_tabu(m.out));
                     consider(m, tabu, rng);
                 });
@@ -978,7 +985,7 @@ mod tests {
                     break;
                 }
                 let e = g.open[rng.random_range(0..g.open.len())];
-                let Some(m) = g.choose(e, iteration, 0, &mut rng) else {
+                let Some(m) = g.choose(e, iteration, 0, &mut Default::default(), &mut rng) else {
                     continue;
                 };
                 let before = g.open.len() as i64;

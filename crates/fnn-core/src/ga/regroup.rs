@@ -7,8 +7,7 @@
 //! generation's time slice never brought back to the few the best member
 //! leaves).
 //!
-//! Only where every PC is cabled on every NIC, nothing is pinned, and
-//! every PC has as many NICs on each width as the first.
+//! Only where nothing is pinned and every PC has as many NICs.
 
 use super::Rng;
 use super::genome::Genome;
@@ -28,10 +27,16 @@ pub(super) struct Regroup {
 }
 
 impl Regroup {
-    /// `g` as partitions, if it reads as them.
+    /// `g` as partitions: each kind of switch takes as many NICs of each
+    /// PC as most PCs have on it, a PC with more leaving its last ones
+    /// out and a PC with fewer (or an uncabled NIC) leaving NICs in the
+    /// walk's pool, for the walk to place. A grown design on PCs cut from
+    /// a torus left a few PCs with three NICs on one width and one on the
+    /// other, and walking none of it left the run 165 pairs short.
+    /// `None` where PCs differ in NICs or a cable is pinned.
     pub(super) fn read(problem: &Problem, req: &Required<'_>, g: &Genome) -> Option<Regroup> {
         let c = &problem.cluster;
-        if !c.pins.is_empty() {
+        if !c.pins.is_empty() || c.nics.iter().any(|&n| n != c.nics[0]) {
             return None;
         }
         let g = g.with_masks(problem);
@@ -46,28 +51,25 @@ impl Regroup {
                 at[s] = (k, j);
             }
         }
+        // Each PC's switches, kind by kind.
+        let on: Vec<Vec<Vec<usize>>> = (0..problem.pcs())
+            .map(|pc| {
+                let mut by = vec![Vec::new(); ws.len()];
+                bits::ones(g.mask(problem, pc)).for_each(|s| by[at[s].0].push(at[s].1));
+                by
+            })
+            .collect();
+        let per_pc: Vec<usize> = most_common(on.iter().map(|by| by.iter().map(Vec::len).collect()))?;
         let mut blocks: Vec<Vec<Vec<usize>>> = switches.iter().map(|ss| vec![Vec::new(); ss.len()]).collect();
-        let mut per_pc: Option<Vec<usize>> = None;
-        for pc in 0..problem.pcs() {
-            if g.uncabled(problem, pc) > 0 {
-                return None;
-            }
-            let mut counts = vec![0; ws.len()];
-            for s in bits::ones(g.mask(problem, pc)) {
-                let (k, j) = at[s];
-                counts[k] += 1;
-                blocks[k][j].push(pc);
-            }
-            match &per_pc {
-                Some(first) if *first != counts => return None,
-                Some(_) => {}
-                None => per_pc = Some(counts),
+        for (pc, by) in on.iter().enumerate() {
+            for (k, js) in by.iter().enumerate() {
+                js.iter().take(per_pc[k]).for_each(|&j| blocks[k][j].push(pc));
             }
         }
         let kinds = ws
             .iter()
             .zip(&switches)
-            .zip(per_pc?)
+            .zip(per_pc)
             .map(|((&w, ss), per_pc)| Kind {
                 width: w as usize,
                 per_pc,
@@ -88,6 +90,11 @@ impl Regroup {
             blocks,
             edges,
         })
+    }
+
+    /// The required pairs the walk covers.
+    pub(super) fn pairs(&self) -> usize {
+        self.edges.len()
     }
 
     /// The partition walk from the wiring read, `None` where the wiring
@@ -116,7 +123,7 @@ impl Regroup {
     }
 
     /// The genome whose switches hold `found`'s blocks.
-    fn design(&self, problem: &Problem, found: &[Vec<Vec<usize>>]) -> Genome {
+    pub(super) fn design(&self, problem: &Problem, found: &[Vec<Vec<usize>>]) -> Genome {
         let mut preferred = vec![Vec::new(); problem.pcs()];
         for (blocks, ss) in found.iter().zip(&self.switches) {
             for (block, &s) in blocks.iter().zip(ss) {
@@ -125,5 +132,83 @@ impl Regroup {
         }
         let pcs: Vec<usize> = (0..problem.pcs()).collect();
         Genome::construct(problem, &pcs, &|pc| preferred[pc].clone())
+    }
+}
+
+/// The value most of `items` have (the first of those tied), `None`
+/// where there are none.
+fn most_common<T: Ord + Clone>(items: impl Iterator<Item = T>) -> Option<T> {
+    let mut all: Vec<T> = items.collect();
+    all.sort();
+    all.chunk_by(|a, b| a == b)
+        .rev()
+        .max_by_key(|run| run.len())
+        .map(|run| run[0].clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::Design;
+    use crate::ga::Eval;
+    use crate::spec::{PatternSpec, sparse_spec};
+    use rand::SeedableRng;
+
+    /// 64 PCs, one NIC on 8-port switches (8 blocks of 8 PCs in a row, a
+    /// ninth switch spare) and one on 4-port (16 blocks of 4 PCs 16
+    /// apart), every pair of a block
+    /// required; PC 0 wired with both NICs on 8-port switches (its own
+    /// block's and the spare), none on its 4-port block.
+    fn one_pc_off_its_split() -> (Problem, Genome) {
+        let pcs = 64;
+        let eights: Vec<Vec<usize>> = (0..8).map(|b| (b * 8..b * 8 + 8).collect()).collect();
+        let fours: Vec<Vec<usize>> = (0..16).map(|b| (0..4).map(|k| b + 16 * k).collect()).collect();
+        let pairs = eights
+            .iter()
+            .chain(&fours)
+            .flat_map(|b| {
+                b.iter()
+                    .flat_map(move |&x| b.iter().filter(move |&&y| x < y).map(move |&y| (x, y)))
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .map(|(a, b)| vec![a as f64, b as f64])
+            .collect();
+        let pattern = PatternSpec::Pairs { pairs, weight: 1.0 };
+        let spec = sparse_spec("split", pcs, 2, &[(8, 9), (4, 16)], vec![pattern]);
+        let p = Problem::new(spec.resolve().unwrap());
+        let mut blocks = eights;
+        blocks.push(vec![0]);
+        blocks.extend(fours.into_iter().map(|b| b.into_iter().filter(|&pc| pc != 0).collect()));
+        let g = Genome::from_design(&p, &Design::from_blocks(pcs, &blocks));
+        (p, g)
+    }
+
+    /// A PC whose NICs are split between the widths unlike the others'
+    /// leaves its extra NIC out and the walk places the one it lacks:
+    /// reading such a wiring not at all left a grown design's walk
+    /// undone and the run 165 pairs short.
+    #[test]
+    fn a_pc_split_unlike_the_others_is_walked_back_into_line() {
+        let (p, g) = one_pc_off_its_split();
+        assert_eq!(Eval::full(&p, &g).terms.uncovered, 3);
+        let req = Required::new(&p);
+        let read = Regroup::read(&p, &req, &g).expect("read as partitions");
+        assert_eq!(read.kinds.iter().map(|k| k.per_pc).collect::<Vec<_>>(), [1, 1]);
+        let mut walk = read.walk(&p).expect("a walk from the wiring");
+        let budget = Budget {
+            patience: 1_000,
+            max: 1_000,
+            ..Budget::NONE
+        };
+        let (found, _) = read.walk_on(&p, &mut walk, budget, &mut Rng::seed_from_u64(1));
+        assert_eq!(Eval::full(&p, &found).terms.uncovered, 0);
+    }
+
+    #[test]
+    fn the_most_common_value_is_the_first_of_those_tied() {
+        assert_eq!(most_common([3, 1, 3, 1, 2].into_iter()), Some(1));
+        assert_eq!(most_common([2, 5, 5].into_iter()), Some(5));
+        assert_eq!(most_common(std::iter::empty::<u8>()), None);
     }
 }

@@ -70,17 +70,20 @@ pub(super) fn partition(
     g.fill_greedily(rng);
     g.settle();
     let n = edges.len() as u64;
-    // A generation's budget caps the moves too (a seed's, time alone, does
-    // not): 200 moves a pair is 1.5 million at 7,241 pairs, a minute and
-    // more, whatever the run gave the generation.
-    let most = match time.has_moves() {
-        true => (moves_per_pair * n + 100_000).min(time.max),
-        false => moves_per_pair * n + 100_000,
-    };
+    let most = most_moves(moves_per_pair, edges.len(), time);
     let mut best = (g.open.len(), g.group.clone());
     let moves = g.walk(&mut best, &mut 0, most, PATIENCE_PER_PAIR * n + 2_000, time, rng);
     let best = best.1;
     ((0..kinds.len()).map(|k| g.pack(k, &best)).collect(), moves)
+}
+
+/// The moves a walk of `pairs` pairs may make at `moves_per_pair` a
+/// pair. A generation's budget caps them too (a seed's, time alone, does
+/// not): 200 moves a pair is 1.5 million at 7,241 pairs, a minute and
+/// more, whatever the run gave the generation.
+pub(super) fn most_moves(moves_per_pair: u64, pairs: usize, time: Budget<'_>) -> u64 {
+    let most = moves_per_pair * pairs as u64 + 100_000;
+    if time.has_moves() { most.min(time.max) } else { most }
 }
 
 /// A partition walk that goes on where it stopped, its pair weights and
@@ -169,10 +172,22 @@ impl Walk {
     /// without a new best is no reason to hand back the time): the best
     /// grouping so far, never worse than the start, and the moves made.
     pub(super) fn go(&mut self, budget: Budget<'_>, rng: &mut Rng) -> (Vec<Vec<Vec<usize>>>, u64) {
+        self.stretch(budget, budget.max, rng)
+    }
+
+    /// As [`Walk::go`], but stopping as a walk that will not go on does,
+    /// once it has made [`PATIENCE_PER_PAIR`] moves a pair without a new
+    /// best.
+    pub(super) fn go_until_stalled(&mut self, budget: Budget<'_>, rng: &mut Rng) -> (Vec<Vec<Vec<usize>>>, u64) {
+        let patience = PATIENCE_PER_PAIR * self.groups.ends.len() as u64 + 2_000;
+        self.stretch(budget, patience, rng)
+    }
+
+    fn stretch(&mut self, budget: Budget<'_>, patience: u64, rng: &mut Rng) -> (Vec<Vec<Vec<usize>>>, u64) {
         let before = self.best.0;
         let moves = self
             .groups
-            .walk(&mut self.best, &mut self.iteration, budget.max, budget.max, budget, rng);
+            .walk(&mut self.best, &mut self.iteration, budget.max, patience, budget, rng);
         self.improving = self.best.0 < before;
         let g = &self.groups;
         ((0..g.kinds.len()).map(|k| g.pack(k, &self.best.1)).collect(), moves)
@@ -520,7 +535,7 @@ impl Groups {
     ) -> u64 {
         let first = *walked;
         let (mut iteration, mut best_at) = (first, first);
-        let mut reads = (Leaving::default(), Joining::default());
+        let mut reads = Reads::default();
         while !self.open.is_empty() && iteration - first < moves && iteration - best_at < patience {
             iteration += 1;
             if iteration % 1024 == 0 && time.spent() {
@@ -565,14 +580,7 @@ impl Groups {
     /// The best move that covers edge `e`: a NIC of one of its PCs into a
     /// group of the other's, trading a member out of a full group.
     /// `reads` is scratch, kept from move to move so a move allocates nothing.
-    fn choose(
-        &self,
-        e: u32,
-        iteration: u64,
-        best: usize,
-        (leaving, joining): &mut (Leaving, Joining),
-        rng: &mut Rng,
-    ) -> Option<Move> {
+    fn choose(&self, e: u32, iteration: u64, best: usize, reads: &mut Reads, rng: &mut Rng) -> Option<Move> {
         let (u, v) = self.ends[e as usize];
         let mut chosen: Option<(Move, u32)> = None;
         let mut consider = |m: Move, tabu: bool, rng: &mut Rng| {
@@ -592,36 +600,45 @@ impl Groups {
             }
         };
         let is_tabu = |nic: u32| self.tabu[nic as usize] > iteration;
-        for (a, b) in [(u, v), (v, u)] {
-            joining.read(self, a);
-            for to in self.nics_of(b).map(|y| self.group[y]) {
+        let Reads { leaving, joining, near } = reads;
+        near.mark(self, [u, v]);
+        for (side, (a, b)) in [(u, v), (v, u)].into_iter().enumerate() {
+            let (from, to_side) = (Side(side), Side(1 - side));
+            joining.read(self, near, a, from);
+            for (j, to) in self.nics_of(b).map(|y| self.group[y]).enumerate() {
                 if to == NONE {
                     continue;
                 }
-                joining.toward(self, to);
+                joining.toward(near, to_side.nic(j));
                 let room = self.room(to);
                 if !room {
-                    leaving.read(
-                        self,
-                        looked_at(self.members_of(to), rng).filter(|&x| x / self.nics as u32 != b),
-                        to,
-                        a,
-                    );
+                    let members = looked_at(self.members_of(to), rng).filter(|&x| x / self.nics as u32 != b);
+                    leaving.read(self, near, members, to_side.nic(j), a);
                 }
-                self.each_move(a, to, room, joining, leaving, |m| {
+                self.each_move(a, from, to, room, (joining, leaving, near), |m| {
                     let tabu = is_tabu(m.nic) || (m.out != NONE && is_tabu(m.out));
                     consider(m, tabu, rng);
                 });
             }
         }
+        near.clear(self, [u, v]);
         chosen.map(|(m, _)| m)
     }
 
-    /// Every move of a NIC of PC `a` onto switch `to` (`room`: whether it
-    /// has a free port), trading places with one of `leaving`'s members
-    /// where it has none; `joining` read for `a` and `to`.
-    fn each_move(&self, a: u32, to: u32, room: bool, joining: &Joining, leaving: &Leaving, mut f: impl FnMut(Move)) {
-        for nic in self.nics_of(a) {
+    /// Every move of a NIC of PC `a` (end `side` of the edge) onto switch
+    /// `to` (`room`: whether it has a free port), trading places with one
+    /// of `leaving`'s members where it has none; `joining` read for `a`
+    /// and `to`.
+    fn each_move(
+        &self,
+        a: u32,
+        side: Side,
+        to: u32,
+        room: bool,
+        (joining, leaving, near): (&Joining, &Leaving, &Near),
+        mut f: impl FnMut(Move),
+    ) {
+        for (i, nic) in self.nics_of(a).enumerate() {
             let nic = nic as u32;
             let from = self.group[nic as usize];
             if self.kind[to as usize] != self.kind_of_nic[nic as usize % self.nics] {
@@ -639,15 +656,16 @@ impl Groups {
                 f(m);
                 continue;
             }
+            let on_from = (from != NONE).then(|| side.nic(i));
             for (k, &x) in leaving.members.iter().enumerate() {
                 let px = x / self.nics as u32;
-                if from != NONE && self.holds(px, from) {
+                if on_from.is_some_and(|n| near.is_on(px, n)) {
                     continue;
                 }
                 // Joining `to` covers a's pair with x, but x trades
                 // places with it.
                 let kept = joining.covered_with(px).map_or((0, 0), |w| (i64::from(w), 1));
-                let out = leaving.delta(self, k, from);
+                let out = leaving.delta(near, k, on_from);
                 f(Move {
                     out: x,
                     weighted: joined.0 + kept.0 + out.0,
@@ -686,8 +704,8 @@ struct Joining {
 }
 
 impl Joining {
-    /// Reads PC `a`'s pairs.
-    fn read(&mut self, g: &Groups, a: u32) {
+    /// Reads PC `a`'s pairs (`a` is end `side` of the edge `near` marks).
+    fn read(&mut self, g: &Groups, near: &Near, a: u32, side: Side) {
         self.open.clear();
         self.alone.clear();
         let on = &g.group[g.nics_of(a)];
@@ -696,7 +714,7 @@ impl Joining {
             match g.count[e as usize] {
                 0 => self.open.push((y, w, false)),
                 1 => {
-                    let shared = on.iter().copied().find(|&s| g.holds(y, s)).unwrap_or(NONE);
+                    let shared = near.first(y, side).map_or(NONE, |i| on[i]);
                     self.alone.push((y, w, shared, false));
                 }
                 _ => {}
@@ -704,13 +722,13 @@ impl Joining {
         }
     }
 
-    /// Marks the partners on switch `to`.
-    fn toward(&mut self, g: &Groups, to: u32) {
+    /// Marks the partners on the switch of NIC `to`.
+    fn toward(&mut self, near: &Near, to: Nic) {
         for (y, _, on) in &mut self.open {
-            *on = g.holds(*y, to);
+            *on = near.is_on(*y, to);
         }
         for (y, _, _, on) in &mut self.alone {
-            *on = g.holds(*y, to);
+            *on = near.is_on(*y, to);
         }
     }
 
@@ -759,9 +777,9 @@ struct Leaving {
 }
 
 impl Leaving {
-    /// Reads `members` of switch `to`, their pairs with PC `skip` (the
-    /// one trading in) aside.
-    fn read(&mut self, g: &Groups, members: impl Iterator<Item = u32>, to: u32, skip: u32) {
+    /// Reads `members` of the switch of NIC `to`, their pairs with PC
+    /// `skip` (the one trading in) aside.
+    fn read(&mut self, g: &Groups, near: &Near, members: impl Iterator<Item = u32>, to: Nic, skip: u32) {
         self.members.clear();
         self.loss.clear();
         self.start.clear();
@@ -777,7 +795,7 @@ impl Leaving {
                 let w = g.weight[e as usize];
                 if c == 0 {
                     self.partners.push((y, w));
-                } else if g.holds(y, to) {
+                } else if near.is_on(y, to) {
                     loss = (loss.0 + i64::from(w), loss.1 + 1);
                     self.partners.push((y, w));
                 }
@@ -789,19 +807,96 @@ impl Leaving {
     }
 
     /// The change in (weighted, plain) uncovered pairs as member `k`
-    /// leaves for switch `from` (or the pool).
-    fn delta(&self, g: &Groups, k: usize, from: u32) -> (i64, i64) {
+    /// leaves for the switch of NIC `from` (`None`: the pool).
+    fn delta(&self, near: &Near, k: usize, from: Option<Nic>) -> (i64, i64) {
         let (mut weighted, mut plain) = self.loss[k];
-        if from == NONE {
+        let Some(from) = from else {
             return (weighted, plain);
-        }
+        };
         for &(y, w) in &self.partners[self.start[k]..self.start[k + 1]] {
-            if g.holds(y, from) {
+            if near.is_on(y, from) {
                 weighted -= i64::from(w);
                 plain -= 1;
             }
         }
         (weighted, plain)
+    }
+}
+
+/// A move's scratch, kept from move to move.
+#[derive(Default)]
+struct Reads {
+    leaving: Leaving,
+    joining: Joining,
+    near: Near,
+}
+
+/// One end of the edge a move covers: 0 or 1.
+#[derive(Clone, Copy)]
+struct Side(usize);
+
+impl Side {
+    /// This end's `i`-th NIC.
+    fn nic(self, i: usize) -> Nic {
+        Nic {
+            side: self.0,
+            bit: 1 << i,
+        }
+    }
+}
+
+/// A NIC of an end of the edge a move covers, as its bit in [`Near`].
+#[derive(Clone, Copy)]
+struct Nic {
+    side: usize,
+    bit: u64,
+}
+
+/// Which switches of the edge's two ends each PC is on, marked once a
+/// move from the ends' switches' members: a move asks it of every
+/// partner of every member of up to a dozen switches, and asking each
+/// PC's own NICs (a PC's row of `group`, five compares and a miss in
+/// cache) was most of the walk's time at 4,096 PCs.
+#[derive(Default)]
+struct Near {
+    /// Per end, per PC: a bit per NIC of the end whose switch it is on.
+    on: [Vec<u64>; 2],
+}
+
+impl Near {
+    /// Marks the PCs on the switches of `ends`.
+    fn mark(&mut self, g: &Groups, ends: [u32; 2]) {
+        self.each(g, ends, |on, i| *on |= 1 << i);
+    }
+
+    /// Clears what [`Near::mark`] marked, touching only those PCs.
+    fn clear(&mut self, g: &Groups, ends: [u32; 2]) {
+        self.each(g, ends, |on, _| *on = 0);
+    }
+
+    fn each(&mut self, g: &Groups, ends: [u32; 2], mut f: impl FnMut(&mut u64, usize)) {
+        let pcs = g.local.len();
+        for (on, end) in self.on.iter_mut().zip(ends) {
+            on.resize(pcs, 0);
+            for (i, s) in g.nics_of(end).map(|n| g.group[n]).enumerate() {
+                if s != NONE {
+                    g.members_of(s)
+                        .iter()
+                        .for_each(|&x| f(&mut on[(x / g.nics as u32) as usize], i));
+                }
+            }
+        }
+    }
+
+    /// Whether `pc` is on the switch of `nic`.
+    fn is_on(&self, pc: u32, nic: Nic) -> bool {
+        self.on[nic.side][pc as usize] & nic.bit != 0
+    }
+
+    /// The first NIC of end `side` whose switch `pc` is on.
+    fn first(&self, pc: u32, side: Side) -> Option<usize> {
+        let bits = self.on[side.0][pc as usize];
+        (bits != 0).then(|| bits.trailing_zeros() as usize)
     }
 }
 
@@ -912,6 +1007,31 @@ mod tests {
             per_pc,
             switches: pcs * per_pc / width,
         }
+    }
+
+    /// A walk that will not go on stops once it stalls, where one that
+    /// goes on next generation spends every move it was given: a triangle
+    /// on 2-port switches, one NIC a PC, always leaves two pairs.
+    #[test]
+    fn a_walk_stops_when_stalled_only_where_it_will_not_go_on() {
+        let kinds = [Kind {
+            width: 2,
+            per_pc: 1,
+            switches: 2,
+        }];
+        let edges = [(0, 1), (0, 2), (1, 2)];
+        let start = vec![vec![vec![0, 1], vec![2]]];
+        let budget = Budget {
+            patience: 1,
+            max: 50_000,
+            ..Budget::NONE
+        };
+        let mut walk = Walk::from(3, &kinds, &edges, &start).unwrap();
+        let (_, stalled) = walk.go_until_stalled(budget, &mut Rng::seed_from_u64(1));
+        let (_, on) = walk.go(budget, &mut Rng::seed_from_u64(1));
+        assert_eq!(walk.best_left(), 2);
+        assert!(stalled < 5_000, "{stalled} moves");
+        assert_eq!(on, 50_000);
     }
 
     fn covered(blocks: &[Vec<Vec<usize>>], edges: &[(u32, u32)]) -> usize {

@@ -156,9 +156,9 @@ mod tests {
 
     /// 64 PCs, one NIC on 8-port switches (8 blocks of 8 PCs in a row, a
     /// ninth switch spare) and one on 4-port (16 blocks of 4 PCs 16
-    /// apart), every pair of a block
-    /// required; PC 0 wired with both NICs on 8-port switches (its own
-    /// block's and the spare), none on its 4-port block.
+    /// apart), every pair of a block required; PC 0 wired with both NICs
+    /// on 8-port switches (its own block's and the spare), none on its
+    /// 4-port block.
     fn one_pc_off_its_split() -> (Problem, Genome) {
         let pcs = 64;
         let eights: Vec<Vec<usize>> = (0..8).map(|b| (b * 8..b * 8 + 8).collect()).collect();

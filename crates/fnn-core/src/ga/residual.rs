@@ -535,7 +535,7 @@ impl Groups {
     ) -> u64 {
         let first = *walked;
         let (mut iteration, mut best_at) = (first, first);
-        let mut reads = Reads::default();
+        let mut reads = Reads::new(self.local.len());
         while !self.open.is_empty() && iteration - first < moves && iteration - best_at < patience {
             iteration += 1;
             if iteration % 1024 == 0 && time.spent() {
@@ -824,11 +824,22 @@ impl Leaving {
 }
 
 /// A move's scratch, kept from move to move.
-#[derive(Default)]
 struct Reads {
     leaving: Leaving,
     joining: Joining,
     near: Near,
+}
+
+impl Reads {
+    fn new(pcs: usize) -> Reads {
+        Reads {
+            leaving: Leaving::default(),
+            joining: Joining::default(),
+            near: Near {
+                on: [vec![0; pcs], vec![0; pcs]],
+            },
+        }
+    }
 }
 
 /// One end of the edge a move covers: 0 or 1.
@@ -857,7 +868,6 @@ struct Nic {
 /// partner of every member of up to a dozen switches, and asking each
 /// PC's own NICs (a PC's row of `group`, five compares and a miss in
 /// cache) was most of the walk's time at 4,096 PCs.
-#[derive(Default)]
 struct Near {
     /// Per end, per PC: a bit per NIC of the end whose switch it is on.
     on: [Vec<u64>; 2],
@@ -875,9 +885,7 @@ impl Near {
     }
 
     fn each(&mut self, g: &Groups, ends: [u32; 2], mut f: impl FnMut(&mut u64, usize)) {
-        let pcs = g.local.len();
         for (on, end) in self.on.iter_mut().zip(ends) {
-            on.resize(pcs, 0);
             for (i, s) in g.nics_of(end).map(|n| g.group[n]).enumerate() {
                 if s != NONE {
                     g.members_of(s)
@@ -1105,7 +1113,7 @@ mod tests {
                     break;
                 }
                 let e = g.open[rng.random_range(0..g.open.len())];
-                let Some(m) = g.choose(e, iteration, 0, &mut Default::default(), &mut rng) else {
+                let Some(m) = g.choose(e, iteration, 0, &mut Reads::new(pcs), &mut rng) else {
                     continue;
                 };
                 let before = g.open.len() as i64;

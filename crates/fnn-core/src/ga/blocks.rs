@@ -972,9 +972,21 @@ impl<'a> Growth<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::spec::{PatternSpec, sparse_spec};
+
+    /// `nics` layers of `width`-port switches, each a random partition
+    /// of the PCs: a planted wiring, as the PCs on each switch.
+    pub(crate) fn random_layers(pcs: usize, nics: usize, width: usize, rng: &mut Rng) -> Vec<Vec<usize>> {
+        (0..nics)
+            .flat_map(|_| {
+                let mut order: Vec<usize> = (0..pcs).collect();
+                order.shuffle(rng);
+                order.chunks(width).map(<[usize]>::to_vec).collect::<Vec<_>>()
+            })
+            .collect()
+    }
 
     /// A random wiring of 512 PCs, 4 NICs on 8-port switches (a layer of
     /// 64 switches a NIC), 35% of the pairs it covers, and `swaps`
@@ -982,13 +994,7 @@ mod tests {
     fn wiring_short_by(swaps: usize) -> (Problem, crate::ga::Member) {
         let (pcs, nics, width) = (512, 4, 8);
         let mut rng = Rng::seed_from_u64(2);
-        let blocks: Vec<Vec<usize>> = (0..nics)
-            .flat_map(|_| {
-                let mut order: Vec<usize> = (0..pcs).collect();
-                order.shuffle(&mut rng);
-                order.chunks(width).map(<[usize]>::to_vec).collect::<Vec<_>>()
-            })
-            .collect();
+        let blocks = random_layers(pcs, nics, width, &mut rng);
         let mut pairs = std::collections::BTreeSet::new();
         for b in &blocks {
             for (i, &x) in b.iter().enumerate() {

@@ -14,7 +14,9 @@
 //!   walks over single NICs, over groups of PCs that share a NIC set, and
 //!   over designs with a cyclic symmetry; [`blocks`]: sparse designs grown
 //!   switch by switch as dense pieces of the pattern, with [`residual`]
-//!   finding the layers a pattern's structure leaves as partitions;
+//!   finding the layers a pattern's structure leaves as partitions, and
+//!   [`repair`] covering a sparse design's last pairs by rewiring a few
+//!   switches at a time with a SAT solver;
 //!   [`sat`]: the exact mode;
 //! * [`strategy`]: what each of those implements (the constructions
 //!   too, as a seed): a search handed a budget that hands back what it
@@ -41,6 +43,7 @@ pub mod portfolio;
 pub mod presets;
 pub mod problem;
 mod regroup;
+pub mod repair;
 mod residual;
 pub mod sat;
 pub mod scale;

@@ -8,6 +8,7 @@ use super::cyclic::Cyclic;
 use super::groups::Grouped;
 use super::local::Tabu;
 use super::portfolio::Portfolio;
+use super::repair::Repair;
 use super::sat::Exact;
 use super::seeding::Constructions;
 use crate::spec::{GaParams, Preset};
@@ -51,4 +52,5 @@ fn searches(p: Portfolio, ga: &GaParams) -> Portfolio {
         })
         .with(Grouped)
         .with(Blocks::new(ga.constructions))
+        .with(Repair::default())
 }

@@ -33,6 +33,7 @@ unsafe extern "C" {
         terminate: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
     );
     fn ccadical_set_option(solver: *mut CCaDiCaL, name: *const c_char, val: c_int);
+    fn ccadical_limit(solver: *mut CCaDiCaL, name: *const c_char, val: c_int);
     fn ccadical_trace_proof(solver: *mut CCaDiCaL, file: *mut libc::FILE, name: *const c_char) -> c_int;
     fn ccadical_close_proof(solver: *mut CCaDiCaL);
 }
@@ -132,6 +133,12 @@ impl Solver {
         unsafe { ccadical_set_option(self.ptr.as_ptr(), name.as_ptr(), value) }
     }
 
+    fn limit(&mut self, name: &std::ffi::CStr, value: c_int) {
+        // SAFETY: the solver is live and not solving; the name is
+        // NUL-terminated; CaDiCaL ignores names it has no limit for.
+        unsafe { ccadical_limit(self.ptr.as_ptr(), name.as_ptr(), value) }
+    }
+
     fn add(&mut self, lit: c_int) {
         // SAFETY: the solver is live; CaDiCaL takes any non-zero literal
         // and 0 to end a clause.
@@ -193,6 +200,30 @@ pub fn solve(
     deadline: Option<Instant>,
     flags: [&AtomicBool; 2],
 ) -> Result<Answer, SolverError> {
+    solve_within(cnf, variables, proof, (deadline, None), flags)
+}
+
+/// As [`solve`] without a proof, giving up after `conflicts` conflicts
+/// too: the same formula gets the same answer on any machine, however
+/// fast, as long as the deadline does not come first.
+pub fn solve_counted(
+    cnf: Cnf,
+    variables: u32,
+    conflicts: u32,
+    deadline: Option<Instant>,
+    flags: [&AtomicBool; 2],
+) -> Result<Answer, SolverError> {
+    let conflicts = c_int::try_from(conflicts).unwrap_or(c_int::MAX);
+    solve_within(cnf, variables, None, (deadline, Some(conflicts)), flags)
+}
+
+fn solve_within(
+    cnf: Cnf,
+    variables: u32,
+    proof: Option<(&std::fs::File, &Path)>,
+    (deadline, conflicts): (Option<Instant>, Option<c_int>),
+    flags: [&AtomicBool; 2],
+) -> Result<Answer, SolverError> {
     let vars = i32::try_from(variables).map_err(|_| SolverError::TooManyVariables(variables))?;
     let stopper = Stopper { deadline, flags };
     let mut solver = Solver::new();
@@ -218,6 +249,9 @@ pub fn solve(
             solver.add(lit.to_ipasir());
         }
         solver.add(0);
+    }
+    if let Some(n) = conflicts {
+        solver.limit(c"conflicts", n);
     }
     let answer = match solver.solve(&stopper) {
         10 => Answer::Sat((1..=vars).map(|v| solver.is_true(v)).collect()),
@@ -306,6 +340,16 @@ mod tests {
         let raised = AtomicBool::new(true);
         let answer = solve(cnf, n, None, None, [&AtomicBool::new(false), &raised]).expect("starts");
         assert!(matches!(answer, Answer::Stopped));
+    }
+
+    #[test]
+    fn a_conflict_limit_stops_the_solver_and_a_wide_one_lets_it_finish() {
+        let (cnf, n) = pigeons(9);
+        let answer = solve_counted(cnf, n, 10, None, CALM).expect("starts");
+        assert!(matches!(answer, Answer::Stopped));
+        let (cnf, n) = pigeons(4);
+        let answer = solve_counted(cnf, n, 100_000, None, CALM).expect("starts");
+        assert!(matches!(answer, Answer::Unsat));
     }
 
     #[test]

@@ -18,14 +18,15 @@ pub enum Settled {
 }
 
 /// Solves `instance` (cardinality constraints encoded by rustsat's
-/// defaults) until `deadline` or either flag is raised.
-pub fn satisfy(instance: SatInstance, deadline: Deadline, flags: [&AtomicBool; 2]) -> Settled {
+/// defaults) within `conflicts` conflicts, until `deadline` or either
+/// flag is raised.
+pub fn satisfy(instance: SatInstance, conflicts: u32, deadline: Deadline, flags: [&AtomicBool; 2]) -> Settled {
     let halt = || deadline.passed() || flags.iter().any(|f| f.load(std::sync::atomic::Ordering::Relaxed));
     let Ok((cnf, vm)) = super::encode::to_cnf(instance, &halt) else {
         return Settled::Unknown;
     };
     let variables = rustsat::instances::ManageVars::n_used(&vm);
-    match cadical::solve(cnf, variables, None, deadline.instant(), flags) {
+    match cadical::solve_counted(cnf, variables, conflicts, deadline.instant(), flags) {
         Ok(Answer::Sat(a)) => Settled::Sat(a),
         Ok(Answer::Unsat) => Settled::Unsat,
         Ok(Answer::Stopped) | Err(_) => Settled::Unknown,

@@ -28,7 +28,6 @@ use rustsat::types::constraints::CardConstraint;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 /// The most pairs a best member may leave for the repair to run: above,
 /// the walks still cover pairs faster than a solver call each.
@@ -38,9 +37,10 @@ const MOST_LEFT: u64 = 160;
 /// neighbourhood solves in milliseconds, a wider one holds more ways out.
 const SIZES: [usize; 3] = [10, 16, 24];
 
-/// The longest one solver call may take: past it, the neighbourhood is
-/// as good as impossible and another is worth more.
-const CALL: Duration = Duration::from_millis(250);
+/// The most conflicts one solver call may have: past them the
+/// neighbourhood is as good as impossible and another is worth more.
+/// Counted, not timed, so a run's calls end alike on any machine.
+const CONFLICTS: u32 = 5_000;
 
 /// Solver calls a generation makes at most.
 const CALLS: u64 = 96;
@@ -135,9 +135,15 @@ impl Strategy for Repair {
             let open = w.open(&req);
             let Some(&pair) = open.choose(rng) else { break };
             let hood = w.neighbourhood(problem, &req, pair, SIZES[size], rng);
-            let deadline = ctx.budget.deadline.min(Deadline::from_now(Some(CALL)));
             calls += 1;
-            match w.rewired(problem, &req, pair, &hood, deadline, [ctx.cancel, stop_flag(ctx)]) {
+            match w.rewired(
+                problem,
+                &req,
+                pair,
+                &hood,
+                ctx.budget.deadline,
+                [ctx.cancel, stop_flag(ctx)],
+            ) {
                 Some(on) => {
                     w.set(&hood, on);
                     size = 0;
@@ -267,7 +273,7 @@ impl Wiring {
 
     /// The freed switches `hood` rewired so that `target` and every pair
     /// they covered are covered, or `None` where the solver finds no such
-    /// rewiring by `deadline`.
+    /// rewiring within [`CONFLICTS`] conflicts and by `deadline`.
     fn rewired(
         &self,
         problem: &Problem,
@@ -278,7 +284,7 @@ impl Wiring {
         flags: [&AtomicBool; 2],
     ) -> Option<Rewiring> {
         let model = Model::build(self, problem, req, target, hood);
-        let settled = satisfy(model.instance, deadline, flags);
+        let settled = satisfy(model.instance, CONFLICTS, deadline, flags);
         tracing::trace!(
             switches = hood.len(),
             pcs = model.x.len(),
@@ -427,6 +433,7 @@ mod tests {
     use crate::ga::{Budget, Eval, Member};
     use crate::spec::{PatternSpec, sparse_spec};
     use rand::{RngExt, SeedableRng};
+    use std::time::Duration;
 
     /// `blocks` as the switches of a sparse spec of `pcs` PCs with `nics`
     /// NICs on `switches` (ports, count), requiring `pairs`.

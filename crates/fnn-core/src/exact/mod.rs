@@ -28,8 +28,8 @@ mod solve;
 mod types;
 
 pub use cadical::SolverError;
-pub use model::Model;
+pub use model::{Model, is_true};
 pub use pins::{BUDGET as PINS_BUDGET, PinsVerdict, check_pins, check_pins_design};
-pub use satisfy::{Settled, holds, satisfy};
+pub use satisfy::{Settled, satisfy};
 pub use size::Size;
 pub use solve::{ExactError, Options, Outcome, Proof, Verdict, cnf_path_of, estimates, solve, solve_until};

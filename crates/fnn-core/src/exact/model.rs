@@ -39,6 +39,6 @@ pub(super) struct Built {
 pub(super) struct Interrupted;
 
 /// The value of `l` in `a` (unassigned counts as false).
-pub(super) fn is_true(a: &Assignment, l: Lit) -> bool {
+pub fn is_true(a: &Assignment, l: Lit) -> bool {
     a.lit_value(l) == rustsat::types::TernaryVal::True
 }

@@ -5,12 +5,12 @@
 use super::cadical::{self, Answer};
 use crate::deadline::Deadline;
 use rustsat::instances::SatInstance;
-use rustsat::types::{Assignment, Lit, TernaryVal};
+use rustsat::types::Assignment;
 use std::sync::atomic::AtomicBool;
 
 /// What one call settled.
 pub enum Settled {
-    /// The model holds: read a literal with [`holds`].
+    /// The model holds: read a literal with [`super::is_true`].
     Sat(Assignment),
     Unsat,
     /// The deadline passed or a flag was raised first.
@@ -31,9 +31,4 @@ pub fn satisfy(instance: SatInstance, conflicts: u32, deadline: Deadline, flags:
         Ok(Answer::Unsat) => Settled::Unsat,
         Ok(Answer::Stopped) | Err(_) => Settled::Unknown,
     }
-}
-
-/// Whether `lit` is true in `a`.
-pub fn holds(a: &Assignment, lit: Lit) -> bool {
-    a.lit_value(lit) == TernaryVal::True
 }

@@ -18,7 +18,7 @@ use super::local::Required;
 use super::problem::Problem;
 use super::strategy::{Context, Found, Strategy};
 use crate::deadline::Deadline;
-use crate::exact::{Settled, holds, satisfy};
+use crate::exact::{Settled, is_true, satisfy};
 use crate::spec::Coverage;
 use rand::seq::IndexedRandom;
 use rand::seq::SliceRandom;
@@ -298,7 +298,12 @@ impl Wiring {
         let Settled::Sat(a) = settled else {
             return None;
         };
-        let chosen = |row: Vec<(u32, Lit)>| row.into_iter().filter(|&(_, l)| holds(&a, l)).map(|(s, _)| s).collect();
+        let chosen = |row: Vec<(u32, Lit)>| {
+            row.into_iter()
+                .filter(|&(_, l)| is_true(&a, l))
+                .map(|(s, _)| s)
+                .collect()
+        };
         Some(model.x.into_iter().map(|(pc, row)| (pc, chosen(row))).collect())
     }
 
@@ -401,10 +406,11 @@ impl Model {
     /// The target and every pair the freed switches alone covered share a
     /// freed switch; pairs they did not cover may stay open.
     fn pairs(&mut self, w: &Wiring, req: &Required<'_>, target: (u32, u32), hood: &[u32]) {
-        let at: HashMap<u32, usize> = self.x.iter().enumerate().map(|(k, &(pc, _))| (pc, k)).collect();
+        let (x, inst) = (&self.x, &mut self.instance);
+        let at: HashMap<u32, usize> = x.iter().enumerate().map(|(k, &(pc, _))| (pc, k)).collect();
         let kept = |pc: u32| w.on[pc as usize].iter().copied().filter(|s| !hood.contains(s));
-        for k in 0..self.x.len() {
-            let p = self.x[k].0;
+        for (k, (p, row)) in x.iter().enumerate() {
+            let p = *p;
             req.each(p as usize, |q, _| {
                 let q = q as u32;
                 let Some(&j) = at.get(&q) else { return };
@@ -412,20 +418,17 @@ impl Model {
                 if j <= k || !must || kept(p).any(|s| kept(q).any(|t| t == s)) {
                     return;
                 }
-                let meet: Vec<Lit> = self.x[k]
-                    .1
+                let meet: Vec<Lit> = row
                     .iter()
-                    .filter_map(|&(s, l)| self.x[j].1.iter().find(|&&(t, _)| t == s).map(|&(_, m)| (l, m)))
-                    .collect::<Vec<_>>()
-                    .into_iter()
+                    .filter_map(|&(s, l)| x[j].1.iter().find(|&&(t, _)| t == s).map(|&(_, m)| (l, m)))
                     .map(|(l, m)| {
-                        let both = self.instance.new_lit();
-                        self.instance.add_lit_impl_lit(both, l);
-                        self.instance.add_lit_impl_lit(both, m);
+                        let both = inst.new_lit();
+                        inst.add_lit_impl_lit(both, l);
+                        inst.add_lit_impl_lit(both, m);
                         both
                     })
                     .collect();
-                self.instance.add_nary(&meet);
+                inst.add_nary(&meet);
             });
         }
     }

@@ -45,9 +45,10 @@ pub struct Portfolio {
 /// A strategy and where it runs in a generation.
 struct Entry {
     strategy: Box<dyn Strategy>,
-    /// Runs before the others, one at a time: a design it finds ends the
-    /// generation's searches (what it finds is whole, so the others would
-    /// have nothing left to cover).
+    /// Runs before the others, one at a time: a design it finds that
+    /// covers every required pair ends the generation's searches (the
+    /// others would have nothing left to cover); one that leaves pairs
+    /// comes back beside theirs.
     first: bool,
 }
 
@@ -124,7 +125,8 @@ impl Portfolio {
     }
 
     /// One generation's searches: those that go first, one at a time,
-    /// until one finds a design of the active problem; then, if none did,
+    /// until one finds a design covering every required pair of the
+    /// active problem; then, if none did,
     /// the rest side by side. Their finds come back in portfolio order,
     /// each with the strategy's name. `seed` is the run's.
     pub fn search(&mut self, ctx: &Context<'_>, seed: u64) -> Vec<(&'static str, Found)> {
@@ -135,7 +137,7 @@ impl Portfolio {
         for k in first {
             let (f, seconds) = run_one(self.entries[k].strategy.as_ref(), ctx, seed);
             self.stats[k].note(&f, seconds);
-            let ends = !f.members.is_empty();
+            let ends = covers_all(ctx, &f);
             found.push((self.entries[k].strategy.name(), f));
             if ends {
                 return found;
@@ -318,6 +320,34 @@ mod tests {
         assert!(stop.load(Ordering::Relaxed));
         let slow = &portfolio.stats()[0];
         assert!(slow.moves < SLOW_MOVES, "{slow:?}");
+    }
+
+    /// A search that goes first ends the generation only with a design
+    /// covering every pair; one that leaves pairs (the repair's) comes
+    /// back beside what the others find.
+    #[test]
+    fn a_first_search_ends_the_generation_only_with_a_whole_design() {
+        let (p, valid) = torus_and_design();
+        let partial = Genome::straightforward(&p);
+        assert!(super::super::Eval::full(&p, &partial).terms.uncovered > 0);
+        let population = vec![Member::new(&p, partial.clone())];
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let cancel = AtomicBool::new(false);
+        let budget = Budget {
+            patience: 1,
+            max: 1,
+            ..Budget::NONE
+        };
+        let ctx = Context::first(&p, &population, budget, Deadline::NONE, &cancel, &pool);
+        let run = |first: &Genome| {
+            let mut portfolio = Portfolio::new(false, false)
+                .then_first(Finds(first.clone()))
+                .with(Finds(valid.clone()));
+            let found = portfolio.search(&ctx, 1);
+            found.iter().map(|(_, f)| f.members.len()).collect::<Vec<_>>()
+        };
+        assert_eq!(run(&partial), [1, 1], "a design that leaves pairs lets the others run");
+        assert_eq!(run(&valid), [1], "a whole design ends the generation");
     }
 
     #[test]

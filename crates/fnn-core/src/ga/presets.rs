@@ -47,10 +47,10 @@ fn constructions(p: Portfolio, ga: &GaParams) -> Portfolio {
 /// run too, when the constructions are on.
 fn searches(p: Portfolio, ga: &GaParams) -> Portfolio {
     p.then_first(Cyclic)
+        .then_first(Repair::default())
         .with(Tabu {
             members: ga.local_members,
         })
         .with(Grouped)
         .with(Blocks::new(ga.constructions))
-        .with(Repair::default())
 }

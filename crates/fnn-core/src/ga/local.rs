@@ -515,7 +515,14 @@ impl<'a> Search<'a> {
     /// no PC is on stays empty: a 3,001-PC pattern whose planted switches
     /// hold 10 to 14 PCs on 16 ports was walked on 751 full switches with
     /// 273 empty, ~1,050 pairs short, where the planted wiring uses 1,006.
+    ///
+    /// Only for sparse patterns: where every pair must meet, a switch two
+    /// PCs open covers one pair of hundreds, and the universal sizes'
+    /// walks are kept as they were measured.
     fn open_onto(&self, a: usize, b: usize, aspiration: u64, rng: &mut Rng, best: &mut Option<(Move, u32)>) {
+        if matches!(self.req, Required::Universal { .. }) {
+            return;
+        }
         let p = self.problem;
         let c = &p.cluster;
         let Some(y) = self.roomiest(a, b) else { return };
@@ -711,6 +718,25 @@ mod tests {
             assert_eq!(s.roomy, room.iter().filter(|&&r| r >= 2).count());
         }
         assert!(opened > 0, "no opening move was made");
+    }
+
+    /// Every pair required, switches to spare: the walk makes no opening move.
+    #[test]
+    fn a_universal_walk_opens_no_switch() {
+        let p = problem(12, 3, "4x14", |_| {});
+        let req = Required::new(&p);
+        let mut rng = Rng::seed_from_u64(3);
+        let mut s = Search::new(&p, &req, Genome::straightforward(&p));
+        assert!(s.roomy > 0 && s.uncovered > 0);
+        for _ in 0..300 {
+            s.iteration += 1;
+            let Some((pair, m)) = s.choose(&mut rng, 0) else { break };
+            assert!(m.then.is_none(), "an opening move for {pair:?}");
+            if m.delta >= 0 {
+                s.bump(pair);
+            }
+            s.apply(m, &mut rng);
+        }
     }
 
     /// PCs 0 and 4 must meet, each on a full switch whose other three

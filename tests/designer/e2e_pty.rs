@@ -541,6 +541,10 @@ fn a_fresh_run_keeps_another_runs_pinned_recovery_file_and_says_so() {
         status.contains("o to open it") && !status.contains("This run leaves"),
         "the status line has the short form:\n{screen}"
     );
+    // A run's first design is not worth a recovery file, only a better one
+    // (`q` right after the first generation rightly writes nothing): the
+    // search has found better ones once it has stopped.
+    tui.wait_for("stopped: no better design");
     tui.keys("q");
     assert!(tui.exit_status().success());
     assert!(

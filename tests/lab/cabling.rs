@@ -95,6 +95,7 @@ fn predictable_names_in_a_shuffled_probe_order_answer_every_pair() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let b = Bench::new();
     let v = b.emulate(
         &["--nic-names", NAMES, "--probe-order", "3,1,2", "--macs", "macs.txt"],
@@ -147,6 +148,7 @@ fn networkd_files_boot_every_pc_and_answer_every_pair() {
     if !common::machine_has("cabling::networkd_files_boot_every_pc_and_answer_every_pair", &needs) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let b = Bench::new();
     all_answered(&b.emulate(&["--boot", "networkd"], 0));
     all_answered(&b.emulate(
@@ -163,6 +165,7 @@ fn the_units_pass_systemd_analyze_verify() {
     if !common::machine_has("cabling::the_units_pass_systemd_analyze_verify", &needs) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let b = Bench::new();
     std::fs::write(b.dir.path().join("macs.txt"), "n0 enp1s0 02:00:00:00:00:01\n").unwrap();
     b.fnn(&["export"])
@@ -264,6 +267,7 @@ fn lldp_names_where_each_miswired_cable_landed() {
     if !common::machine_has("cabling::lldp_names_where_each_miswired_cable_landed", &needs) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let _one = ONE_LLDP_RUN.lock().unwrap_or_else(|e| e.into_inner());
     let b = Bench::new();
     let ok = lldp_audit(&b, "");
@@ -319,6 +323,7 @@ fn verify_combines_probes_and_lldp() {
     if !common::machine_has("cabling::verify_combines_probes_and_lldp", &needs) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let _one = ONE_LLDP_RUN.lock().unwrap_or_else(|e| e.into_inner());
     let b = Bench::new();
     b.emulate(
@@ -414,6 +419,7 @@ fn a_setup_script_finds_its_nics_by_mac_whatever_they_are_called() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let b = Bench::new();
     let mac = |pc: usize, nic: usize| format!("02:aa:00:00:{pc:02x}:{nic:02x}");
     let mut discovery = String::new();

@@ -102,6 +102,7 @@ fn the_six_pc_example_answers_every_pair_and_leaves_nothing() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (c, d, o) = six_pcs();
     let result = emulate(&c, &d, &o);
     let (summary, testbed) = result.unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
@@ -137,6 +138,7 @@ fn a_sparse_design_with_an_uplink_and_a_probe_order_answers_its_pairs() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let mut c = common::quick_with(16, 4, "9x8", |s| {
         // A separate uplink switch takes one port of every FNN switch.
         s.uplink.mode = UplinkMode::Separate;
@@ -184,6 +186,7 @@ fn a_kept_testbed_that_fails_half_way_is_removed_all_the_same() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (c, d, mut o) = six_pcs();
     let dir = tempfile::tempdir().unwrap();
     let not_a_folder = dir.path().join("file");
@@ -205,7 +208,7 @@ fn a_kept_testbed_is_removed_by_the_commands_it_prints() {
     if !common::machine_has("emulate::a_kept_testbed_is_removed_by_the_commands_it_prints", NETWORK) {
         return;
     }
-    let _turn = KEPT_OR_CLEAN.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = crate::testbed_turn();
     let (c, d, mut o) = six_pcs();
     o.keep = true;
     let (_, testbed) = emulate(&c, &d, &o).unwrap_or_else(|e| panic!("emulate could not build the network: {e}"));
@@ -231,6 +234,7 @@ fn the_emulate_command_runs_seed_000s_eight_pcs_and_reports_json() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (code, v) = eight_pcs_with(&[]);
     assert_eq!(code, Some(0), "{v}");
     assert_eq!(
@@ -257,6 +261,7 @@ fn klat2_answers_every_pair_with_no_arp_broadcast_or_flooding() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let out = assert_cmd::Command::cargo_bin("fnn-tui")
         .unwrap()
         .args(["emulate", "--session", "klat2", "--json"])
@@ -341,6 +346,7 @@ fn verify_names_two_swapped_cables() {
     if !common::machine_has("emulate::verify_names_two_swapped_cables", NETWORK) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let r = miswired("swap:5:1:2");
     match only_finding(&r) {
         fnn_tui::verify::Finding::Swapped { pc, fixes, .. } => {
@@ -361,6 +367,7 @@ fn verify_names_a_cable_on_the_wrong_switch() {
     if !common::machine_has("emulate::verify_names_a_cable_on_the_wrong_switch", NETWORK) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (_, d) = sixteen();
     let elsewhere = (0..d.switches()).find(|s| !d.switches_of(9).contains(s)).unwrap();
     let r = miswired(&format!("move:9:3:{elsewhere}"));
@@ -382,6 +389,7 @@ fn verify_names_a_pulled_cable() {
     if !common::machine_has("emulate::verify_names_a_pulled_cable", NETWORK) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let r = miswired("pull:12:0");
     match only_finding(&r) {
         fnn_tui::verify::Finding::NoLink { fix } => assert_eq!((fix.pc.as_str(), fix.nic), ("n12", 0)),
@@ -394,6 +402,7 @@ fn verify_names_a_reversed_nic_order() {
     if !common::machine_has("emulate::verify_names_a_reversed_nic_order", NETWORK) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let r = miswired("order:3:4,3,2,1");
     match only_finding(&r) {
         fnn_tui::verify::Finding::NicOrder { pc, fixes, .. } => {
@@ -415,6 +424,7 @@ fn a_pulled_cable_fails_exactly_the_pairs_routed_through_it() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (c, d) = sixteen();
     let mut o = Options::new(Interfaces::parse("1,2,3,4").unwrap());
     o.faults = vec![fnn_tui::emulate::Fault::Pull { pc: 12, nic: 0 }];
@@ -447,6 +457,7 @@ fn verify_passes_a_correctly_cabled_cluster() {
     if !common::machine_has("emulate::verify_passes_a_correctly_cabled_cluster", NETWORK) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (summary, read, r) = rehearse(&[]);
     assert!(summary.ok(), "{}", summary.text());
     assert_eq!(
@@ -474,6 +485,7 @@ fn the_emulate_and_verify_commands_find_a_swapped_cable() {
     if !common::machine_has("emulate::the_emulate_and_verify_commands_find_a_swapped_cable", NETWORK) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("six.txt"), "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n").unwrap();
     let fnn = || {
@@ -515,10 +527,6 @@ fn the_emulate_and_verify_commands_find_a_swapped_cable() {
         .failure()
         .stderr(predicates::str::contains("no probe results (fnn-probe-*.txt) in empty"));
 }
-
-/// `emulate --clean` removes kept testbeds too: the tests that keep one,
-/// or that run it, take turns.
-static KEPT_OR_CLEAN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Sixteen PCs on one switch with n00's only cable pulled: n00's pings to
 /// its fifteen peers, and theirs to it, wait out their timeouts, so the
@@ -594,7 +602,7 @@ fn what_a_killed_run_left_is_removed_by_the_next_run_and_by_clean() {
     ) {
         return;
     }
-    let _turn = KEPT_OR_CLEAN.lock().unwrap_or_else(|e| e.into_inner());
+    let _only = crate::TESTBEDS.write().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
     for then in ["the next run", "emulate --clean"] {
         let mut child = slow_sixteen(d.path()).spawn().unwrap();
@@ -641,6 +649,7 @@ fn sigterm_while_pinging_stops_the_run_and_removes_everything() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let d = tempfile::tempdir().unwrap();
     let mut child = slow_sixteen(d.path()).spawn().unwrap();
     let prefix = pinging_run(child.id());
@@ -679,6 +688,7 @@ fn runs_in_separate_pid_namespaces_never_collide() {
     if !common::machine_has("emulate::runs_in_separate_pid_namespaces_never_collide", &needs) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("six.txt"), "0: 0 1 2 3\n1: 0 1 4 5\n2: 2 3 4 5\n").unwrap();
     let start = || {
@@ -735,6 +745,7 @@ fn a_capture_that_loses_frames_is_inconclusive_not_a_wiring_fault() {
     ) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (code, v) = eight_pcs_with(&[("FNN_TUI_TEST_STARVE_CAPTURE", "1")]);
     assert_eq!(code, Some(3), "{v}");
     assert!(v["frames_dropped"].as_u64().unwrap() > 0, "{v}");

@@ -69,6 +69,7 @@ fn without_ping_emulate_refuses_before_building_naming_iputils_ping() {
     if !common::machine_has(test, common::MASKING) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (out, macs) = emulate_without(&["ping"], &[]);
     assert_refused(&out, &macs, &["`ping` (Debian package iputils-ping)", "install it ("]);
 }
@@ -79,6 +80,7 @@ fn with_traffic_and_without_tc_emulate_refuses_before_building_naming_iproute2()
     if !common::machine_has(test, common::MASKING) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let (out, macs) = emulate_without(&["tc"], &["--traffic", "permutation:1", "--traffic-seconds", "1"]);
     assert_refused(&out, &macs, &["`tc` (Debian package iproute2)"]);
 }
@@ -99,6 +101,7 @@ fn as_another_user_emulate_and_clean_say_they_need_root() {
     if !common::machine_has(test, &[common::Need::Root]) {
         return;
     }
+    let _turn = crate::testbed_turn();
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_fnn-tui"));
     // A copy where nobody can run it, when the build is in a private folder.
     let spare = tempfile::tempdir().unwrap();
@@ -140,6 +143,7 @@ fn emulate_runs_programs_from_roots_folders_not_the_callers_path() {
     if !common::machine_has(test, common::MASKING) {
         return;
     }
+    let _turn = crate::testbed_turn();
     // Every program a rehearsal runs, planted first on the caller's PATH:
     // each that runs leaves its name in `ran`.
     let planted = tempfile::tempdir().unwrap();

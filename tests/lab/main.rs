@@ -11,3 +11,14 @@ mod cabling;
 mod emulate;
 mod emulate_refuses;
 mod labels_browser;
+
+/// Every emulate run first removes what dead runs left, so a test that
+/// kills a run and checks its leftovers are removed by the run it starts
+/// next holds this for writing; every test that may start a run (or keep
+/// a testbed, which `emulate --clean` removes) holds it for reading.
+static TESTBEDS: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
+/// A turn among the tests that start runs, which may run together.
+fn testbed_turn() -> std::sync::RwLockReadGuard<'static, ()> {
+    TESTBEDS.read().unwrap_or_else(|e| e.into_inner())
+}

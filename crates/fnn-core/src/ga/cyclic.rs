@@ -37,6 +37,7 @@ use super::problem::Problem;
 use super::strategy::{Budget, Context, Found, Strategy};
 use crate::spec::Coverage;
 use rand::RngExt;
+use std::sync::{Mutex, PoisonError};
 
 /// Where the cyclic search applies and the residue counts it may try.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,11 +134,54 @@ impl Apex {
 /// (52 PCs with 8 NICs on 9 ports: a plane of order 7 over single PCs),
 /// every fourth scaled generation it also tries the full size, whose
 /// design ends the scaled phase.
-pub(crate) struct Cyclic;
+///
+/// Under a time limit a generation may end before every modulus is
+/// tried, so the next one goes on from the first untried: 53 PCs with 8
+/// NICs on 51 switches have a design at the plan's last moduli, reached
+/// at 0.76 s, and slices of 0.5 s started again from the first each time.
+#[derive(Default)]
+pub(crate) struct Cyclic {
+    /// Where the searches of the active and of the full problem go on.
+    active: Mutex<Option<Cursor>>,
+    full: Mutex<Option<Cursor>>,
+}
+
+/// The plan a search worked through, the next modulus of it to try and
+/// the generation it stopped in.
+struct Cursor {
+    plan: Plan,
+    next: usize,
+    generation: u64,
+}
 
 impl Cyclic {
     fn full_size_due(ctx: &Context<'_>) -> bool {
         ctx.scaled_generations.is_some_and(|g| g % 4 == 0)
+    }
+
+    /// The search of `problem`'s plan, from where the last generation's
+    /// stopped if it worked through the same plan earlier in this run.
+    fn go_on(
+        cursor: &Mutex<Option<Cursor>>,
+        ctx: &Context<'_>,
+        problem: &Problem,
+        budget: Budget<'_>,
+        rng: &mut Rng,
+    ) -> Option<Genome> {
+        let plan = Plan::of(problem)?;
+        let mut cursor = cursor.lock().unwrap_or_else(PoisonError::into_inner);
+        let start = cursor
+            .as_ref()
+            .filter(|c| c.plan == plan && c.generation < ctx.generation)
+            .map_or(0, |c| c.next);
+        let moves = budget.patience.min(MAX_MOVES);
+        let (found, next) = search_from(problem, &plan, start, moves, budget, rng);
+        *cursor = Some(Cursor {
+            plan,
+            next,
+            generation: ctx.generation,
+        });
+        found
     }
 }
 
@@ -152,18 +196,18 @@ impl Strategy for Cyclic {
             && (Plan::of(ctx.problem).is_some() || Cyclic::full_size_due(ctx) && Plan::of(ctx.full).is_some())
     }
 
+    /// Where the full size is due too, the active size leaves it half
+    /// the time: its moduli alone could take all of it every generation.
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
-        let budget = ctx.budget;
-        let moves = budget.patience.min(MAX_MOVES);
+        let budget = ctx.budget.before_others();
+        let due = Cyclic::full_size_due(ctx);
+        let active = if due { budget.before_others() } else { budget };
         let mut found = Found::default();
-        if let Some(plan) = Plan::of(ctx.problem) {
-            found.members.extend(search(ctx.problem, &plan, moves, budget, rng));
-        }
-        if found.members.is_empty()
-            && Cyclic::full_size_due(ctx)
-            && let Some(plan) = Plan::of(ctx.full)
-        {
-            found.full = search(ctx.full, &plan, moves, budget, rng);
+        found
+            .members
+            .extend(Cyclic::go_on(&self.active, ctx, ctx.problem, active, rng));
+        if found.members.is_empty() && due {
+            found.full = Cyclic::go_on(&self.full, ctx, ctx.full, budget, rng);
         }
         found
     }
@@ -180,21 +224,47 @@ const MAX_MODULUS: usize = 128;
 /// Runs both searches on each modulus of the plan in turn, each for at
 /// most `max` moves; a genome of the full problem once both succeed.
 pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget<'_>, rng: &mut Rng) -> Option<Genome> {
-    let whole = plan.moduli.iter().take_while(|_| !time.spent()).find_map(|&m| {
-        let base = difference_cover(m, plan.nics, max, rng)?;
-        // With one residue more than switches, switch 0 (the points of
-        // the base set) must stay empty.
-        let empty = if m > plan.switches { mask(&base) } else { 0 };
-        let sizes = spread(m, &base, empty, plan.pcs, plan.ports, max, rng)?;
-        let used = (0..m).filter(|&j| base.iter().any(|&d| sizes[(j + d) % m] > 0)).count();
-        (used <= plan.switches).then(|| genome(problem, m, &base, &sizes, Apex { leftovers: 0, spare: 0 }))
-    });
-    whole.or_else(|| {
-        plan.spare_moduli
-            .iter()
-            .take_while(|_| !time.spent())
-            .find_map(|&m| with_spare_nic(problem, plan, m, max, rng))
-    })
+    search_from(problem, plan, 0, max, time, rng).0
+}
+
+/// As [`search`], starting at the plan's `start`th modulus (the base sets
+/// of `nics` residues, then those of `nics - 1`) and wrapping round: the
+/// genome, and the modulus to start from next (the first untried where
+/// the time ran out, `start` after a whole round).
+fn search_from(
+    problem: &Problem,
+    plan: &Plan,
+    start: usize,
+    max: u64,
+    time: Budget<'_>,
+    rng: &mut Rng,
+) -> (Option<Genome>, usize) {
+    let whole = plan.moduli.len();
+    let tries = whole + plan.spare_moduli.len();
+    for i in (start..tries).chain(0..start.min(tries)) {
+        if time.spent() {
+            return (None, i);
+        }
+        let found = match i.checked_sub(whole) {
+            None => with_every_nic(problem, plan, plan.moduli[i], max, rng),
+            Some(s) => with_spare_nic(problem, plan, plan.spare_moduli[s], max, rng),
+        };
+        if found.is_some() {
+            return (found, i);
+        }
+    }
+    (None, start.min(tries))
+}
+
+/// The search with a base set of `nics` residues mod `m`, every PC on a
+/// point; with one residue more than switches, switch 0 (the points of
+/// the base set) must stay empty.
+fn with_every_nic(problem: &Problem, plan: &Plan, m: usize, max: u64, rng: &mut Rng) -> Option<Genome> {
+    let base = difference_cover(m, plan.nics, max, rng)?;
+    let empty = if m > plan.switches { mask(&base) } else { 0 };
+    let sizes = spread(m, &base, empty, plan.pcs, plan.ports, max, rng)?;
+    let used = (0..m).filter(|&j| base.iter().any(|&d| sizes[(j + d) % m] > 0)).count();
+    (used <= plan.switches).then(|| genome(problem, m, &base, &sizes, Apex { leftovers: 0, spare: 0 }))
 }
 
 /// The search with a base set of `nics - 1` residues mod `m`: the points
@@ -541,6 +611,63 @@ mod tests {
             .find_map(|_| with_spare_nic(&p, &plan, 31, MAX_MOVES, &mut rng))
             .expect("a design");
         assert_eq!(Eval::full(&p, &g).terms.uncovered, 0);
+    }
+
+    /// 53 PCs with 8 NICs on fifty-one 9-port switches: the plan's
+    /// second modulus has a design, found at once from there; with the
+    /// time up nothing is tried and the search would go on from where it
+    /// was asked to start.
+    #[test]
+    fn a_search_goes_on_from_the_modulus_it_is_given() {
+        let p = Problem::new(quick_cluster(53, 8, "9x51").unwrap());
+        let plan = Plan::of(&p).unwrap();
+        let mut rng = Rng::seed_from_u64(1);
+        let (g, next) = search_from(&p, &plan, 1, MAX_MOVES, Budget::NONE, &mut rng);
+        assert_eq!(next, 1, "found at the modulus it started from");
+        assert_eq!(Eval::full(&p, &g.expect("a design")).terms.uncovered, 0);
+        let up = Budget::time(crate::deadline::Deadline::now());
+        assert_eq!(search_from(&p, &plan, 5, MAX_MOVES, up, &mut rng), (None, 5));
+    }
+
+    /// Where the last generation of this run stopped on the same plan,
+    /// the next goes on from there; a restart (generation 0 again) and
+    /// another plan start from the first modulus.
+    #[test]
+    fn the_next_generation_goes_on_where_the_last_stopped() {
+        let p = Problem::new(quick_cluster(53, 8, "9x51").unwrap());
+        let other = Problem::new(quick_cluster(53, 8, "9x52").unwrap());
+        let population = vec![crate::ga::Member::new(&p, Genome::straightforward(&p))];
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let up = Budget {
+            patience: 1_000,
+            max: 1_000,
+            ..Budget::time(crate::deadline::Deadline::now())
+        };
+        let next_after = |problem: &Problem, generation: u64| {
+            let cyclic = Cyclic::default();
+            *cyclic.active.lock().unwrap() = Some(Cursor {
+                plan: Plan::of(&p).unwrap(),
+                next: 5,
+                generation: 1,
+            });
+            let mut ctx = Context::first(
+                problem,
+                &population,
+                up,
+                crate::deadline::Deadline::NONE,
+                &cancel,
+                &pool,
+            );
+            ctx.generation = generation;
+            let found = cyclic.search(&ctx, &mut Rng::seed_from_u64(1));
+            assert!(found.members.is_empty(), "the time was up");
+            let cursor = cyclic.active.lock().unwrap();
+            cursor.as_ref().map(|c| c.next)
+        };
+        assert_eq!(next_after(&p, 2), Some(5), "goes on");
+        assert_eq!(next_after(&p, 0), Some(0), "a restart");
+        assert_eq!(next_after(&other, 2), Some(0), "another plan");
     }
 
     #[test]

@@ -46,7 +46,7 @@ fn constructions(p: Portfolio, ga: &GaParams) -> Portfolio {
 /// The searches inside each generation; block growing seeds a sparse
 /// run too, when the constructions are on.
 fn searches(p: Portfolio, ga: &GaParams) -> Portfolio {
-    p.then_first(Cyclic)
+    p.then_first(Cyclic::default())
         .then_first(Repair::default())
         .with(Tabu {
             members: ga.local_members,

@@ -47,20 +47,12 @@ const CONFLICTS: u32 = 5_000;
 /// Solver calls a generation makes at most.
 const CALLS: u64 = 96;
 
-/// The share of a generation's time the repair may take. It runs before
-/// the walks, not beside them: on two cores beside two walks it started
-/// only once one of them had spent the generation, so it made no call at
-/// all (a 3,001-PC transpose pattern 500 pairs short). A quarter was too
-/// little for the 1,537-PC torus with random 8-port switches, which
-/// failed one seed of three; half of it is valid on all three.
-const SHARE: f64 = 0.5;
-
 /// The repair as a strategy: each generation, the best member's
 /// uncovered pairs are taken at random, each one's neighbourhood rewired
 /// by the solver where it can be.
 ///
 /// It takes time from the walks (it runs before them, for up to a
-/// [`SHARE`] of the generation), so it starts only where the best has
+/// half of the generation, [`Budget::before_others`]), so it starts only where the best has
 /// not improved by a [`GAIN`] for [`STALLED`] generations (the walks
 /// covering a few pairs a generation, 500 short, are as good as
 /// stalled), and goes on while it covers
@@ -152,9 +144,8 @@ impl Strategy for Repair {
         // shrink.
         let mut open = w.open(&req);
         let before = open.len();
-        // The repair runs alone before the walks, so it ends at a share
-        // of the generation's time and leaves them the rest.
-        let deadline = ctx.budget.deadline.share(SHARE, None);
+        // The repair runs alone before the walks.
+        let deadline = ctx.budget.before_others().deadline;
         let mut calls = 0;
         let mut size = 0;
         while calls < CALLS && !ctx.spent() && !deadline.passed() {

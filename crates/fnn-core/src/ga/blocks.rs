@@ -63,7 +63,6 @@ use crate::patterns::{self, PairWeights};
 use crate::spec::Coverage;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 /// While a partition walk stalls, a generation in this many grows a
@@ -87,8 +86,6 @@ pub struct Blocks {
     seeds: bool,
     /// The partition walk from the generations before, to go on with.
     walk: Mutex<Option<Walk>>,
-    /// One more than the generation it last searched in.
-    searched_in: AtomicU64,
 }
 
 impl Strategy for Blocks {
@@ -107,8 +104,11 @@ impl Strategy for Blocks {
         ctx.problem.cluster.coverage == Coverage::Sparse && ctx.budget.has_moves() && ctx.best_uncovered() > 0
     }
 
+    fn restart(&self) {
+        *self.walk.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
+
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
-        self.forget_on_restart(ctx.generation);
         let problem = ctx.problem;
         let req = Required::new(problem);
         // A walk on its way goes on at once, and a stalled one three
@@ -153,15 +153,6 @@ impl Strategy for Blocks {
 }
 
 impl Blocks {
-    /// A restart keeps the portfolio but begins at generation 0 again:
-    /// the walk of the run before is dropped, so a restarted run is the
-    /// run of its seed.
-    fn forget_on_restart(&self, generation: u64) {
-        if self.searched_in.swap(generation + 1, Ordering::Relaxed) > generation {
-            *self.walk.lock().unwrap_or_else(PoisonError::into_inner) = None;
-        }
-    }
-
     /// Whether a partition walk from the generations before goes on in
     /// `generation` without a fresh design grown first: where it found a
     /// new best in its last stretch, and three generations of four where
@@ -177,7 +168,6 @@ impl Blocks {
         Blocks {
             seeds,
             walk: Mutex::new(None),
-            searched_in: AtomicU64::new(0),
         }
     }
 
@@ -1091,13 +1081,12 @@ pub(crate) mod tests {
             population[0].eval.terms.uncovered > 0,
             "the first stretch covered every pair"
         );
-        let mut ctx = Context::first(&p, &population, budget, crate::deadline::Deadline::NONE, &cancel, &pool);
-        ctx.generation = 1;
+        let ctx = Context::first(&p, &population, budget, crate::deadline::Deadline::NONE, &cancel, &pool);
         let next = blocks.search(&ctx, &mut Rng::seed_from_u64(2));
         let walked = || blocks.walk.lock().unwrap().as_ref().map(Walk::moves);
         assert_eq!(walked(), Some(first.moves + next.moves));
-        // A restart (generation 0 again) walks afresh.
-        ctx.generation = 0;
+        // A restart walks afresh.
+        blocks.restart();
         let restarted = blocks.search(&ctx, &mut Rng::seed_from_u64(2));
         assert_eq!(walked(), Some(restarted.moves), "the walk of the run before went on");
     }

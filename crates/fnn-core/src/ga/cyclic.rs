@@ -146,12 +146,10 @@ pub(crate) struct Cyclic {
     full: Mutex<Option<Cursor>>,
 }
 
-/// The plan a search worked through, the next modulus of it to try and
-/// the generation it stopped in.
+/// The plan a search worked through and the next modulus of it to try.
 struct Cursor {
     plan: Plan,
     next: usize,
-    generation: u64,
 }
 
 impl Cyclic {
@@ -160,27 +158,14 @@ impl Cyclic {
     }
 
     /// The search of `problem`'s plan, from where the last generation's
-    /// stopped if it worked through the same plan earlier in this run.
-    fn go_on(
-        cursor: &Mutex<Option<Cursor>>,
-        ctx: &Context<'_>,
-        problem: &Problem,
-        budget: Budget<'_>,
-        rng: &mut Rng,
-    ) -> Option<Genome> {
+    /// stopped if it worked through the same plan.
+    fn go_on(cursor: &Mutex<Option<Cursor>>, problem: &Problem, budget: Budget<'_>, rng: &mut Rng) -> Option<Genome> {
         let plan = Plan::of(problem)?;
         let mut cursor = cursor.lock().unwrap_or_else(PoisonError::into_inner);
-        let start = cursor
-            .as_ref()
-            .filter(|c| c.plan == plan && c.generation < ctx.generation)
-            .map_or(0, |c| c.next);
+        let start = cursor.as_ref().filter(|c| c.plan == plan).map_or(0, |c| c.next);
         let moves = budget.patience.min(MAX_MOVES);
         let (found, next) = search_from(problem, &plan, start, moves, budget, rng);
-        *cursor = Some(Cursor {
-            plan,
-            next,
-            generation: ctx.generation,
-        });
+        *cursor = Some(Cursor { plan, next });
         found
     }
 }
@@ -188,6 +173,12 @@ impl Cyclic {
 impl Strategy for Cyclic {
     fn name(&self) -> &'static str {
         "cyclic"
+    }
+
+    fn restart(&self) {
+        for cursor in [&self.active, &self.full] {
+            *cursor.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        }
     }
 
     fn applies(&self, ctx: &Context<'_>) -> bool {
@@ -205,9 +196,9 @@ impl Strategy for Cyclic {
         let mut found = Found::default();
         found
             .members
-            .extend(Cyclic::go_on(&self.active, ctx, ctx.problem, active, rng));
+            .extend(Cyclic::go_on(&self.active, ctx.problem, active, rng));
         if found.members.is_empty() && due {
-            found.full = Cyclic::go_on(&self.full, ctx, ctx.full, budget, rng);
+            found.full = Cyclic::go_on(&self.full, ctx.full, budget, rng);
         }
         found
     }
@@ -222,15 +213,11 @@ pub(crate) const MAX_MOVES: u64 = 20_000;
 const MAX_MODULUS: usize = 128;
 
 /// Runs both searches on each modulus of the plan in turn, each for at
-/// most `max` moves; a genome of the full problem once both succeed.
-pub fn search(problem: &Problem, plan: &Plan, max: u64, time: Budget<'_>, rng: &mut Rng) -> Option<Genome> {
-    search_from(problem, plan, 0, max, time, rng).0
-}
-
-/// As [`search`], starting at the plan's `start`th modulus (the base sets
-/// of `nics` residues, then those of `nics - 1`) and wrapping round: the
-/// genome, and the modulus to start from next (the first untried where
-/// the time ran out, `start` after a whole round).
+/// most `max` moves, starting at the plan's `start`th modulus (the base
+/// sets of `nics` residues, then those of `nics - 1`) and wrapping round:
+/// a genome of the full problem once both succeed, and the modulus to
+/// start from next (the first untried where the time ran out, `start`
+/// after a whole round).
 fn search_from(
     problem: &Problem,
     plan: &Plan,
@@ -587,7 +574,7 @@ mod tests {
         assert_eq!(plan.moduli[0], 31, "one more residue than switches");
         let mut rng = Rng::seed_from_u64(1);
         let g = (0..20)
-            .find_map(|_| search(&p, &plan, MAX_MOVES, Budget::NONE, &mut rng))
+            .find_map(|_| search_from(&p, &plan, 0, MAX_MOVES, Budget::NONE, &mut rng).0)
             .expect("a design");
         let e = Eval::full(&p, &g);
         assert_eq!(e.terms.uncovered, 0);
@@ -629,9 +616,9 @@ mod tests {
         assert_eq!(search_from(&p, &plan, 5, MAX_MOVES, up, &mut rng), (None, 5));
     }
 
-    /// Where the last generation of this run stopped on the same plan,
-    /// the next goes on from there; a restart (generation 0 again) and
-    /// another plan start from the first modulus.
+    /// Where the last generation stopped on the same plan, the next goes
+    /// on from there; after a restart, and on another plan, it starts
+    /// from the first modulus.
     #[test]
     fn the_next_generation_goes_on_where_the_last_stopped() {
         let p = Problem::new(quick_cluster(53, 8, "9x51").unwrap());
@@ -644,14 +631,16 @@ mod tests {
             max: 1_000,
             ..Budget::time(crate::deadline::Deadline::now())
         };
-        let next_after = |problem: &Problem, generation: u64| {
+        let next_after = |problem: &Problem, restarted: bool| {
             let cyclic = Cyclic::default();
             *cyclic.active.lock().unwrap() = Some(Cursor {
                 plan: Plan::of(&p).unwrap(),
                 next: 5,
-                generation: 1,
             });
-            let mut ctx = Context::first(
+            if restarted {
+                cyclic.restart();
+            }
+            let ctx = Context::first(
                 problem,
                 &population,
                 up,
@@ -659,15 +648,14 @@ mod tests {
                 &cancel,
                 &pool,
             );
-            ctx.generation = generation;
             let found = cyclic.search(&ctx, &mut Rng::seed_from_u64(1));
             assert!(found.members.is_empty(), "the time was up");
             let cursor = cyclic.active.lock().unwrap();
             cursor.as_ref().map(|c| c.next)
         };
-        assert_eq!(next_after(&p, 2), Some(5), "goes on");
-        assert_eq!(next_after(&p, 0), Some(0), "a restart");
-        assert_eq!(next_after(&other, 2), Some(0), "another plan");
+        assert_eq!(next_after(&p, false), Some(5), "goes on");
+        assert_eq!(next_after(&p, true), Some(0), "a restart");
+        assert_eq!(next_after(&other, false), Some(0), "another plan");
     }
 
     #[test]

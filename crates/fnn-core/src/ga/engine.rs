@@ -808,7 +808,7 @@ impl Engine {
     /// with the papers' GA.
     pub(crate) fn take_portfolio(&mut self) -> Portfolio {
         let papers = presets::portfolio(crate::spec::Preset::Papers, &self.full.cluster.ga);
-        std::mem::replace(&mut self.portfolio, papers)
+        std::mem::replace(&mut self.portfolio, papers).restarted()
     }
 
     /// New GA parameters between generations; a population size change

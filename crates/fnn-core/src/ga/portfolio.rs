@@ -53,6 +53,15 @@ struct Entry {
 }
 
 impl Portfolio {
+    /// The portfolio for a restarted run: each strategy forgets what it
+    /// carried between the generations of the run before.
+    pub(crate) fn restarted(self) -> Portfolio {
+        for e in &self.entries {
+            e.strategy.restart();
+        }
+        self
+    }
+
     /// No strategies yet: the GA operators alone, scaling down where the
     /// spec lets it.
     pub fn new(evolves: bool, scales: bool) -> Portfolio {
@@ -348,6 +357,43 @@ mod tests {
         };
         assert_eq!(run(&partial), [1, 1], "a design that leaves pairs lets the others run");
         assert_eq!(run(&valid), [1], "a whole design ends the generation");
+    }
+
+    /// Counts the restarts it is told of.
+    struct Restarts(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Strategy for Restarts {
+        fn name(&self) -> &'static str {
+            "restarts"
+        }
+        fn applies(&self, _: &Context<'_>) -> bool {
+            false
+        }
+        fn search(&self, _: &Context<'_>, _: &mut Rng) -> Found {
+            Found::default()
+        }
+        fn restart(&self) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The portfolio a restart takes from the engine tells each strategy,
+    /// so none goes on with what it carried from the run before.
+    #[test]
+    fn a_restart_tells_every_strategy() {
+        let restarts = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let portfolio = Portfolio::new(true, false).with(Restarts(restarts.clone()));
+        let pool = std::sync::Arc::new(rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap());
+        let mut engine = crate::ga::Engine::with_portfolio(
+            crate::spec::quick_cluster(8, 3, "4x6").unwrap(),
+            portfolio,
+            crate::deadline::Deadline::NONE,
+            crate::deadline::Deadline::NONE,
+            pool,
+        );
+        assert_eq!(restarts.load(Ordering::Relaxed), 0);
+        let _taken = engine.take_portfolio();
+        assert_eq!(restarts.load(Ordering::Relaxed), 1);
     }
 
     #[test]

@@ -51,9 +51,10 @@ const CALLS: u64 = 96;
 /// uncovered pairs are taken at random, each one's neighbourhood rewired
 /// by the solver where it can be.
 ///
-/// It takes time from the walks (it runs before them, for up to a
-/// half of the generation, [`Budget::before_others`]), so it starts only where the best has
-/// not improved by a [`GAIN`] for [`STALLED`] generations (the walks
+/// It takes time from the walks (it runs before them, for up to half
+/// of the generation, [`Budget::before_others`]), so it starts only
+/// where the best has not improved by a [`GAIN`] for [`STALLED`]
+/// generations (the walks
 /// covering a few pairs a generation, 500 short, are as good as
 /// stalled), and goes on while it covers
 /// pairs. Where a generation's calls all fail (pairs no rewiring of a few

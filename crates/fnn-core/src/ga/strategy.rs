@@ -33,6 +33,11 @@ pub trait Strategy: Send + Sync {
     /// One generation's work within `ctx.budget`, with its own random
     /// stream.
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found;
+
+    /// The run starts again (a restart keeps the portfolio): what the
+    /// strategy carried from one generation to the next belongs to the
+    /// run before, and a restarted run is the run of its seed.
+    fn restart(&self) {}
 }
 
 /// What a strategy sees of the run in one generation.

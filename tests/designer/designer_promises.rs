@@ -4,6 +4,7 @@
 
 #![cfg(feature = "tui")]
 
+use crate::tui::scaled_spec;
 use fnn_tui::ga::Engine;
 use fnn_tui::run::{Edit, Run};
 use fnn_tui::spec::Spec;
@@ -368,18 +369,6 @@ fn the_config_file_rebinds_the_watch_pace_and_refuses_unknown_actions() {
         e.contains("config.toml") && e.contains("wach") && e.contains("watch"),
         "{e}"
     );
-}
-
-/// A spec no construction fits (64 PCs, 4 NICs, eleven 25-port switches):
-/// the GA starts with a long scaled-down phase.
-fn scaled_spec() -> Spec {
-    let flags = fnn_tui::spec::QuickFlags {
-        pcs: Some(64),
-        nics: Some(4),
-        switches: Some("25x11".into()),
-        ..Default::default()
-    };
-    flags.apply(Spec::default()).unwrap()
 }
 
 fn worker_on(spec: Spec, running: bool) -> Worker {

@@ -187,19 +187,22 @@ impl Strategy for Cyclic {
             && (Plan::of(ctx.problem).is_some() || Cyclic::full_size_due(ctx) && Plan::of(ctx.full).is_some())
     }
 
-    /// Where the full size is due too, the active size leaves it half
-    /// the time: its moduli alone could take all of it every generation.
+    /// Where the full size is due too, it goes first with half the time:
+    /// a full design ends the scaled phase at once (most plane-like sizes
+    /// have one at a modulus of the plan), and the active size's moduli
+    /// alone could take all the time every generation.
     fn search(&self, ctx: &Context<'_>, rng: &mut Rng) -> Found {
         let budget = ctx.budget.before_others();
-        let due = Cyclic::full_size_due(ctx);
-        let active = if due { budget.before_others() } else { budget };
         let mut found = Found::default();
+        if Cyclic::full_size_due(ctx) {
+            found.full = Cyclic::go_on(&self.full, ctx.full, budget.before_others(), rng);
+            if found.full.is_some() {
+                return found;
+            }
+        }
         found
             .members
-            .extend(Cyclic::go_on(&self.active, ctx.problem, active, rng));
-        if found.members.is_empty() && due {
-            found.full = Cyclic::go_on(&self.full, ctx.full, budget, rng);
-        }
+            .extend(Cyclic::go_on(&self.active, ctx.problem, budget, rng));
         found
     }
 }
@@ -619,6 +622,17 @@ mod tests {
     /// Where the last generation stopped on the same plan, the next goes
     /// on from there; after a restart, and on another plan, it starts
     /// from the first modulus.
+    /// Where the full size has a cyclic design, the first generation that
+    /// tries it ends the scaled phase: the scaled size tried first found
+    /// its own design and left the full size for a later generation.
+    #[test]
+    fn a_full_design_ends_the_scaled_phase_at_once() {
+        let mut e = crate::ga::Engine::new(quick_cluster(64, 4, "25x11").unwrap());
+        assert!(matches!(e.phase(), crate::ga::Phase::Scaled { .. }));
+        e.step();
+        assert!(e.is_valid(), "uncovered {}", e.best().terms().uncovered);
+    }
+
     #[test]
     fn the_next_generation_goes_on_where_the_last_stopped() {
         let p = Problem::new(quick_cluster(53, 8, "9x51").unwrap());

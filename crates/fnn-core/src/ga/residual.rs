@@ -22,7 +22,13 @@
 //! * makes a Kernighan-Lin pass over two switches, one with each PC: the
 //!   members trade places pair by pair and the best run of trades is
 //!   kept, which untangles two switches that each hold part of the
-//!   other's PCs, where every single trade uncovers as much as it covers.
+//!   other's PCs, where every single trade uncovers as much as it covers;
+//!   or, a quarter of those times, splits a full switch of one PC: its
+//!   members move one at a time, the best first, onto the emptiest of a
+//!   few switches of its kind, and the best run is kept. Two halves of
+//!   blocks on one full switch (32 ports: 17 of one, 16 of another) come
+//!   apart at no cost, and their missing members can then join them:
+//!   no trade with a switch of the other PC does that.
 
 use super::Rng;
 use super::strategy::Budget;
@@ -40,6 +46,10 @@ const LOOKAHEAD: usize = 12;
 /// 64 of a 64-port switch's took most of the walk's time, leaving it
 /// thousands of pairs short at 4,096 PCs and 5% of the pairs.
 const TRADES_LOOKED: usize = 16;
+
+/// The switches a split looks at for the emptiest: a few at random, so a
+/// split costs its members' reads rather than a scan of every switch.
+const SPLIT_LOOKS: usize = 8;
 
 /// No switch: a NIC in the pool, an edge not in the uncovered list.
 const NONE: u32 = u32::MAX;
@@ -464,6 +474,39 @@ impl Groups {
         if swaps.is_empty() { 0 } else { best }
     }
 
+    /// A switch of one of edge `e`'s PCs, if full, split onto the emptiest of
+    /// [`SPLIT_LOOKS`] switches of its kind: its members move over one at
+    /// a time, the best first, while there is room, and the best run is
+    /// kept where it gains (or, `level` allowing, where it moves two or
+    /// more at no loss): its gain. A switch with room is left alone: a
+    /// PC can join it without a split.
+    fn split(&mut self, e: u32, level: bool, rng: &mut Rng) -> i64 {
+        let (u, v) = self.ends[e as usize];
+        let pc = if rng.random_bool(0.5) { u } else { v };
+        let on: Vec<u32> = self.nics_of(pc).map(|n| self.group[n]).filter(|&g| g != NONE).collect();
+        let Some(&a) = on.get(rng.random_range(0..on.len().max(1))).filter(|&&g| !self.room(g)) else {
+            return 0;
+        };
+        let kind = self.kind[a as usize];
+        let first = self.kind.iter().position(|&k| k == kind).unwrap_or(0) as u32;
+        let count = self.kinds[kind].switches as u32;
+        let Some(b) = (0..SPLIT_LOOKS)
+            .map(|_| first + rng.random_range(0..count))
+            .filter(|&g| g != a)
+            .min_by_key(|&g| self.size[g as usize])
+        else {
+            return 0;
+        };
+        let room = self.width(b) - self.size[b as usize] as usize;
+        let free = self.free_members(a, b);
+        let near = self.uncovered_pairs(&free);
+        let (best, moved) = split_run(&free, &near, room, level, rng);
+        for &i in &moved {
+            self.relocate(free[i].0, b);
+        }
+        best
+    }
+
     /// Two switches of one kind, one with a NIC of each end of edge `e`,
     /// picked at random.
     fn exchange_pair(&self, e: u32, rng: &mut Rng) -> Option<(u32, u32)> {
@@ -545,7 +588,11 @@ impl Groups {
             // Half the moves a Kernighan-Lin pass, half of those taking
             // a run that covers no more, to cross plateaus.
             if rng.random_bool(0.5) {
-                self.exchange(e, rng.random_bool(0.5), rng);
+                if rng.random_bool(0.25) {
+                    self.split(e, rng.random_bool(0.5), rng);
+                } else {
+                    self.exchange(e, rng.random_bool(0.5), rng);
+                }
                 if self.open.len() < best.0 {
                     *best = (self.open.len(), self.group.clone());
                     best_at = iteration;
@@ -920,6 +967,60 @@ fn looked_at<'a>(members: &'a [u32], rng: &mut Rng) -> impl Iterator<Item = u32>
         .copied()
 }
 
+/// The members of the first side of `free` (`near`: each member's
+/// uncovered pairs) that move to the other side, at most `room` and never
+/// all, best first: the best run from the start, as its gain and its
+/// members; where no run gains and `level` allows, the first of two or
+/// more at no loss; none otherwise.
+fn split_run(
+    free: &[(u32, u32, bool)],
+    near: &[Vec<u32>],
+    room: usize,
+    level: bool,
+    rng: &mut Rng,
+) -> (i64, Vec<usize>) {
+    // A member's gain from moving: the pairs it would join less those it would leave.
+    let mut d: Vec<i32> = near
+        .iter()
+        .enumerate()
+        .map(|(i, js)| {
+            js.iter()
+                .map(|&j| if free[i].2 == free[j as usize].2 { -1 } else { 1 })
+                .sum()
+        })
+        .collect();
+    let mut first: Vec<bool> = free.iter().map(|f| f.2).collect();
+    // Moving every member would only move the switch.
+    let most = room.min(first.iter().filter(|&&f| f).count().saturating_sub(1));
+    let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
+    let mut moved = Vec::new();
+    while moved.len() < most {
+        let Some(i) = (0..free.len())
+            .filter(|&i| first[i])
+            .max_by_key(|&i| (d[i], rng.random::<u32>()))
+        else {
+            break;
+        };
+        let g = d[i];
+        first[i] = false;
+        // Its pairs now pull the members left behind over, and no longer
+        // hold those already moved.
+        for &k in &near[i] {
+            let k = k as usize;
+            d[k] += if first[k] { 2 } else { -2 };
+        }
+        d[i] = -g;
+        gain += i64::from(g);
+        moved.push(i);
+        // At no loss, the first run of two or more: a half moved whole.
+        if gain > best || (level && best_len == 0 && gain == 0 && moved.len() >= 2) {
+            (best, best_len) = (gain, moved.len());
+        }
+    }
+    moved.truncate(best_len);
+    (best, moved)
+}
+
 /// The Kernighan-Lin trades between the two sides of `free` (`near`: each
 /// member's uncovered pairs): the best run of trades from the start, as
 /// its gain and its swaps.
@@ -1212,6 +1313,32 @@ mod tests {
         let e = edges.iter().position(|&x| x == (0, 2)).unwrap() as u32;
         let gain = g.exchange(e, false, &mut Rng::seed_from_u64(1));
         assert_eq!((gain, g.open.len()), (8, 0));
+    }
+
+    #[test]
+    fn a_split_takes_half_of_a_full_switch_onto_an_empty_one() {
+        // Cliques 0-3 and 4-7, one NIC a PC, two switches of 4: one
+        // holding {0, 1, 4, 5}, one empty, the other PCs' NICs pooled.
+        // Moving one half whole to the empty switch loses nothing: it is
+        // split so, not moved all four, and only where a move at no loss
+        // is allowed.
+        let clique = |base: u32| (0..4).flat_map(move |i| (i + 1..4).map(move |j| (base + i, base + j)));
+        let edges: Vec<(u32, u32)> = clique(0).chain(clique(4)).collect();
+        let e = edges.iter().position(|&x| x == (0, 1)).unwrap() as u32;
+        for seed in 1..=8 {
+            let mut g = Groups::new(8, &[kind(8, 4, 1)], &edges);
+            for pc in [0, 1, 4, 5] {
+                g.relocate(pc, 0);
+            }
+            assert_eq!(g.open.len(), 10);
+            assert_eq!(g.split(e, false, &mut Rng::seed_from_u64(seed)), 0);
+            assert_eq!(g.size[0], 4, "a split at no loss where none is allowed");
+            let gain = g.split(e, true, &mut Rng::seed_from_u64(seed));
+            assert_eq!((gain, g.open.len()), (0, 10));
+            let on = |pc: usize| g.group[pc];
+            assert!(on(0) == on(1) && on(4) == on(5) && on(0) != on(4), "halves kept whole");
+            assert_eq!((g.size[0], g.size[1]), (2, 2), "seed {seed}");
+        }
     }
 
     #[test]

@@ -967,6 +967,20 @@ fn looked_at<'a>(members: &'a [u32], rng: &mut Rng) -> impl Iterator<Item = u32>
         .copied()
 }
 
+/// Each member's gain from moving to the other side of `free` (`near`:
+/// each member's uncovered pairs): the pairs it would join less those it
+/// would leave.
+fn gains(free: &[(u32, u32, bool)], near: &[Vec<u32>]) -> Vec<i32> {
+    near.iter()
+        .enumerate()
+        .map(|(i, js)| {
+            js.iter()
+                .map(|&j| if free[i].2 == free[j as usize].2 { -1 } else { 1 })
+                .sum()
+        })
+        .collect()
+}
+
 /// The members of the first side of `free` (`near`: each member's
 /// uncovered pairs) that move to the other side, at most `room` and never
 /// all, best first: the best run from the start, as its gain and its
@@ -979,16 +993,7 @@ fn split_run(
     level: bool,
     rng: &mut Rng,
 ) -> (i64, Vec<usize>) {
-    // A member's gain from moving: the pairs it would join less those it would leave.
-    let mut d: Vec<i32> = near
-        .iter()
-        .enumerate()
-        .map(|(i, js)| {
-            js.iter()
-                .map(|&j| if free[i].2 == free[j as usize].2 { -1 } else { 1 })
-                .sum()
-        })
-        .collect();
+    let mut d = gains(free, near);
     let mut first: Vec<bool> = free.iter().map(|f| f.2).collect();
     // Moving every member would only move the switch.
     let most = room.min(first.iter().filter(|&&f| f).count().saturating_sub(1));
@@ -1026,16 +1031,7 @@ fn split_run(
 /// its gain and its swaps.
 fn trades(free: &[(u32, u32, bool)], near: &[Vec<u32>], level: bool, rng: &mut Rng) -> (i64, Vec<(usize, usize)>) {
     let n = free.len();
-    // A member's gain from moving: the pairs it would join less those it would leave.
-    let mut d: Vec<i32> = near
-        .iter()
-        .enumerate()
-        .map(|(i, js)| {
-            js.iter()
-                .map(|&j| if free[i].2 == free[j as usize].2 { -1 } else { 1 })
-                .sum()
-        })
-        .collect();
+    let mut d = gains(free, near);
     let mut locked = vec![false; n];
     let (mut gain, mut best, mut best_len) = (0i64, 0i64, 0usize);
     let mut swaps = Vec::new();

@@ -619,9 +619,6 @@ mod tests {
         assert_eq!(search_from(&p, &plan, 5, MAX_MOVES, up, &mut rng), (None, 5));
     }
 
-    /// Where the last generation stopped on the same plan, the next goes
-    /// on from there; after a restart, and on another plan, it starts
-    /// from the first modulus.
     /// Where the full size has a cyclic design, the first generation that
     /// tries it ends the scaled phase: the scaled size tried first found
     /// its own design and left the full size for a later generation.
@@ -633,6 +630,9 @@ mod tests {
         assert!(e.is_valid(), "uncovered {}", e.best().terms().uncovered);
     }
 
+    /// Where the last generation stopped on the same plan, the next goes
+    /// on from there; after a restart, and on another plan, it starts
+    /// from the first modulus.
     #[test]
     fn the_next_generation_goes_on_where_the_last_stopped() {
         let p = Problem::new(quick_cluster(53, 8, "9x51").unwrap());

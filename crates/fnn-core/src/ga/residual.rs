@@ -488,7 +488,7 @@ impl Groups {
             return 0;
         };
         let kind = self.kind[a as usize];
-        let first = self.kind.iter().position(|&k| k == kind).unwrap_or(0) as u32;
+        let first = self.first_of(kind) as u32;
         let count = self.kinds[kind].switches as u32;
         let Some(b) = (0..SPLIT_LOOKS)
             .map(|_| first + rng.random_range(0..count))
@@ -723,10 +723,16 @@ impl Groups {
         }
     }
 
+    /// The number of kind `k`'s first switch (switches are numbered kind
+    /// by kind).
+    fn first_of(&self, k: usize) -> usize {
+        self.kinds[..k].iter().map(|kind| kind.switches).sum()
+    }
+
     /// Kind `k`'s switches as their PCs, from each NIC's switch in
     /// `group` (a NIC the settling found no place for is left out).
     fn pack(&self, k: usize, group: &[u32]) -> Vec<Vec<usize>> {
-        let first = self.kind.iter().position(|&x| x == k).unwrap_or(0);
+        let first = self.first_of(k);
         let mut blocks: Vec<Vec<usize>> = vec![Vec::new(); self.kinds[k].switches];
         for (nic, &g) in group.iter().enumerate() {
             if g != NONE && self.kind_of_nic[nic % self.nics] == k {

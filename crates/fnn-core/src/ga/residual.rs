@@ -28,7 +28,11 @@
 //!   few switches of its kind, and the best run is kept. Two halves of
 //!   blocks on one full switch (32 ports: 17 of one, 16 of another) come
 //!   apart at no cost, and their missing members can then join them:
-//!   no trade with a switch of the other PC does that.
+//!   no trade with a switch of the other PC does that. Before a split,
+//!   an eviction: where the full switch holds two blocks through a PC
+//!   in both (on one NIC for both), so that a PC of one block finds no
+//!   room beside its partners, the other block goes whole to an emptier
+//!   switch with a second NIC of the shared PC, and the PC joins.
 
 use super::Rng;
 use super::strategy::Budget;
@@ -487,14 +491,7 @@ impl Groups {
         let Some(&a) = on.get(rng.random_range(0..on.len().max(1))).filter(|&&g| !self.room(g)) else {
             return 0;
         };
-        let kind = self.kind[a as usize];
-        let first = self.first_of(kind) as u32;
-        let count = self.kinds[kind].switches as u32;
-        let Some(b) = (0..SPLIT_LOOKS)
-            .map(|_| first + rng.random_range(0..count))
-            .filter(|&g| g != a)
-            .min_by_key(|&g| self.size[g as usize])
-        else {
+        let Some(b) = self.emptiest_beside(a, rng) else {
             return 0;
         };
         let room = self.width(b) - self.size[b as usize] as usize;
@@ -505,6 +502,145 @@ impl Groups {
             self.relocate(free[i].0, b);
         }
         best
+    }
+
+    /// Room made on a full switch for one end of edge `e`, beside its
+    /// partners there it shares no switch with: the members tied to none
+    /// of them (through pairs only that switch covers) move whole to the
+    /// emptiest of [`SPLIT_LOOKS`] switches, a member tied to both sides
+    /// (a PC of two blocks the switch merged, on one NIC for both)
+    /// staying and sending another of its NICs after them; then the end
+    /// joins with its NIC that covers least alone. Kept where it leaves
+    /// fewer pairs uncovered (or, `level` allowing, as many), undone
+    /// otherwise. Whether there was such room to make.
+    fn evict(&mut self, e: u32, level: bool, rng: &mut Rng) -> bool {
+        let (u, v) = self.ends[e as usize];
+        let (pc, other) = if rng.random_bool(0.5) { (u, v) } else { (v, u) };
+        let wanted: Vec<u32> = self
+            .partners(other)
+            .iter()
+            .filter(|&&(_, f)| self.count[f as usize] == 0)
+            .map(|&(y, _)| y)
+            .collect();
+        let Some(a) = self
+            .nics_of(pc)
+            .map(|n| self.group[n])
+            .filter(|&g| g != NONE)
+            .max_by_key(|&g| {
+                (
+                    wanted.iter().filter(|&&y| self.holds(y, g)).count(),
+                    rng.random::<u32>(),
+                )
+            })
+            .filter(|&g| !self.room(g))
+        else {
+            return false;
+        };
+        let kind = self.kind[a as usize];
+        let Some(b) = self.emptiest_beside(a, rng) else {
+            return false;
+        };
+        // Where every switch is full (as many ports as NICs), there is
+        // no room to make: the trades do that.
+        let room = self.width(b) - self.size[b as usize] as usize;
+        let Some(joining) = self.cheapest_nic(other, kind, [a, b]).filter(|_| room > 0) else {
+            return false;
+        };
+        let free = self.free_members(a, b);
+        let near = self.uncovered_pairs(&free);
+        let stays: Vec<bool> = free.iter().map(|&(_, p, _)| p == pc || wanted.contains(&p)).collect();
+        let Some((bridge, moved)) = self.eviction(&free, &near, &stays, [a, b], room) else {
+            return false;
+        };
+        let before = self.open.len();
+        let mut undo = Vec::new();
+        let moves = moved.iter().map(|&i| (free[i].0, b));
+        for (nic, to) in moves.chain(bridge.map(|n| (n, b))).chain([(joining.0, a)]) {
+            undo.push((nic, self.group[nic as usize]));
+            self.relocate(nic, to);
+        }
+        let after = self.open.len();
+        if after > before || (after == before && !level) {
+            for &(nic, to) in undo.iter().rev() {
+                self.relocate(nic, to);
+            }
+        }
+        true
+    }
+
+    /// The members of switch `a` that leave for `b` (`sides`) to make
+    /// room on `a` (`free` their members, `near` the pairs only one of
+    /// the two covers, `stays` those that stay), at most `room`, and the
+    /// NIC of a member tied to both sides that goes with them: of every
+    /// such member and of none, the one that gains most.
+    fn eviction(
+        &self,
+        free: &[(u32, u32, bool)],
+        near: &[Vec<u32>],
+        stays: &[bool],
+        [a, b]: [u32; 2],
+        room: usize,
+    ) -> Option<(Option<u32>, Vec<usize>)> {
+        let kind = self.kind[a as usize];
+        let bridges = (0..free.len()).filter(|&i| free[i].2).map(Some);
+        let mut best: Option<(i64, Option<u32>, Vec<usize>)> = None;
+        for bridge in std::iter::once(None).chain(bridges) {
+            let (nic, cost) = match bridge {
+                None => (None, 0),
+                Some(i) => match self.cheapest_nic(free[i].1, kind, [a, b]) {
+                    Some((nic, cost)) => (Some(nic), cost),
+                    None => continue,
+                },
+            };
+            let moved = detached(
+                free,
+                near,
+                stays,
+                bridge,
+                room.saturating_sub(usize::from(nic.is_some())),
+            );
+            if moved.is_empty() {
+                continue;
+            }
+            let across = |i: usize| near[i].iter().filter(|&&j| !free[j as usize].2).count() as i64;
+            let gain = moved.iter().chain(&bridge).map(|&i| across(i)).sum::<i64>() - cost;
+            if best.as_ref().is_none_or(|(g, _, _)| gain > *g) {
+                best = Some((gain, nic, moved));
+            }
+        }
+        best.map(|(_, nic, moved)| (nic, moved))
+    }
+
+    /// The NIC of `pc`'s of kind `kind`, on neither of `not_on`, whose
+    /// move covers least: a pooled one, or the one on the switch where
+    /// fewest of its pairs are covered by that switch alone; with that
+    /// count.
+    fn cheapest_nic(&self, pc: u32, kind: usize, not_on: [u32; 2]) -> Option<(u32, i64)> {
+        self.nics_of(pc)
+            .filter(|&n| self.kind_of_nic[n % self.nics] == kind && !not_on.contains(&self.group[n]))
+            .map(|n| {
+                let g = self.group[n];
+                let alone = self
+                    .partners(pc)
+                    .iter()
+                    .filter(|&&(y, f)| g != NONE && self.count[f as usize] == 1 && self.holds(y, g))
+                    .count();
+                (n as u32, alone as i64)
+            })
+            .min_by_key(|&(_, cost)| cost)
+    }
+
+    /// The emptiest of [`SPLIT_LOOKS`] switches of `a`'s kind other than
+    /// `a`, picked at random: a few, so that making room costs the
+    /// members' reads rather than a scan of every switch.
+    fn emptiest_beside(&self, a: u32, rng: &mut Rng) -> Option<u32> {
+        let kind = self.kind[a as usize];
+        let first = self.first_of(kind) as u32;
+        let count = self.kinds[kind].switches as u32;
+        (0..SPLIT_LOOKS)
+            .map(|_| first + rng.random_range(0..count))
+            .filter(|&g| g != a)
+            .min_by_key(|&g| self.size[g as usize])
     }
 
     /// Two switches of one kind, one with a NIC of each end of edge `e`,
@@ -586,10 +722,14 @@ impl Groups {
             }
             let e = self.open[rng.random_range(0..self.open.len())];
             // Half the moves a Kernighan-Lin pass, half of those taking
-            // a run that covers no more, to cross plateaus.
+            // a run that covers no more, to cross plateaus; a quarter of
+            // them an eviction or, where there is no room to make, a split.
             if rng.random_bool(0.5) {
                 if rng.random_bool(0.25) {
-                    self.split(e, rng.random_bool(0.5), rng);
+                    let level = rng.random_bool(0.5);
+                    if !self.evict(e, level, rng) {
+                        self.split(e, level, rng);
+                    }
                 } else {
                     self.exchange(e, rng.random_bool(0.5), rng);
                 }
@@ -987,6 +1127,53 @@ fn gains(free: &[(u32, u32, bool)], near: &[Vec<u32>]) -> Vec<i32> {
         .collect()
 }
 
+/// The members of the first side of `free` tied to none of `stays`
+/// through pairs only their switch covers (`near`), but through
+/// `blocked` (which stays, and goes with them too), whole components,
+/// as many as `room` takes: moved together they leave no pair uncovered.
+fn detached(
+    free: &[(u32, u32, bool)],
+    near: &[Vec<u32>],
+    stays: &[bool],
+    blocked: Option<usize>,
+    room: usize,
+) -> Vec<usize> {
+    let first = |i: usize| free[i].2;
+    let mut seen: Vec<bool> = (0..free.len())
+        .map(|i| first(i) && (stays[i] || blocked == Some(i)))
+        .collect();
+    let mut tied: Vec<usize> = (0..free.len()).filter(|&i| seen[i] && blocked != Some(i)).collect();
+    if tied.is_empty() {
+        return Vec::new();
+    }
+    let reach = |from: &mut Vec<usize>, seen: &mut Vec<bool>| {
+        let mut k = 0;
+        while k < from.len() {
+            for &j in &near[from[k]] {
+                let j = j as usize;
+                if first(j) && !seen[j] {
+                    seen[j] = true;
+                    from.push(j);
+                }
+            }
+            k += 1;
+        }
+    };
+    reach(&mut tied, &mut seen);
+    let mut moved = Vec::new();
+    for i in 0..free.len() {
+        if first(i) && !seen[i] {
+            seen[i] = true;
+            let mut part = vec![i];
+            reach(&mut part, &mut seen);
+            if moved.len() + part.len() <= room {
+                moved.extend(part);
+            }
+        }
+    }
+    moved
+}
+
 /// The members of the first side of `free` (`near`: each member's
 /// uncovered pairs) that move to the other side, at most `room` and never
 /// all, best first: the best run from the start, as its gain and its
@@ -1341,6 +1528,50 @@ mod tests {
             assert!(on(0) == on(1) && on(4) == on(5) && on(0) != on(4), "halves kept whole");
             assert_eq!((g.size[0], g.size[1]), (2, 2), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn an_eviction_parts_two_blocks_merged_through_a_pc_in_both() {
+        // Blocks {0, 1, 2, 5} and {0, 3, 4}, cliques, two NICs a PC,
+        // two switches of 5: one holding {0, 1, 2, 3, 4} (PC 0 on one NIC
+        // for both blocks), the other empty, PC 5 pooled. For PC 5 to
+        // join 1 and 2, 3 and 4 go to the empty switch with PC 0's
+        // second NIC: every pair is covered.
+        let clique = |pcs: &[u32]| {
+            let pcs = pcs.to_vec();
+            (0..pcs.len()).flat_map(move |i| {
+                (i + 1..pcs.len()).map({
+                    let pcs = pcs.clone();
+                    move |j| (pcs[i].min(pcs[j]), pcs[i].max(pcs[j]))
+                })
+            })
+        };
+        let edges: Vec<(u32, u32)> = clique(&[0, 1, 2, 5]).chain(clique(&[0, 3, 4])).collect();
+        let e = edges.iter().position(|&x| x == (1, 5)).unwrap() as u32;
+        let kinds = [Kind {
+            width: 5,
+            per_pc: 2,
+            switches: 2,
+        }];
+        let mut evicted = 0;
+        for seed in 1..=16 {
+            let mut g = Groups::new(6, &kinds, &edges);
+            for pc in 0..5u32 {
+                g.relocate(pc * 2, 0);
+            }
+            assert_eq!(g.open.len(), 3);
+            let before = g.group.clone();
+            let level = seed % 2 == 0;
+            // PC 5, on no switch, has none to make room on.
+            if !g.evict(e, level, &mut Rng::seed_from_u64(seed)) {
+                assert_eq!(g.group, before, "seed {seed}");
+                continue;
+            }
+            evicted += 1;
+            assert_eq!(g.open.len(), 0, "seed {seed}: {:?}", g.pack(0, &g.group));
+            assert_eq!(g.pack(0, &g.group), [vec![0, 1, 2, 5], vec![0, 3, 4]]);
+        }
+        assert!(evicted > 0, "never evicted");
     }
 
     #[test]

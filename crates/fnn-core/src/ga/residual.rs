@@ -568,11 +568,11 @@ impl Groups {
         true
     }
 
-    /// The members of switch `a` that leave for `b` (`sides`) to make
-    /// room on `a` (`free` their members, `near` the pairs only one of
-    /// the two covers, `stays` those that stay), at most `room`, and the
-    /// NIC of a member tied to both sides that goes with them: of every
-    /// such member and of none, the one that gains most.
+    /// The members of switch `a` that leave for `b` to make room on `a`
+    /// (`free` the two switches' members, `near` the pairs only one of
+    /// them covers, `stays` those that stay), at most `room`, and the NIC
+    /// of a member tied to both sides that goes with them: of every such
+    /// member and of none, the one that gains most.
     fn eviction(
         &self,
         free: &[(u32, u32, bool)],
@@ -1572,6 +1572,40 @@ mod tests {
             assert_eq!(g.pack(0, &g.group), [vec![0, 1, 2, 5], vec![0, 3, 4]]);
         }
         assert!(evicted > 0, "never evicted");
+    }
+
+    #[test]
+    fn an_eviction_that_leaves_more_pairs_is_undone() {
+        // Blocks {0, 1, 2} and {0, 3, 4} on one full switch of 5, as
+        // above, and PC 5, partner of 1 alone there, with both its NICs
+        // on switches where each covers two pairs no other does: joining
+        // 1 would cover one pair and uncover two, so the eviction is
+        // made and undone, whatever `level` says.
+        let mut edges = vec![(0, 1), (0, 2), (1, 2), (0, 3), (0, 4), (3, 4), (1, 5)];
+        edges.extend([(5, 6), (5, 7), (5, 8), (5, 9)]);
+        assert_eq!(edges[6], (1, 5));
+        let kinds = [Kind {
+            width: 5,
+            per_pc: 2,
+            switches: 4,
+        }];
+        let mut tried = 0;
+        for seed in 1..=16 {
+            let mut g = Groups::new(10, &kinds, &edges);
+            for pc in 0..5u32 {
+                g.relocate(pc * 2, 0);
+            }
+            for (nic, switch) in [(10, 2), (12, 2), (14, 2), (11, 3), (16, 3), (18, 3)] {
+                g.relocate(nic, switch);
+            }
+            assert_eq!(g.open.len(), 1);
+            let before = g.group.clone();
+            if g.evict(6, true, &mut Rng::seed_from_u64(seed)) {
+                tried += 1;
+            }
+            assert_eq!((g.open.len(), &g.group), (1, &before), "seed {seed}");
+        }
+        assert!(tried > 0, "never tried");
     }
 
     #[test]

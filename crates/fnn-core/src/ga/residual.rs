@@ -543,7 +543,10 @@ impl Groups {
         // Where every switch is full (as many ports as NICs), there is
         // no room to make: the trades do that.
         let room = self.width(b) - self.size[b as usize] as usize;
-        let Some(joining) = self.cheapest_nic(other, kind, [a, b]).filter(|_| room > 0) else {
+        if room == 0 {
+            return false;
+        }
+        let Some(joining) = self.cheapest_nic(other, kind, [a, b]) else {
             return false;
         };
         let free = self.free_members(a, b);
@@ -585,6 +588,19 @@ impl Groups {
         let bridges = (0..free.len()).filter(|&i| free[i].2).map(Some);
         let mut best: Option<(i64, Option<u32>, Vec<usize>)> = None;
         for bridge in std::iter::once(None).chain(bridges) {
+            // The member tied to both sides takes a port of `b` too. Its
+            // NIC is looked for only where something would move: mostly
+            // nothing does, and the look reads every pair of the PC.
+            let moved = detached(
+                free,
+                near,
+                stays,
+                bridge,
+                room.saturating_sub(usize::from(bridge.is_some())),
+            );
+            if moved.is_empty() {
+                continue;
+            }
             let (nic, cost) = match bridge {
                 None => (None, 0),
                 Some(i) => match self.cheapest_nic(free[i].1, kind, [a, b]) {
@@ -592,16 +608,6 @@ impl Groups {
                     None => continue,
                 },
             };
-            let moved = detached(
-                free,
-                near,
-                stays,
-                bridge,
-                room.saturating_sub(usize::from(nic.is_some())),
-            );
-            if moved.is_empty() {
-                continue;
-            }
             let across = |i: usize| near[i].iter().filter(|&&j| !free[j as usize].2).count() as i64;
             let gain = moved.iter().chain(&bridge).map(|&i| across(i)).sum::<i64>() - cost;
             if best.as_ref().is_none_or(|(g, _, _)| gain > *g) {

@@ -51,6 +51,7 @@ pub mod seeding;
 pub mod strategy;
 pub mod tabu;
 mod trade;
+mod walk_trial;
 mod wide_row;
 
 pub use crate::deadline::Deadline;
@@ -61,6 +62,7 @@ pub use member::Member;
 pub use portfolio::{Portfolio, Stats};
 pub use problem::Problem;
 pub use strategy::{Budget, Context, Found, Strategy, Verdict};
+pub use walk_trial::{WalkTrial, Wiring, walk_trial};
 
 /// The random generator of the engine: small, fast, and serializable so a
 /// session can resume exactly.

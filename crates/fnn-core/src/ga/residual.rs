@@ -80,15 +80,8 @@ pub(super) fn partition(
     time: Budget<'_>,
     rng: &mut Rng,
 ) -> (Vec<Vec<Vec<usize>>>, u64) {
-    let mut g = Groups::new(pcs, kinds, edges);
-    g.fill_greedily(rng);
-    g.settle();
-    let n = edges.len() as u64;
-    let most = most_moves(moves_per_pair, edges.len(), time);
-    let mut best = (g.open.len(), g.group.clone());
-    let moves = g.walk(&mut best, &mut 0, most, PATIENCE_PER_PAIR * n + 2_000, time, rng);
-    let best = best.1;
-    ((0..kinds.len()).map(|k| g.pack(k, &best)).collect(), moves)
+    let max = most_moves(moves_per_pair, edges.len(), time);
+    Walk::filled(pcs, kinds, edges, rng).go_until_stalled(Budget { max, ..time }, rng)
 }
 
 /// The moves a walk of `pairs` pairs may make at `moves_per_pair` a
@@ -117,6 +110,24 @@ pub(super) struct Walk {
 }
 
 impl Walk {
+    /// A walk from the switches filled greedily, pair by pair, and the
+    /// NICs left settled on the ports left.
+    pub(super) fn filled(pcs: usize, kinds: &[Kind], edges: &[(u32, u32)], rng: &mut Rng) -> Walk {
+        let mut g = Groups::new(pcs, kinds, edges);
+        g.fill_greedily(rng);
+        g.settle();
+        Walk::at(g)
+    }
+
+    fn at(g: Groups) -> Walk {
+        Walk {
+            best: (g.open.len(), g.group.clone()),
+            groups: g,
+            iteration: 0,
+            improving: true,
+        }
+    }
+
     /// A walk from `start` (`start[kind][switch]`: the PCs on each
     /// switch, as [`partition`] returns them) instead of from a greedy
     /// fill: a design already a few pairs short needs moves for those,
@@ -141,12 +152,7 @@ impl Walk {
             first += kinds[k].switches as u32;
         }
         g.settle();
-        Some(Walk {
-            best: (g.open.len(), g.group.clone()),
-            groups: g,
-            iteration: 0,
-            improving: true,
-        })
+        Some(Walk::at(g))
     }
 
     /// Whether this walk covers `edges` with switches of `kinds`.
@@ -1274,36 +1280,9 @@ fn trades(free: &[(u32, u32, bool)], near: &[Vec<u32>], level: bool, rng: &mut R
 
 #[cfg(test)]
 mod tests {
+    use super::super::walk_trial::planted;
     use super::*;
     use rand::SeedableRng;
-
-    /// A random wiring of `nics` NICs a PC on switches of `width` (no PC
-    /// twice on one), and about `per_pc` partners a PC drawn from it.
-    pub(super) fn planted(pcs: usize, width: usize, nics: usize, per_pc: usize, rng: &mut Rng) -> Vec<(u32, u32)> {
-        let mut slots: Vec<u32> = (0..pcs * nics).map(|k| (k / nics) as u32).collect();
-        slots.shuffle(rng);
-        // A PC twice on a switch trades the slot with a random one.
-        let twice = |slots: &[u32], i: usize| {
-            let s = i / width * width;
-            slots[s..s + width].iter().filter(|&&pc| pc == slots[i]).count() > 1
-        };
-        while let Some(i) = (0..slots.len()).find(|&i| twice(&slots, i)) {
-            let j = rng.random_range(0..slots.len());
-            slots.swap(i, j);
-        }
-        let mut edges = std::collections::BTreeSet::new();
-        while edges.len() < pcs * per_pc / 2 {
-            let b = slots
-                .chunks(width)
-                .nth(rng.random_range(0..pcs * nics / width))
-                .unwrap();
-            let (x, y) = (b[rng.random_range(0..width)], b[rng.random_range(0..width)]);
-            if x != y {
-                edges.insert((x.min(y), x.max(y)));
-            }
-        }
-        edges.into_iter().collect()
-    }
 
     fn kind(pcs: usize, width: usize, per_pc: usize) -> Kind {
         Kind {

@@ -592,6 +592,7 @@ impl Groups {
     ) -> Option<(Option<u32>, Vec<usize>)> {
         let kind = self.kind[a as usize];
         let bridges = (0..free.len()).filter(|&i| free[i].2).map(Some);
+        let across = |i: usize| near[i].iter().filter(|&&j| !free[j as usize].2).count() as i64;
         let mut best: Option<(i64, Option<u32>, Vec<usize>)> = None;
         for bridge in std::iter::once(None).chain(bridges) {
             // The member tied to both sides takes a port of `b` too. Its
@@ -614,7 +615,6 @@ impl Groups {
                     None => continue,
                 },
             };
-            let across = |i: usize| near[i].iter().filter(|&&j| !free[j as usize].2).count() as i64;
             let gain = moved.iter().chain(&bridge).map(|&i| across(i)).sum::<i64>() - cost;
             if best.as_ref().is_none_or(|(g, _, _)| gain > *g) {
                 best = Some((gain, nic, moved));
@@ -1515,6 +1515,21 @@ mod tests {
         }
     }
 
+    /// `pcs` PCs of two NICs and `switches` switches of 5 ports, PCs 0
+    /// to 4 on the first with their first NIC: two blocks merged there.
+    fn merged(pcs: usize, switches: usize, edges: &[(u32, u32)]) -> Groups {
+        let kinds = [Kind {
+            width: 5,
+            per_pc: 2,
+            switches,
+        }];
+        let mut g = Groups::new(pcs, &kinds, edges);
+        for pc in 0..5u32 {
+            g.relocate(pc * 2, 0);
+        }
+        g
+    }
+
     #[test]
     fn an_eviction_parts_two_blocks_merged_through_a_pc_in_both() {
         // Blocks {0, 1, 2, 5} and {0, 3, 4}, cliques, two NICs a PC,
@@ -1533,17 +1548,9 @@ mod tests {
         };
         let edges: Vec<(u32, u32)> = clique(&[0, 1, 2, 5]).chain(clique(&[0, 3, 4])).collect();
         let e = edges.iter().position(|&x| x == (1, 5)).unwrap() as u32;
-        let kinds = [Kind {
-            width: 5,
-            per_pc: 2,
-            switches: 2,
-        }];
         let mut evicted = 0;
         for seed in 1..=16 {
-            let mut g = Groups::new(6, &kinds, &edges);
-            for pc in 0..5u32 {
-                g.relocate(pc * 2, 0);
-            }
+            let mut g = merged(6, 2, &edges);
             assert_eq!(g.open.len(), 3);
             let before = g.group.clone();
             let level = seed % 2 == 0;
@@ -1569,17 +1576,9 @@ mod tests {
         let mut edges = vec![(0, 1), (0, 2), (1, 2), (0, 3), (0, 4), (3, 4), (1, 5)];
         edges.extend([(5, 6), (5, 7), (5, 8), (5, 9)]);
         assert_eq!(edges[6], (1, 5));
-        let kinds = [Kind {
-            width: 5,
-            per_pc: 2,
-            switches: 4,
-        }];
         let mut tried = 0;
         for seed in 1..=16 {
-            let mut g = Groups::new(10, &kinds, &edges);
-            for pc in 0..5u32 {
-                g.relocate(pc * 2, 0);
-            }
+            let mut g = merged(10, 4, &edges);
             for (nic, switch) in [(10, 2), (12, 2), (14, 2), (11, 3), (16, 3), (18, 3)] {
                 g.relocate(nic, switch);
             }

@@ -34,6 +34,8 @@
 //!   room beside its partners, the other block goes whole to an emptier
 //!   switch with a second NIC of the shared PC, and the PC joins.
 
+mod overfull;
+
 use super::Rng;
 use super::strategy::Budget;
 use rand::RngExt;
@@ -232,8 +234,9 @@ struct Groups {
     /// NICs per PC, and the kind of each of a PC's NICs.
     nics: usize,
     kind_of_nic: Vec<usize>,
-    /// Member slots a switch has: the widest kind's width, and one more
-    /// for the moment a trade holds both NICs.
+    /// Member slots a switch has: the widest kind's width, one more for
+    /// a NIC past its ports (`overfull`), and one for the moment a trade
+    /// holds both NICs.
     cap: usize,
     /// Each PC's (partner, edge), as a compressed row.
     start: Vec<u32>,
@@ -256,6 +259,9 @@ struct Groups {
     members: Vec<u32>,
     /// Scratch: each PC's place among a pass's members, and one.
     local: Vec<u32>,
+    /// NICs on switches past their ports, all switches together (see
+    /// `overfull`): the walk records a grouping only where there are none.
+    over: usize,
 }
 
 impl Groups {
@@ -272,7 +278,7 @@ impl Groups {
             .enumerate()
             .flat_map(|(k, kind)| std::iter::repeat_n(k, kind.switches))
             .collect();
-        let cap = kinds.iter().map(|k| k.width).max().unwrap_or(1) + 1;
+        let cap = kinds.iter().map(|k| k.width).max().unwrap_or(1) + 2;
         let mut degree = vec![0u32; pcs + 1];
         for &(a, b) in edges {
             degree[a as usize + 1] += 1;
@@ -309,6 +315,7 @@ impl Groups {
             members: vec![0; kind.len() * cap],
             kind,
             local: vec![0; pcs],
+            over: 0,
         }
     }
 
@@ -412,6 +419,12 @@ impl Groups {
                 self.count[e as usize] += 1;
             }
         }
+        if from != NONE && self.size[from as usize] as usize > self.width(from) {
+            self.over -= 1;
+        }
+        if to != NONE && self.size[to as usize] as usize >= self.width(to) {
+            self.over += 1;
+        }
         if from != NONE {
             // Off the old switch, its last member taking the place.
             let i = self.place[nic as usize] as usize;
@@ -500,7 +513,7 @@ impl Groups {
         let Some(b) = self.emptiest_beside(a, rng) else {
             return 0;
         };
-        let room = self.width(b) - self.size[b as usize] as usize;
+        let room = self.width(b).saturating_sub(self.size[b as usize] as usize);
         let free = self.free_members(a, b);
         let near = self.uncovered_pairs(&free);
         let (best, moved) = split_run(&free, &near, room, level, rng);
@@ -548,7 +561,7 @@ impl Groups {
         };
         // Where every switch is full (as many ports as NICs), there is
         // no room to make: the trades do that.
-        let room = self.width(b) - self.size[b as usize] as usize;
+        let room = self.width(b).saturating_sub(self.size[b as usize] as usize);
         if room == 0 {
             return false;
         }
@@ -727,10 +740,30 @@ impl Groups {
         let first = *walked;
         let (mut iteration, mut best_at) = (first, first);
         let mut reads = Reads::new(self.local.len());
-        while !self.open.is_empty() && iteration - first < moves && iteration - best_at < patience {
+        // Whether the grouping fitted the ports at some move since the last
+        // stretch of [`overfull::FIT_EVERY`] moves began.
+        let mut fitted = true;
+        while !(self.open.is_empty() && self.over == 0) && iteration - first < moves && iteration - best_at < patience {
             iteration += 1;
             if iteration % 1024 == 0 && time.spent() {
                 break;
+            }
+            fitted |= self.over == 0;
+            // A walk past the ports for a whole stretch records nothing, so
+            // its best would stay the start: the members move off at once.
+            if iteration.is_multiple_of(overfull::FIT_EVERY) && !std::mem::replace(&mut fitted, false) {
+                self.fit(rng);
+            }
+            if self.open.is_empty() {
+                // Every pair covered, but a switch past its ports.
+                self.unload(rng);
+            }
+            if self.is_best(best.0) {
+                *best = (self.open.len(), self.group.clone());
+                best_at = iteration;
+            }
+            if self.open.is_empty() {
+                continue;
             }
             let e = self.open[rng.random_range(0..self.open.len())];
             // Half the moves a Kernighan-Lin pass, half of those taking
@@ -745,7 +778,7 @@ impl Groups {
                 } else {
                     self.exchange(e, rng.random_bool(0.5), rng);
                 }
-                if self.open.len() < best.0 {
+                if self.is_best(best.0) {
                     *best = (self.open.len(), self.group.clone());
                     best_at = iteration;
                 }
@@ -766,7 +799,7 @@ impl Groups {
                 self.relocate(m.out, from);
                 self.tabu[m.out as usize] = tenure;
             }
-            if self.open.len() < best.0 {
+            if self.is_best(best.0) {
                 *best = (self.open.len(), self.group.clone());
                 best_at = iteration;
             }
@@ -851,9 +884,19 @@ impl Groups {
                 weighted: joined.0,
                 plain: joined.1,
             };
+            let relief = self.relief(from);
             if room {
-                f(m);
+                f(Move {
+                    weighted: joined.0 - relief,
+                    ..m
+                });
                 continue;
+            }
+            if self.may_overfill(to) {
+                f(Move {
+                    weighted: joined.0 + overfull::COST - relief,
+                    ..m
+                });
             }
             let on_from = (from != NONE).then(|| side.nic(i));
             for (k, &x) in leaving.members.iter().enumerate() {
@@ -1284,7 +1327,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn kind(pcs: usize, width: usize, per_pc: usize) -> Kind {
+    pub(super) fn kind(pcs: usize, width: usize, per_pc: usize) -> Kind {
         Kind {
             width,
             per_pc,

@@ -5,17 +5,19 @@
 //! a wide switch a trade looks at only [`TRADES_LOOKED`] members to send
 //! away (looking at all of them took most of the walk's time), so it
 //! often sends a poor one. A NIC may instead join a full switch of
-//! [`WIDEST`] ports or more, of a kind whose every port is taken, without a trade, at a cost of [`COST`] (in
-//! pair weights), and the switch sheds a member later: a move of one of
-//! its NICs elsewhere earns the cost back, and once every pair is
-//! covered the member whose leaving uncovers fewest moves to the switch
-//! with room where it covers most. The walk records a grouping only
-//! where no switch is past its ports, so what it hands back always fits.
+//! [`WIDEST`] ports or more, of a kind whose every port is taken,
+//! without a trade, at a cost of [`COST`] (in pair weights), and the
+//! switch sheds a member later: a move of one of its NICs elsewhere
+//! earns the cost back, and once every pair is covered the member whose
+//! leaving uncovers fewest moves to the switch with room where it covers
+//! most. The walk records a grouping only where no switch is past its
+//! ports, so what it hands back always fits; a walk that stays past them
+//! for [`FIT_EVERY`] moves is made to fit, or it would record nothing.
 //!
 //! At most [`MOST`] NICs are past their ports at once: without a bound
 //! the walk settled for good with dozens over (4 x 64 ports, 3,072 PCs).
-//! On 16 and 32 ports it needed more moves, not fewer, so narrower
-//! switches trade as before.
+//! On 16 and 32 ports it needed more moves, not fewer, and on a kind
+//! with ports to spare it cost time, so those trade as before.
 
 use super::{Groups, NONE, Rng, TRADES_LOOKED};
 use rand::RngExt;

@@ -758,8 +758,7 @@ impl Groups {
                 // Every pair covered, but a switch past its ports.
                 self.unload(rng);
             }
-            if self.is_best(best.0) {
-                *best = (self.open.len(), self.group.clone());
+            if self.keep_if_best(best) {
                 best_at = iteration;
             }
             if self.open.is_empty() {
@@ -778,8 +777,7 @@ impl Groups {
                 } else {
                     self.exchange(e, rng.random_bool(0.5), rng);
                 }
-                if self.is_best(best.0) {
-                    *best = (self.open.len(), self.group.clone());
+                if self.keep_if_best(best) {
                     best_at = iteration;
                 }
                 continue;
@@ -799,8 +797,7 @@ impl Groups {
                 self.relocate(m.out, from);
                 self.tabu[m.out as usize] = tenure;
             }
-            if self.is_best(best.0) {
-                *best = (self.open.len(), self.group.clone());
+            if self.keep_if_best(best) {
                 best_at = iteration;
             }
         }

@@ -60,9 +60,14 @@ impl Groups {
         }
     }
 
-    /// Whether the grouping now fits the ports and leaves fewer than `best` pairs.
-    pub(super) fn is_best(&self, best: usize) -> bool {
-        self.over == 0 && self.open.len() < best
+    /// Takes the grouping as `best` (pairs left, grouping) where it fits
+    /// the ports and leaves fewer pairs; whether it did.
+    pub(super) fn keep_if_best(&self, best: &mut (usize, Vec<u32>)) -> bool {
+        let better = self.over == 0 && self.open.len() < best.0;
+        if better {
+            *best = (self.open.len(), self.group.clone());
+        }
+        better
     }
 
     /// Every NIC past its switch's ports moved off, as [`Groups::unload`] does.

@@ -419,7 +419,7 @@ impl Groups {
                 self.count[e as usize] += 1;
             }
         }
-        if from != NONE && self.size[from as usize] as usize > self.width(from) {
+        if self.is_past_ports(from) {
             self.over -= 1;
         }
         if to != NONE && self.size[to as usize] as usize >= self.width(to) {

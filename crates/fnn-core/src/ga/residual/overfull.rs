@@ -50,14 +50,16 @@ impl Groups {
             && self.size[to as usize] as usize == kind.width
     }
 
+    /// Whether switch `g` (or the pool, [`NONE`], never) holds more NICs
+    /// than it has ports.
+    pub(super) fn is_past_ports(&self, g: u32) -> bool {
+        g != NONE && self.size[g as usize] as usize > self.width(g)
+    }
+
     /// What a NIC leaving switch `from` earns back: the cost where `from`
     /// is past its ports.
     pub(super) fn relief(&self, from: u32) -> i64 {
-        if from != NONE && self.size[from as usize] as usize > self.width(from) {
-            COST
-        } else {
-            0
-        }
+        if self.is_past_ports(from) { COST } else { 0 }
     }
 
     /// Takes the grouping as `best` (pairs left, grouping) where it fits
@@ -86,10 +88,7 @@ impl Groups {
     /// that uncover fewest pairs net, ties broken at random.
     pub(super) fn unload(&mut self, rng: &mut Rng) {
         let switches = 0..self.kind.len() as u32;
-        let over: Vec<u32> = switches
-            .clone()
-            .filter(|&g| self.size[g as usize] as usize > self.width(g))
-            .collect();
+        let over: Vec<u32> = switches.clone().filter(|&g| self.is_past_ports(g)).collect();
         let Some(&g) = over.get(rng.random_range(0..over.len().max(1))) else {
             return;
         };
